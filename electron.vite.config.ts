@@ -1,0 +1,19 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
+import { resolve } from 'node:path';
+
+export default defineConfig({
+  main: {
+    plugins: [externalizeDepsPlugin()],
+    build: { rollupOptions: { input: { index: resolve(import.meta.dirname, 'main/src/index.ts') } } },
+  },
+  preload: {
+    plugins: [externalizeDepsPlugin()],
+    build: { rollupOptions: { input: { index: resolve(import.meta.dirname, 'preload/src/index.ts') } } },
+  },
+  renderer: {
+    root: resolve(import.meta.dirname, 'renderer'),
+    plugins: [react()],
+    build: { rollupOptions: { input: { index: resolve(import.meta.dirname, 'renderer/index.html') } } },
+  },
+});

@@ -1,0 +1,147 @@
+/**
+ * The tracker database. One SQLite file holds the dataset, the reference code lists and the accounts.
+ *
+ * Load order: `createTables` on an empty file, bulk inserts (generator or importer), then `finalize`, which
+ * builds the derived per-generator sets, the indexes and the search index in one pass after the data is in
+ * (building indexes after a bulk load is several times faster than maintaining them during it).
+ */
+import type { Database } from 'better-sqlite3';
+
+export const SCHEMA_VERSION = 1;
+
+export const TABLES_SQL = `
+CREATE TABLE IF NOT EXISTS meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- Reference code lists (copied from public US-government lists; see server/data/reference/).
+CREATE TABLE IF NOT EXISTS waste_codes (code TEXT PRIMARY KEY, description TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS management_methods (code TEXT PRIMARY KEY, description TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS naics_codes (code TEXT PRIMARY KEY, description TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS container_types (code TEXT PRIMARY KEY, description TEXT NOT NULL) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS generators (
+  id                                     INTEGER PRIMARY KEY,
+  epa_handler_id                         TEXT NOT NULL UNIQUE,
+  generator_name                         TEXT NOT NULL,
+  physical_address                       TEXT NOT NULL DEFAULT '',
+  location_street_number                 TEXT NOT NULL DEFAULT '',
+  location_street_1                      TEXT NOT NULL DEFAULT '',
+  location_street_2                      TEXT NOT NULL DEFAULT '',
+  location_city                          TEXT NOT NULL DEFAULT '',
+  location_state                         TEXT NOT NULL DEFAULT '',
+  location_zip                           TEXT NOT NULL DEFAULT '',
+  mail_street_number                     TEXT NOT NULL DEFAULT '',
+  mail_street_1                          TEXT NOT NULL DEFAULT '',
+  mail_street_2                          TEXT NOT NULL DEFAULT '',
+  mail_city                              TEXT NOT NULL DEFAULT '',
+  mail_state                             TEXT NOT NULL DEFAULT '',
+  mail_zip                               TEXT NOT NULL DEFAULT '',
+  contact_name                           TEXT NOT NULL DEFAULT '',
+  contact_phone_number                   TEXT NOT NULL DEFAULT '',
+  contact_email                          TEXT NOT NULL DEFAULT '',
+  primary_naics_code                     TEXT NOT NULL DEFAULT '',
+  primary_naics_desc                     TEXT NOT NULL DEFAULT '',
+  registration_status                    TEXT NOT NULL DEFAULT '',
+  state_handler_id                       TEXT NOT NULL DEFAULT '',
+  federal_generator_status_universe      TEXT NOT NULL DEFAULT '',
+  federal_generator_status_universe_code TEXT NOT NULL DEFAULT '',
+  land_type                              TEXT NOT NULL DEFAULT '',
+  short_term_generator_activity          TEXT NOT NULL DEFAULT '',
+  mixed_waste_generator                  TEXT NOT NULL DEFAULT '',
+  transporter_activity                   TEXT NOT NULL DEFAULT '',
+  transfer_facility_activity             TEXT NOT NULL DEFAULT '',
+  importer_activity                      TEXT NOT NULL DEFAULT '',
+  location_latitude                      TEXT NOT NULL DEFAULT '',
+  location_longitude                     TEXT NOT NULL DEFAULT '',
+  public_notes                           TEXT NOT NULL DEFAULT '',
+  is_industry                            TEXT NOT NULL DEFAULT '',
+  is_network                             INTEGER NOT NULL DEFAULT 0,
+  is_tracker_enable                      INTEGER NOT NULL DEFAULT 1,
+  report_year                            TEXT NOT NULL DEFAULT '',
+  total_waste                            REAL NOT NULL DEFAULT 0, -- tons generated in the report year
+  managed_waste                          REAL NOT NULL DEFAULT 0,
+  received_waste                         REAL NOT NULL DEFAULT 0,
+  -- Derived from the generator's manifests by finalize():
+  shipped_tons                           REAL NOT NULL DEFAULT 0,
+  shipped_count                          INTEGER NOT NULL DEFAULT 0,
+  container_count                        INTEGER NOT NULL DEFAULT 0,
+  mmc_count                              INTEGER NOT NULL DEFAULT 0,
+  shipped_years                          TEXT NOT NULL DEFAULT '',
+  federal_waste_codes                    TEXT NOT NULL DEFAULT '',
+  management_method_code                 TEXT NOT NULL DEFAULT ''
+);
+
+CREATE TABLE IF NOT EXISTS generator_naics (
+  generator_id INTEGER NOT NULL REFERENCES generators(id),
+  naics_code   TEXT NOT NULL,
+  naics_desc   TEXT NOT NULL,
+  is_active    TEXT NOT NULL CHECK (is_active IN ('Y', 'N')),
+  PRIMARY KEY (generator_id, naics_code)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS generator_sic (
+  generator_id INTEGER NOT NULL REFERENCES generators(id),
+  sic_code     INTEGER NOT NULL,
+  sic_desc     TEXT NOT NULL,
+  PRIMARY KEY (generator_id, sic_code)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS manifests (
+  id                        INTEGER PRIMARY KEY,
+  manifest_tracking_number  TEXT NOT NULL UNIQUE,
+  generator_id              INTEGER NOT NULL REFERENCES generators(id),
+  generator_name            TEXT NOT NULL,  -- copied from the generator: rows are read without a join
+  generator_epa_id          TEXT NOT NULL,
+  generator_location_state  TEXT NOT NULL,
+  transporter               TEXT NOT NULL,
+  designated_facility_name  TEXT NOT NULL,
+  shipped_date              TEXT NOT NULL,  -- YYYY-MM-DD
+  received_date             TEXT NOT NULL,  -- YYYY-MM-DD
+  total_waste_quantity_tons REAL NOT NULL,
+  container_count           INTEGER NOT NULL,
+  waste_stream_count        INTEGER NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS waste_lines (
+  manifest_id            INTEGER NOT NULL REFERENCES manifests(id),
+  waste_line_number      INTEGER NOT NULL,
+  usdot_haz_indicator    TEXT NOT NULL,
+  usdot_id_number        TEXT NOT NULL,
+  usdot_desc             TEXT NOT NULL,
+  container_count        INTEGER NOT NULL,
+  container_type_code    TEXT NOT NULL,
+  epa_waste_indicator    TEXT NOT NULL,
+  waste_quantity_tons    REAL NOT NULL,
+  transporter            TEXT NOT NULL,
+  federal_waste_codes    TEXT NOT NULL,  -- comma-separated
+  management_method_code TEXT NOT NULL,
+  mmc_and_desc           TEXT NOT NULL,
+  PRIMARY KEY (manifest_id, waste_line_number)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS users (
+  id            INTEGER PRIMARY KEY,
+  username      TEXT NOT NULL UNIQUE,
+  password_hash TEXT NOT NULL,  -- scrypt$N$r$p$salt$hash
+  scopes        TEXT NOT NULL,  -- comma-separated: generators,manifests
+  created_at    TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS tokens (
+  token_hash TEXT PRIMARY KEY,  -- sha256 of the bearer token; the token itself is never stored
+  user_id    INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  expires_at INTEGER NOT NULL,  -- epoch ms
+  revoked    INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+`;
+
+/** Creates every table (idempotent). */
+export function createTables(db: Database): void {
+  db.exec(TABLES_SQL);
+  db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(
+    'schema_version',
+    String(SCHEMA_VERSION),
+  );
+}

@@ -1,0 +1,167 @@
+/**
+ * The IPC contract: every method the renderer may call in main, with its input and output schema, and every
+ * event main may send. Main registers its handlers from this map, the preload exposes exactly this map on
+ * `window.tracker`, and the renderer's type of `window.tracker` is derived from it. Nothing else crosses.
+ *
+ * Inputs never carry a URL to fetch, a header or a file path: the renderer asks for data, main decides how.
+ */
+import { z } from 'zod';
+import {
+  GeneratorAggregateRequest,
+  GeneratorDetail,
+  GeneratorDetailQuery,
+  GeneratorList,
+  GeneratorListRequest,
+  GeneratorLookupQuery,
+  GeneratorTotals,
+  LookupResult,
+  ManifestAggregateRequest,
+  ManifestList,
+  ManifestListRequest,
+  ManifestLookupQuery,
+  ManifestTotals,
+  Scope,
+} from '../api/index.ts';
+
+export const ERROR_KINDS = [
+  'unauthorized',
+  'forbidden',
+  'offline',
+  'timeout',
+  'bad-request',
+  'not-found',
+  'server',
+  'invalid-response',
+  'cancelled',
+] as const;
+export const IpcError = z.object({
+  kind: z.enum(ERROR_KINDS),
+  message: z.string(),
+  status: z.number().int().optional(),
+});
+export type IpcError = z.infer<typeof IpcError>;
+export type ErrorKind = IpcError['kind'];
+
+/** Every method answers `{ok: true, data}` or `{ok: false, error}`; failures are values, never throws. */
+export function result<Data extends z.ZodType>(data: Data) {
+  return z.discriminatedUnion('ok', [
+    z.object({ ok: z.literal(true), data }),
+    z.object({ ok: z.literal(false), error: IpcError }),
+  ]);
+}
+export type Result<Data> = { ok: true; data: Data } | { ok: false; error: IpcError };
+
+/** An http(s) origin with an optional path prefix, e.g. http://127.0.0.1:4010 or https://tracker.example.gov/. */
+export const ApiBaseUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine((text) => {
+    try {
+      const url = new URL(text);
+      return (
+        (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === ''
+      );
+    } catch {
+      return false;
+    }
+  }, 'the server address must be an http:// or https:// URL without credentials');
+
+export const Settings = z.object({
+  apiBaseUrl: ApiBaseUrl,
+  pageSize: z.number().int().min(10).max(500),
+  requestTimeoutMs: z.number().int().min(1000).max(120_000),
+});
+export type Settings = z.infer<typeof Settings>;
+
+export const SessionStatus = z.object({
+  signedIn: z.boolean(),
+  username: z.string().optional(),
+  scopes: z.array(Scope).optional(),
+  baseUrl: z.string(),
+  remembered: z.boolean().optional(),
+});
+export type SessionStatus = z.infer<typeof SessionStatus>;
+
+export const SignInInput = z.strictObject({
+  baseUrl: ApiBaseUrl.optional(),
+  username: z.string().trim().min(1, 'enter a user name').max(100),
+  password: z.string().min(1, 'enter a password').max(1000),
+  remember: z.boolean(),
+});
+export type SignInInput = z.infer<typeof SignInInput>;
+
+const NoInput = z.undefined();
+
+export const OpenExternalInput = z.strictObject({ url: z.string().max(4000) });
+
+export const contract = {
+  session: {
+    signIn: { input: SignInInput, output: result(SessionStatus) },
+    signOut: { input: NoInput, output: result(SessionStatus) },
+    status: { input: NoInput, output: result(SessionStatus) },
+  },
+  settings: {
+    get: { input: NoInput, output: result(Settings) },
+    set: { input: Settings.partial().strict(), output: result(Settings) },
+  },
+  generators: {
+    aggregate: { input: GeneratorAggregateRequest, output: result(GeneratorTotals) },
+    list: { input: GeneratorListRequest, output: result(GeneratorList) },
+    lookup: { input: GeneratorLookupQuery, output: result(LookupResult) },
+    detail: { input: GeneratorDetailQuery, output: result(GeneratorDetail) },
+  },
+  manifests: {
+    aggregate: { input: ManifestAggregateRequest, output: result(ManifestTotals) },
+    list: { input: ManifestListRequest, output: result(ManifestList) },
+    lookup: { input: ManifestLookupQuery, output: result(LookupResult) },
+  },
+  shell: {
+    /** Opens an https: link in the user's browser; anything else is refused. */
+    openExternal: { input: OpenExternalInput, output: result(z.null()) },
+  },
+} as const;
+
+/** Events main sends to the renderer. */
+export const events = {
+  'session.changed': z.object({
+    status: SessionStatus,
+    reason: z.enum(['signed-in', 'signed-out', 'expired']),
+  }),
+} as const;
+
+export type Contract = typeof contract;
+export type Group = keyof Contract;
+export type MethodOf<G extends Group> = keyof Contract[G] & string;
+type Spec<G extends Group, M extends MethodOf<G>> = Contract[G][M] extends {
+  input: z.ZodType;
+  output: z.ZodType;
+}
+  ? Contract[G][M]
+  : never;
+export type InputOf<G extends Group, M extends MethodOf<G>> = z.input<Spec<G, M>['input']>;
+export type OutputOf<G extends Group, M extends MethodOf<G>> = z.output<Spec<G, M>['output']>;
+/** What a handler receives after its input was parsed (defaults applied). */
+export type ParsedInputOf<G extends Group, M extends MethodOf<G>> = z.output<Spec<G, M>['input']>;
+
+export type EventName = keyof typeof events;
+export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
+
+/** The IPC channel of one method; every channel starts with "tracker:". */
+export function channelOf(group: string, method: string): string {
+  return `tracker:${group}.${method}`;
+}
+export function eventChannelOf(event: string): string {
+  return `tracker-event:${event}`;
+}
+
+/** The shape of `window.tracker`, derived from the contract. */
+export type TrackerApi = {
+  [G in Group]: {
+    [M in MethodOf<G>]: InputOf<G, M> extends undefined
+      ? () => Promise<OutputOf<G, M>>
+      : (input: InputOf<G, M>) => Promise<OutputOf<G, M>>;
+  };
+} & {
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+};
