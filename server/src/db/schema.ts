@@ -88,6 +88,24 @@ CREATE TABLE IF NOT EXISTS generator_sic (
   PRIMARY KEY (generator_id, sic_code)
 ) WITHOUT ROWID;
 
+-- Per-generator sets of what its manifests hold, built by finalize() so that the generator filters over
+-- shipments (shippedYears, wasteCodes, handlingCodes) never scan waste lines per request.
+CREATE TABLE IF NOT EXISTS generator_shipped_years (
+  year         TEXT NOT NULL,
+  generator_id INTEGER NOT NULL,
+  PRIMARY KEY (year, generator_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS generator_waste_codes (
+  code         TEXT NOT NULL,
+  generator_id INTEGER NOT NULL,
+  PRIMARY KEY (code, generator_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS generator_handling_codes (
+  code         TEXT NOT NULL,
+  generator_id INTEGER NOT NULL,
+  PRIMARY KEY (code, generator_id)
+) WITHOUT ROWID;
+
 CREATE TABLE IF NOT EXISTS manifests (
   id                        INTEGER PRIMARY KEY,
   manifest_tracking_number  TEXT NOT NULL UNIQUE,
