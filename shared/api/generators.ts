@@ -55,7 +55,10 @@ export const GeneratorListRequest = z.strictObject({
 });
 export type GeneratorListRequest = z.input<typeof GeneratorListRequest>;
 
-/** spec 4.3 */
+/**
+ * spec 4.3, plus `shipped_year` and `status` (docs/api.md): the spec's filterFields have shippedYears and
+ * statuses members but no lookup to fill their boxes from.
+ */
 export const GENERATOR_LOOKUP_FIELDS = [
   'generator_city',
   'naics',
@@ -64,6 +67,8 @@ export const GENERATOR_LOOKUP_FIELDS = [
   'epa_waste_code',
   'generator_name',
   'mmc',
+  'shipped_year',
+  'status',
 ] as const;
 export type GeneratorLookupField = (typeof GENERATOR_LOOKUP_FIELDS)[number];
 export const GeneratorLookupQuery = lookupQuery(GENERATOR_LOOKUP_FIELDS);

@@ -90,6 +90,26 @@ export function parseSelectedFields<Field extends string>(
   return { ok: true, value: fields.filter((field) => names.includes(field)) };
 }
 
+/**
+ * Code point order, as SQLite's BINARY collation sorts UTF-8 text. JavaScript's `<` compares UTF-16 units,
+ * which puts astral characters (surrogate pairs, 0xD800–0xDFFF) before U+E000–U+FFFF; this shifts them after.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let index = 0; index < length; index += 1) {
+    const x = a.charCodeAt(index);
+    const y = b.charCodeAt(index);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
+}
+
+function codePointRank(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
+  if (unit >= 0xe000) return unit - 0x800;
+  return unit;
+}
+
 /** Case-insensitive substring match, as searchKey and lookup search define it. */
 export function matchesSearch(value: string, search: string): boolean {
   return search === '' || value.toLowerCase().includes(search.toLowerCase());

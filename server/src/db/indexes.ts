@@ -1,16 +1,45 @@
 /**
  * Indexes that serve the list, lookup and aggregate queries. Built once after a bulk load (finalize), never
- * maintained row by row during it. Each index names the query it serves.
+ * maintained row by row during it. Every sortable field has a (field, id) index so that any sort, in either
+ * direction, reads its first page from an index instead of sorting the table (65 ms → 0.24 ms for a million
+ * manifests, BASELINES.md); each filter column leads an index that also carries the default order.
  */
 import type { Database } from 'better-sqlite3';
+import { GENERATOR_SORT_FIELDS, MANIFEST_SORT_FIELDS } from '../../../shared/query/index.ts';
 
-const QUERY_INDEXES_SQL = `
--- Default manifest order (shipped_date desc, id desc) and its keyset pages.
-CREATE INDEX IF NOT EXISTS manifests_shipped ON manifests (shipped_date DESC, id DESC);
--- Default generator order (generator_name asc, id asc).
-CREATE INDEX IF NOT EXISTS generators_name ON generators (generator_name, id);
+function sortIndexes(table: string, fields: readonly string[]): string {
+  return fields
+    .map((field) => `CREATE INDEX IF NOT EXISTS ${table}_sort_${field} ON ${table} (${field}, id);`)
+    .join('\n');
+}
+
+const FILTER_INDEXES_SQL = `
+-- Generator filters, each carrying the default order (generator_name, id).
+CREATE INDEX IF NOT EXISTS generators_state_name ON generators (location_state, generator_name, id);
+CREATE INDEX IF NOT EXISTS generators_city_name ON generators (location_city, generator_name, id);
+CREATE INDEX IF NOT EXISTS generators_naics_name ON generators (primary_naics_code, generator_name, id);
+CREATE INDEX IF NOT EXISTS generators_status_name ON generators (registration_status, generator_name, id);
+CREATE INDEX IF NOT EXISTS generators_fed_status_name
+  ON generators (federal_generator_status_universe, generator_name, id);
+
+-- Manifest filters, each carrying the default order (shipped_date desc, id desc; read backwards).
+CREATE INDEX IF NOT EXISTS manifests_generator_shipped ON manifests (generator_name, shipped_date, id);
+CREATE INDEX IF NOT EXISTS manifests_generator_id_shipped ON manifests (generator_id, shipped_date, id);
+CREATE INDEX IF NOT EXISTS manifests_transporter_shipped ON manifests (transporter, shipped_date, id);
+CREATE INDEX IF NOT EXISTS manifests_facility_shipped ON manifests (designated_facility_name, shipped_date, id);
+-- Date ranges summed for the boxes without touching the table.
+CREATE INDEX IF NOT EXISTS manifests_shipped_totals
+  ON manifests (shipped_date, total_waste_quantity_tons, container_count, waste_stream_count);
+CREATE INDEX IF NOT EXISTS manifests_received_totals
+  ON manifests (received_date, total_waste_quantity_tons, container_count, waste_stream_count);
+
+-- Generator filters over shipments read the per-generator sets by generator too (detail page).
+CREATE INDEX IF NOT EXISTS generator_waste_codes_by_generator ON generator_waste_codes (generator_id, code);
+CREATE INDEX IF NOT EXISTS generator_handling_codes_by_generator ON generator_handling_codes (generator_id, code);
 `;
 
 export function createQueryIndexes(db: Database): void {
-  db.exec(QUERY_INDEXES_SQL);
+  db.exec(FILTER_INDEXES_SQL);
+  db.exec(sortIndexes('generators', GENERATOR_SORT_FIELDS));
+  db.exec(sortIndexes('manifests', MANIFEST_SORT_FIELDS));
 }

@@ -1,0 +1,67 @@
+/**
+ * The Bearer check on every tracker endpoint but login (spec 5): a missing, unknown, revoked or expired token
+ * is a 401 with `WWW-Authenticate: Bearer`; a valid token without the endpoint's scope is a 403 naming it.
+ */
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { Scope } from '../../../shared/api/index.ts';
+import { HttpProblem } from '../http/problem.ts';
+import type { TokenOwner, TokenStore } from './tokens.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    owner?: TokenOwner;
+    bearerToken?: string;
+  }
+  interface FastifyContextConfig {
+    /** Scopes of which the caller needs at least one; absent means the endpoint needs no token. */
+    scopes?: readonly Scope[];
+  }
+}
+
+const REALM = 'Bearer realm="tracker"';
+
+function unauthorized(detail: string, error?: 'invalid_token'): HttpProblem {
+  return new HttpProblem(401, detail, {
+    headers: { 'www-authenticate': error ? `${REALM}, error="${error}"` : REALM },
+  });
+}
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer[ ]+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+function check(request: FastifyRequest, tokens: TokenStore): void {
+  const scopes = request.routeOptions.config.scopes;
+  if (!scopes) return;
+  if (!request.headers.authorization) {
+    throw unauthorized('sign in first: send Authorization: Bearer <token>');
+  }
+  const token = bearerToken(request);
+  const owner = token === undefined ? undefined : tokens.verify(token);
+  if (!token || !owner) {
+    throw unauthorized('the access token is invalid or has expired; sign in again', 'invalid_token');
+  }
+  request.owner = owner;
+  request.bearerToken = token;
+  if (!scopes.some((scope) => owner.scopes.includes(scope))) {
+    throw new HttpProblem(
+      403,
+      `user "${owner.username}" lacks the "${scopes.join('" or "')}" permission this endpoint needs`,
+    );
+  }
+}
+
+/** An onRequest hook: runs before the body is read, so an unauthenticated request costs no parsing. */
+export function guard(tokens: TokenStore) {
+  return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    try {
+      check(request, tokens);
+      done();
+    } catch (error) {
+      done(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * Bearer tokens: 256 random bits, handed out once and stored only as their SHA-256 hash, with an expiry.
+ * Revoked and expired tokens are swept on each login so the table does not grow without bound.
+ */
+import type { Database } from 'better-sqlite3';
+import { createHash, randomBytes } from 'node:crypto';
+import type { Scope } from '../../../shared/api/index.ts';
+import { parseScopes } from './users.ts';
+
+export interface TokenOwner {
+  userId: number;
+  username: string;
+  scopes: Scope[];
+}
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export class TokenStore {
+  private readonly db: Database;
+  private readonly ttlMs: number;
+  private readonly now: () => number;
+
+  constructor(db: Database, options: { ttlMs: number; now?: () => number }) {
+    this.db = db;
+    this.ttlMs = options.ttlMs;
+    this.now = options.now ?? Date.now;
+  }
+
+  get ttlSeconds(): number {
+    return Math.max(1, Math.round(this.ttlMs / 1000));
+  }
+
+  issue(userId: number): string {
+    const token = randomBytes(32).toString('base64url');
+    const now = this.now();
+    this.db.prepare('DELETE FROM tokens WHERE expires_at <= ? OR revoked = 1').run(now);
+    this.db
+      .prepare('INSERT INTO tokens (token_hash, user_id, expires_at) VALUES (?, ?, ?)')
+      .run(hashToken(token), userId, now + this.ttlMs);
+    return token;
+  }
+
+  /** The owner of a live token, or undefined for an unknown, revoked or expired one. */
+  verify(token: string): TokenOwner | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT u.id AS userId, u.username, u.scopes FROM tokens t JOIN users u ON u.id = t.user_id
+         WHERE t.token_hash = ? AND t.revoked = 0 AND t.expires_at > ?`,
+      )
+      .get(hashToken(token), this.now()) as { userId: number; username: string; scopes: string } | undefined;
+    return row && { userId: row.userId, username: row.username, scopes: parseScopes(row.scopes) };
+  }
+
+  revoke(token: string): void {
+    this.db.prepare('UPDATE tokens SET revoked = 1 WHERE token_hash = ?').run(hashToken(token));
+  }
+}

@@ -1,0 +1,87 @@
+/** The accounts of one tracker database: add, list, remove, and look up for login. */
+import type { Database } from 'better-sqlite3';
+import { Scope } from '../../../shared/api/index.ts';
+import { hashPassword } from './passwords.ts';
+
+export interface User {
+  id: number;
+  username: string;
+  scopes: Scope[];
+  createdAt: string;
+}
+
+interface UserRow {
+  id: number;
+  username: string;
+  password_hash: string;
+  scopes: string;
+  created_at: string;
+}
+
+const USERNAME = /^[A-Za-z0-9._@-]{1,100}$/;
+
+export class UserError extends Error {}
+
+export function parseScopes(text: string): Scope[] {
+  const names = text
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (names.length === 0) throw new UserError(`give at least one scope: ${Scope.options.join(', ')}`);
+  const scopes: Scope[] = [];
+  for (const name of names) {
+    const parsed = Scope.safeParse(name);
+    if (!parsed.success)
+      throw new UserError(`unknown scope "${name}"; scopes are ${Scope.options.join(', ')}`);
+    if (!scopes.includes(parsed.data)) scopes.push(parsed.data);
+  }
+  return scopes;
+}
+
+function toUser(row: UserRow): User {
+  return { id: row.id, username: row.username, scopes: parseScopes(row.scopes), createdAt: row.created_at };
+}
+
+/** Adds an account, or replaces the password and scopes of an existing one when `replace` is set. */
+export async function addUser(
+  db: Database,
+  username: string,
+  password: string,
+  scopes: Scope[],
+  options: { replace?: boolean } = {},
+): Promise<User> {
+  if (!USERNAME.test(username)) {
+    throw new UserError('a user name is 1–100 letters, digits or . _ @ -');
+  }
+  if (password.length < 8) throw new UserError('a password has at least 8 characters');
+  if (scopes.length === 0) throw new UserError('give at least one scope');
+  const exists = db.prepare('SELECT 1 FROM users WHERE username = ?').get(username) !== undefined;
+  if (exists && !options.replace) throw new UserError(`user "${username}" already exists`);
+  const hash = await hashPassword(password);
+  db.prepare(
+    `INSERT INTO users (username, password_hash, scopes, created_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (username) DO UPDATE SET password_hash = excluded.password_hash, scopes = excluded.scopes`,
+  ).run(username, hash, scopes.join(','), new Date().toISOString());
+  const user = findUser(db, username);
+  if (!user) throw new UserError(`user "${username}" could not be stored`);
+  return toUser(user);
+}
+
+export function findUser(db: Database, username: string): UserRow | undefined {
+  return db.prepare('SELECT * FROM users WHERE username = ?').get(username) as UserRow | undefined;
+}
+
+export function listUsers(db: Database): User[] {
+  return (db.prepare('SELECT * FROM users ORDER BY username').all() as UserRow[]).map(toUser);
+}
+
+/** Removes an account and every token it holds; false when there was no such account. */
+export function removeUser(db: Database, username: string): boolean {
+  return db.transaction(() => {
+    const user = findUser(db, username);
+    if (!user) return false;
+    db.prepare('DELETE FROM tokens WHERE user_id = ?').run(user.id);
+    db.prepare('DELETE FROM users WHERE id = ?').run(user.id);
+    return true;
+  })();
+}

@@ -1,0 +1,103 @@
+/**
+ * Derives, from the manifests and waste lines, what generator rows and generator filters read:
+ * - the per-generator sets behind the generator filters over shipments (shippedYears, wasteCodes,
+ *   handlingCodes), so a request looks up a set instead of scanning waste lines;
+ * - each generator's shipment totals, shipped years, waste codes and primary management method;
+ * - the per-manifest sets behind the manifest filters over waste lines (dot_id_nos, container_types,
+ *   handling_codes).
+ * Set-based SQL in one transaction: a few seconds for a million manifests.
+ */
+import type { Database } from 'better-sqlite3';
+
+const DERIVE_SQL = `
+DELETE FROM generator_shipped_years;
+DELETE FROM generator_waste_codes;
+DELETE FROM generator_handling_codes;
+
+INSERT INTO generator_shipped_years (year, generator_id)
+SELECT DISTINCT substr(shipped_date, 1, 4), generator_id FROM manifests;
+
+INSERT INTO generator_handling_codes (code, generator_id)
+SELECT DISTINCT w.management_method_code, m.generator_id
+FROM waste_lines w JOIN manifests m ON m.id = w.manifest_id
+WHERE w.management_method_code <> '';
+
+-- federal_waste_codes is a comma-separated list on each line; json_each splits it.
+INSERT OR IGNORE INTO generator_waste_codes (code, generator_id)
+SELECT DISTINCT trim(j.value), m.generator_id
+FROM waste_lines w
+JOIN manifests m ON m.id = w.manifest_id,
+     json_each('["' || replace(w.federal_waste_codes, ',', '","') || '"]') j
+WHERE w.federal_waste_codes <> '' AND trim(j.value) <> '';
+
+UPDATE generators SET shipped_tons = 0, shipped_count = 0, container_count = 0, mmc_count = 0,
+  shipped_years = '', federal_waste_codes = '', management_method_code = '';
+
+UPDATE generators SET shipped_tons = t.tons, shipped_count = t.count, container_count = t.containers
+FROM (
+  SELECT generator_id, round(sum(total_waste_quantity_tons), 4) AS tons, count(*) AS count,
+         sum(container_count) AS containers
+  FROM manifests GROUP BY generator_id
+) t
+WHERE generators.id = t.generator_id;
+
+UPDATE generators SET shipped_years = t.years
+FROM (SELECT generator_id, group_concat(year, ',') AS years
+      FROM (SELECT generator_id, year FROM generator_shipped_years ORDER BY generator_id, year)
+      GROUP BY generator_id) t
+WHERE generators.id = t.generator_id;
+
+UPDATE generators SET federal_waste_codes = t.codes
+FROM (SELECT generator_id, group_concat(code, ',') AS codes
+      FROM (SELECT generator_id, code FROM generator_waste_codes ORDER BY generator_id, code)
+      GROUP BY generator_id) t
+WHERE generators.id = t.generator_id;
+
+UPDATE generators SET mmc_count = t.count
+FROM (SELECT generator_id, count(*) AS count FROM generator_handling_codes GROUP BY generator_id) t
+WHERE generators.id = t.generator_id;
+
+-- The primary management method: the one on most of the generator's waste lines (ties: lowest code).
+UPDATE generators SET management_method_code = t.code
+FROM (
+  SELECT generator_id, code FROM (
+    SELECT m.generator_id, w.management_method_code AS code,
+           row_number() OVER (PARTITION BY m.generator_id
+                              ORDER BY count(*) DESC, w.management_method_code) AS rank
+    FROM waste_lines w JOIN manifests m ON m.id = w.manifest_id
+    WHERE w.management_method_code <> ''
+    GROUP BY m.generator_id, w.management_method_code
+  ) WHERE rank = 1
+) t
+WHERE generators.id = t.generator_id;
+`;
+
+/** The waste line column behind each manifest_line_sets member. */
+export const LINE_SET_COLUMNS = {
+  dot: 'usdot_id_number',
+  container: 'container_type_code',
+  handling: 'management_method_code',
+} as const;
+export type LineSetMember = keyof typeof LINE_SET_COLUMNS;
+
+function manifestSetsSql(): string {
+  return [
+    'DELETE FROM manifest_line_sets;',
+    ...Object.entries(LINE_SET_COLUMNS).map(
+      ([member, column]) => `
+INSERT OR IGNORE INTO manifest_line_sets (member, code, shipped_date, manifest_id, tons, containers, streams)
+SELECT '${member}', w.${column}, m.shipped_date, m.id, m.total_waste_quantity_tons, m.container_count,
+       m.waste_stream_count
+FROM waste_lines w JOIN manifests m ON m.id = w.manifest_id
+WHERE w.${column} <> ''
+ORDER BY 2, 3, 4;`,
+    ),
+  ].join('\n');
+}
+
+export function deriveSets(db: Database): void {
+  db.transaction(() => {
+    db.exec(DERIVE_SQL);
+    db.exec(manifestSetsSql());
+  })();
+}

@@ -1,0 +1,16 @@
+/**
+ * After a bulk load: derive what the queries read but the loader does not write, then build the indexes and
+ * the search index. Every step is idempotent, so finalize can run again after an import.
+ */
+import type { Database } from 'better-sqlite3';
+import { deriveSets } from './derive.ts';
+import { createQueryIndexes } from './indexes.ts';
+import { createSearchIndex } from './search-index.ts';
+
+export function finalize(db: Database): void {
+  deriveSets(db);
+  createQueryIndexes(db);
+  createSearchIndex(db);
+  db.exec('ANALYZE');
+  db.pragma('wal_checkpoint(TRUNCATE)');
+}

@@ -1,0 +1,35 @@
+/** Opens a tracker database with the settings the server reads it with. */
+import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { SCHEMA_VERSION } from './schema.ts';
+
+export class DatabaseError extends Error {}
+
+export function openDatabase(path: string): Database.Database {
+  if (!existsSync(path)) throw new DatabaseError(`no database at ${path}`);
+  const db = new Database(path, { fileMustExist: true });
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  // The whole dataset is read by every list query: map it and keep a large page cache (256 MiB).
+  db.pragma('mmap_size = 4294967296');
+  db.pragma('cache_size = -262144');
+  db.pragma('temp_store = MEMORY');
+  db.function('unicode_lower', { deterministic: true }, (text: unknown) =>
+    typeof text === 'string' ? text.toLowerCase() : text,
+  );
+  let version: string | undefined;
+  try {
+    version = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() as
+      string | undefined;
+  } catch {
+    version = undefined;
+  }
+  if (version !== String(SCHEMA_VERSION)) {
+    db.close();
+    throw new DatabaseError(
+      `${path} is not a tracker database of schema version ${SCHEMA_VERSION} (found ${version ?? 'none'})`,
+    );
+  }
+  return db;
+}

@@ -1,0 +1,32 @@
+/**
+ * Substring search (searchKey, docs/api.md) served by FTS5 trigram indexes: a LIKE '%x%' scan over the
+ * search fields of a million manifests costs ~250 ms, a trigram lookup ~1–11 ms (BASELINES.md).
+ *
+ * External-content tables: the text lives once, in generators/manifests; the index holds only trigrams.
+ * One column per search field, so a match never spans two fields.
+ */
+import type { Database } from 'better-sqlite3';
+import { GENERATOR_SEARCH_FIELDS, MANIFEST_SEARCH_FIELDS } from '../../../shared/query/index.ts';
+
+function searchTableSql(table: string, fields: readonly string[]): string {
+  return `
+DROP TABLE IF EXISTS ${table}_search;
+CREATE VIRTUAL TABLE ${table}_search USING fts5(
+  ${fields.join(', ')},
+  content='${table}', content_rowid='id', tokenize='trigram case_sensitive 0'
+);
+INSERT INTO ${table}_search (${table}_search) VALUES ('rebuild');`;
+}
+
+export function createSearchIndex(db: Database): void {
+  db.exec(searchTableSql('generators', GENERATOR_SEARCH_FIELDS));
+  db.exec(searchTableSql('manifests', MANIFEST_SEARCH_FIELDS));
+}
+
+/** Trigram search needs at least three characters; shorter keys fall back to a scan (docs/api.md). */
+export const TRIGRAM_MIN_LENGTH = 3;
+
+/** The FTS5 query matching `key` as a substring: one quoted phrase, quotes doubled. */
+export function trigramPhrase(key: string): string {
+  return `"${key.replaceAll('"', '""')}"`;
+}

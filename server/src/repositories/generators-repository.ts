@@ -1,0 +1,111 @@
+/** Generator rows, totals and lookups (spec 4.1–4.3) over the generators table and its per-generator sets. */
+import type { Database } from 'better-sqlite3';
+import type {
+  GeneratorField,
+  GeneratorFilterFields,
+  GeneratorLookupField,
+} from '../../../shared/api/index.ts';
+import type { Sort } from '../../../shared/query/index.ts';
+import { StatementCache } from '../db/statements.ts';
+import { IndexedColumnLookup, MemoryLookup, columnLookup, type LookupSource } from './lookups.ts';
+import { PagedList } from './paged-list.ts';
+import { generatorWhere } from './where.ts';
+
+export interface GeneratorTotalsRow {
+  epa_total: number;
+  shipped_count: number;
+  container_count: number;
+  mmc_count: number;
+}
+
+export interface GeneratorListQuery {
+  filterFields: GeneratorFilterFields;
+  searchKey: string;
+  sort: Sort<GeneratorField>;
+  page: number;
+  pageSize: number;
+  fields: readonly GeneratorField[];
+}
+
+export class GeneratorsRepository {
+  private readonly statements: StatementCache;
+  private readonly list: PagedList;
+  private readonly lookups: Record<GeneratorLookupField, LookupSource>;
+  private unfilteredTotals: GeneratorTotalsRow | undefined;
+
+  constructor(db: Database) {
+    this.statements = new StatementCache(db);
+    this.list = new PagedList(this.statements, 'generators');
+    const column = (sql: string) => columnLookup(this.statements, sql);
+    this.lookups = {
+      generator_city: column('SELECT DISTINCT location_city FROM generators'),
+      generator_state: column('SELECT DISTINCT location_state FROM generators'),
+      generator_name: column('SELECT DISTINCT generator_name FROM generators'),
+      epa_handler_id: new IndexedColumnLookup(this.statements, 'generators', 'epa_handler_id'),
+      naics: new MemoryLookup(() =>
+        (
+          this.statements
+            .get(
+              `SELECT primary_naics_code AS value, min(primary_naics_desc) AS description
+               FROM generators GROUP BY primary_naics_code`,
+            )
+            .all() as { value: string; description: string }[]
+        ).map(({ value, description }) => ({
+          value,
+          text: description === '' ? value : `${value} - ${description}`,
+        })),
+      ),
+      epa_waste_code: column('SELECT DISTINCT code FROM generator_waste_codes'),
+      mmc: column('SELECT DISTINCT code FROM generator_handling_codes'),
+      shipped_year: column('SELECT DISTINCT year FROM generator_shipped_years'),
+      status: column(
+        `SELECT registration_status FROM generators
+         UNION SELECT federal_generator_status_universe FROM generators`,
+      ),
+    };
+  }
+
+  /** Reads the in-memory lookup lists now, so the first user does not wait for them. */
+  warm(): void {
+    for (const lookup of Object.values(this.lookups)) {
+      if (lookup instanceof MemoryLookup) lookup.warm();
+    }
+    this.totals({}, '');
+    this.list.count(generatorWhere({}, ''));
+  }
+
+  page(query: GeneratorListQuery): { totalElements: number; content: Record<string, unknown>[] } {
+    const where = generatorWhere(query.filterFields, query.searchKey);
+    const rows = this.list.page({
+      where,
+      sort: query.sort,
+      page: query.page,
+      pageSize: query.pageSize,
+      columns: query.fields,
+    });
+    return {
+      totalElements: this.list.count(where),
+      content: rows.map(({ id: _id, ...row }) => row),
+    };
+  }
+
+  totals(filterFields: GeneratorFilterFields, searchKey: string): GeneratorTotalsRow {
+    const where = generatorWhere(filterFields, searchKey);
+    if (where.unfiltered && this.unfilteredTotals) return this.unfilteredTotals;
+    const totals = this.statements
+      .get(
+        `SELECT round(coalesce(sum(t.shipped_tons), 0), 4) AS epa_total,
+                coalesce(sum(t.shipped_count), 0) AS shipped_count,
+                coalesce(sum(t.container_count), 0) AS container_count,
+                coalesce(sum(t.shipped_count > 0), 0) AS mmc_count
+         FROM generators t ${where.sql}`,
+      )
+      .get(...where.params) as GeneratorTotalsRow;
+    if (where.unfiltered) this.unfilteredTotals = totals;
+    return totals;
+  }
+
+  lookup(field: GeneratorLookupField, search: string, page: number) {
+    return this.lookups[field].page(search, page);
+  }
+}

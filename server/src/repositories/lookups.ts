@@ -1,0 +1,104 @@
+/**
+ * Filter-box lookups (spec 2.7, 4.3, 4.7; docs/api.md): distinct values sorted by display text, 50 a page,
+ * 1-based pages, `more` exactly when a further page exists, `search` a case-insensitive substring of the
+ * display text.
+ *
+ * Most lists hold at most ~100k distinct values: they are read once into memory (the dataset does not change
+ * while it is served) and searched there, stopping as soon as the page is full. The manifest numbers (one per
+ * manifest) stay in SQLite and are read in order from their index.
+ */
+import { LIMITS, type LookupResult } from '../../../shared/api/index.ts';
+import { compareCodePoints } from '../../../shared/query/index.ts';
+import type { StatementCache } from '../db/statements.ts';
+
+export interface LookupSource {
+  page(search: string, page: number): LookupResult;
+}
+
+interface Entry {
+  value: string;
+  text: string;
+  folded: string;
+}
+
+const PAGE = LIMITS.lookupPageSize;
+
+/** A lookup over a distinct value list held in memory. */
+export class MemoryLookup implements LookupSource {
+  private entries: Entry[] | undefined;
+  private readonly load: () => { value: string; text: string }[];
+
+  /** `load` returns distinct values; they are sorted by text here. */
+  constructor(load: () => { value: string; text: string }[]) {
+    this.load = load;
+  }
+
+  /** Reads the list now rather than on the first request. */
+  warm(): void {
+    this.list();
+  }
+
+  page(search: string, page: number): LookupResult {
+    const entries = this.list();
+    const skip = (page - 1) * PAGE;
+    const folded = search.toLowerCase();
+    const results: { value: string; text: string }[] = [];
+    let matched = 0;
+    for (const entry of entries) {
+      if (folded !== '' && !entry.folded.includes(folded)) continue;
+      matched += 1;
+      if (matched <= skip) continue;
+      if (results.length === PAGE) return { results, pagination: { more: true } };
+      results.push({ value: entry.value, text: entry.text });
+    }
+    return { results, pagination: { more: false } };
+  }
+
+  private list(): Entry[] {
+    this.entries ??= this.load()
+      .filter((item) => item.value !== '')
+      .map((item) => ({ ...item, folded: item.text.toLowerCase() }))
+      .sort((a, b) => compareCodePoints(a.text, b.text));
+    return this.entries;
+  }
+}
+
+/** Plain values from one SQL column: value and text are equal. */
+export function columnLookup(statements: StatementCache, sql: string): MemoryLookup {
+  return new MemoryLookup(() =>
+    (statements.get(sql).pluck().all() as string[]).map((value) => ({ value, text: value })),
+  );
+}
+
+/**
+ * A lookup over a unique, indexed column too large to hold in memory. The index is read in order and
+ * stops once the page is full, which is quick for common substrings; rare ones read the whole index once.
+ */
+export class IndexedColumnLookup implements LookupSource {
+  private readonly statements: StatementCache;
+  private readonly table: string;
+  private readonly column: string;
+
+  constructor(statements: StatementCache, table: string, column: string) {
+    this.statements = statements;
+    this.table = table;
+    this.column = column;
+  }
+
+  page(search: string, page: number): LookupResult {
+    // SQLite's lower() folds ASCII only, which is enough for an ASCII search; other text is folded by
+    // JavaScript's Unicode-aware toLowerCase, registered on the database as unicode_lower.
+    const fold = /^[\u0020-\u007e]*$/.test(search) ? 'lower' : 'unicode_lower';
+    const where = search === '' ? '' : `WHERE instr(${fold}(${this.column}), ?) > 0`;
+    const params: (string | number)[] = search === '' ? [] : [search.toLowerCase()];
+    const values = this.statements
+      .get(`SELECT ${this.column} FROM ${this.table} ${where} ORDER BY ${this.column} LIMIT ? OFFSET ?`)
+      .pluck()
+      .all(...params, PAGE + 1, (page - 1) * PAGE) as string[];
+    const more = values.length > PAGE;
+    return {
+      results: values.slice(0, PAGE).map((value) => ({ value, text: value })),
+      pagination: { more },
+    };
+  }
+}

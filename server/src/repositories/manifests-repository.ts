@@ -1,0 +1,175 @@
+/** Manifest rows with their waste lines, totals and lookups (spec 4.5–4.7). */
+import type { Database } from 'better-sqlite3';
+import type { ManifestField, ManifestFilterFields, ManifestLookupField } from '../../../shared/api/index.ts';
+import { WASTE_LINE_FIELDS } from '../../../shared/api/index.ts';
+import { DEFAULT_MANIFEST_SORT, type Sort } from '../../../shared/query/index.ts';
+import { StatementCache } from '../db/statements.ts';
+import { IndexedColumnLookup, MemoryLookup, columnLookup, type LookupSource } from './lookups.ts';
+import { PagedList } from './paged-list.ts';
+import { manifestWhere, singleLineSet, type SingleLineSet } from './where.ts';
+
+function singleSetRange(single: SingleLineSet): { sql: string; params: string[] } {
+  const clauses = ['member = ?', 'code = ?'];
+  const params = [single.member, single.code];
+  if (single.shippedStart) {
+    clauses.push('shipped_date >= ?');
+    params.push(single.shippedStart);
+  }
+  if (single.shippedEnd) {
+    clauses.push('shipped_date <= ?');
+    params.push(single.shippedEnd);
+  }
+  return { sql: clauses.join(' AND '), params };
+}
+
+export interface ManifestTotalsRow {
+  total_waste: number;
+  shipped_count: number;
+  container_count: number;
+  waste_streams: number;
+}
+
+export interface ManifestListQuery {
+  filterFields: ManifestFilterFields;
+  searchKey: string;
+  sort: Sort<ManifestField>;
+  page: number;
+  pageSize: number;
+  fields: readonly ManifestField[];
+}
+
+/** Waste line fields as stored; the tracking number comes from the manifest. */
+const WASTE_LINE_COLUMNS = WASTE_LINE_FIELDS.filter((field) => field !== 'manifest_tracking_number');
+
+export class ManifestsRepository {
+  private readonly statements: StatementCache;
+  private readonly list: PagedList;
+  private readonly lookups: Record<ManifestLookupField, LookupSource>;
+  private unfilteredTotals: ManifestTotalsRow | undefined;
+
+  constructor(db: Database) {
+    this.statements = new StatementCache(db);
+    this.list = new PagedList(this.statements, 'manifests');
+    const column = (sql: string) => columnLookup(this.statements, sql);
+    this.lookups = {
+      manifest_number: new IndexedColumnLookup(this.statements, 'manifests', 'manifest_tracking_number'),
+      generator_name: column('SELECT DISTINCT generator_name FROM manifests'),
+      transporter_name: column('SELECT DISTINCT transporter FROM manifests'),
+      designated_facility_name: column('SELECT DISTINCT designated_facility_name FROM manifests'),
+      dot_id_no: column("SELECT DISTINCT code FROM manifest_line_sets WHERE member = 'dot'"),
+      container_type: column("SELECT DISTINCT code FROM manifest_line_sets WHERE member = 'container'"),
+      handling_code: column("SELECT DISTINCT code FROM manifest_line_sets WHERE member = 'handling'"),
+    };
+  }
+
+  warm(): void {
+    for (const lookup of Object.values(this.lookups)) {
+      if (lookup instanceof MemoryLookup) lookup.warm();
+    }
+    this.totals({}, '');
+    this.list.count(manifestWhere({}, ''));
+  }
+
+  page(query: ManifestListQuery): { totalElements: number; content: Record<string, unknown>[] } {
+    const where = manifestWhere(query.filterFields, query.searchKey);
+    const withLines = query.fields.includes('waste_lines');
+    const columns = query.fields.filter((field) => field !== 'waste_lines');
+    // Waste lines name their manifest by tracking number, so read it even when it was not selected.
+    const readColumns =
+      withLines && !columns.includes('manifest_tracking_number')
+        ? [...columns, 'manifest_tracking_number']
+        : columns;
+    const single = singleLineSet(query.filterFields, query.searchKey);
+    const byDefaultOrder =
+      query.sort.field === DEFAULT_MANIFEST_SORT.field &&
+      query.sort.direction === DEFAULT_MANIFEST_SORT.direction;
+    const ids =
+      single && byDefaultOrder
+        ? this.singleSetIds(single, query.page, query.pageSize)
+        : this.list.pageIds({ where, sort: query.sort, page: query.page, pageSize: query.pageSize });
+    const rows = this.list.rows(ids, readColumns);
+    const lines = withLines ? this.wasteLines(rows.map((row) => row.id)) : undefined;
+    const content = rows.map(({ id, ...row }) => {
+      const shaped: Record<string, unknown> = {};
+      for (const field of query.fields) {
+        shaped[field] =
+          field === 'waste_lines'
+            ? (lines?.get(id) ?? []).map((line) => ({
+                manifest_tracking_number: row.manifest_tracking_number,
+                ...line,
+              }))
+            : row[field];
+      }
+      return shaped;
+    });
+    const totalElements = single ? this.singleSetTotals(single).shipped_count : this.list.count(where);
+    return { totalElements, content };
+  }
+
+  /** One value's manifests, newest first, straight from manifest_line_sets' key. */
+  private singleSetIds(single: SingleLineSet, page: number, pageSize: number): number[] {
+    const range = singleSetRange(single);
+    return this.statements
+      .get(
+        `SELECT manifest_id FROM manifest_line_sets WHERE ${range.sql}
+         ORDER BY shipped_date DESC, manifest_id DESC LIMIT ? OFFSET ?`,
+      )
+      .pluck()
+      .all(...range.params, pageSize, page * pageSize) as number[];
+  }
+
+  /** One value's totals, summed over manifest_line_sets' key without reading the manifests. */
+  private singleSetTotals(single: SingleLineSet): ManifestTotalsRow {
+    const range = singleSetRange(single);
+    return this.statements
+      .get(
+        `SELECT round(coalesce(sum(tons), 0), 4) AS total_waste, count(*) AS shipped_count,
+                coalesce(sum(containers), 0) AS container_count, coalesce(sum(streams), 0) AS waste_streams
+         FROM manifest_line_sets WHERE ${range.sql}`,
+      )
+      .get(...range.params) as ManifestTotalsRow;
+  }
+
+  totals(filterFields: ManifestFilterFields, searchKey: string): ManifestTotalsRow {
+    const single = singleLineSet(filterFields, searchKey);
+    if (single) return this.singleSetTotals(single);
+    const where = manifestWhere(filterFields, searchKey);
+    if (where.unfiltered && this.unfilteredTotals) return this.unfilteredTotals;
+    const totals = this.statements
+      .get(
+        `SELECT round(coalesce(sum(t.total_waste_quantity_tons), 0), 4) AS total_waste,
+                count(*) AS shipped_count,
+                coalesce(sum(t.container_count), 0) AS container_count,
+                coalesce(sum(t.waste_stream_count), 0) AS waste_streams
+         FROM manifests t ${where.sql}`,
+      )
+      .get(...where.params) as ManifestTotalsRow;
+    if (where.unfiltered) this.unfilteredTotals = totals;
+    return totals;
+  }
+
+  lookup(field: ManifestLookupField, search: string, page: number) {
+    return this.lookups[field].page(search, page);
+  }
+
+  /** The waste lines of these manifests, in line order, keyed by manifest id. */
+  private wasteLines(manifestIds: number[]): Map<number, Record<string, unknown>[]> {
+    const byManifest = new Map<number, Record<string, unknown>[]>();
+    if (manifestIds.length === 0) return byManifest;
+    const rows = this.statements
+      .get(
+        `SELECT manifest_id, ${WASTE_LINE_COLUMNS.join(', ')} FROM waste_lines
+         WHERE manifest_id IN (${manifestIds.map(() => '?').join(', ')})
+         ORDER BY manifest_id, waste_line_number`,
+      )
+      .all(...manifestIds) as ({ manifest_id: number } & Record<string, unknown>)[];
+    for (const { manifest_id, ...line } of rows) {
+      // spec 2.6 declares a waste line's container_count a string (unlike the manifest's number).
+      const shaped = { ...line, container_count: String(line.container_count) };
+      const list = byManifest.get(manifest_id);
+      if (list) list.push(shaped);
+      else byManifest.set(manifest_id, [shaped]);
+    }
+    return byManifest;
+  }
+}

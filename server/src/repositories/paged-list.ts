@@ -1,0 +1,73 @@
+/**
+ * One page of a filtered, sorted table, and its total. Shared by the generators and manifests lists.
+ *
+ * Two steps: the page's ids come from the sort index alone (LIMIT/OFFSET over an index skips entries
+ * without reading rows), then only those rows are read. Ties are broken by id in the sort's direction, so
+ * pages are stable and cover every row exactly once.
+ */
+import type { Sort } from '../../../shared/query/index.ts';
+import type { StatementCache } from '../db/statements.ts';
+import type { Where } from './where.ts';
+
+export interface PageRequest {
+  where: Where;
+  sort: Sort<string>;
+  page: number;
+  pageSize: number;
+  /** Columns to read for each row (the id is always read). */
+  columns: readonly string[];
+}
+
+export type Row = Record<string, unknown> & { id: number };
+
+export class PagedList {
+  private readonly statements: StatementCache;
+  private readonly table: string;
+  private totalRows: number | undefined;
+
+  constructor(statements: StatementCache, table: string) {
+    this.statements = statements;
+    this.table = table;
+  }
+
+  count(where: Where): number {
+    if (where.unfiltered) {
+      // The dataset does not change while it is served; counting a million rows once is enough.
+      this.totalRows ??= this.statements.get(`SELECT count(*) FROM ${this.table}`).pluck().get() as number;
+      return this.totalRows;
+    }
+    return this.statements
+      .get(`SELECT count(*) FROM ${this.table} t ${where.sql}`)
+      .pluck()
+      .get(...where.params) as number;
+  }
+
+  page(request: PageRequest): Row[] {
+    return this.rows(this.pageIds(request), request.columns);
+  }
+
+  /** The ids of one page, in order, read from the sort index. */
+  pageIds(request: Omit<PageRequest, 'columns'>): number[] {
+    const { where, sort, page, pageSize } = request;
+    const direction = sort.direction === 'asc' ? 'ASC' : 'DESC';
+    return this.statements
+      .get(
+        `SELECT t.id FROM ${this.table} t ${where.sql}
+         ORDER BY t.${sort.field} ${direction}, t.id ${direction} LIMIT ? OFFSET ?`,
+      )
+      .pluck()
+      .all(...where.params, pageSize, page * pageSize) as number[];
+  }
+
+  /** These rows, in the order of `ids`. */
+  rows(ids: readonly number[], columns: readonly string[]): Row[] {
+    if (ids.length === 0) return [];
+    const rows = this.statements
+      .get(
+        `SELECT id, ${columns.join(', ')} FROM ${this.table} WHERE id IN (${ids.map(() => '?').join(', ')})`,
+      )
+      .all(...ids) as Row[];
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * Turns filterFields and searchKey into one SQL WHERE clause with bound parameters (docs/api.md, "Query
+ * semantics"): values inside a member are OR-ed, members are AND-ed, an empty or absent member is no
+ * restriction, searchKey is a case-insensitive substring of any search field.
+ */
+import type { GeneratorFilterFields, ManifestFilterFields } from '../../../shared/api/index.ts';
+import { GENERATOR_SEARCH_FIELDS, MANIFEST_SEARCH_FIELDS } from '../../../shared/query/index.ts';
+import type { LineSetMember } from '../db/derive.ts';
+import { TRIGRAM_MIN_LENGTH, trigramPhrase } from '../db/search-index.ts';
+
+export interface Where {
+  /** `WHERE …` or '' — always qualified with the table alias `t`. */
+  sql: string;
+  params: (string | number)[];
+  /** True when no filter and no search applies: the whole table. */
+  unfiltered: boolean;
+}
+
+class WhereBuilder {
+  private readonly clauses: string[] = [];
+  readonly params: (string | number)[] = [];
+
+  /** `column IN (?, …)` for a non-empty list. */
+  in(column: string, values: readonly string[] | undefined): this {
+    if (!values || values.length === 0) return this;
+    this.clauses.push(`${column} IN (${placeholders(values.length)})`);
+    this.params.push(...values);
+    return this;
+  }
+
+  /** A value of the list in any one of several columns. */
+  inAny(columns: readonly string[], values: readonly string[] | undefined): this {
+    if (!values || values.length === 0) return this;
+    const list = placeholders(values.length);
+    this.clauses.push(`(${columns.map((column) => `${column} IN (${list})`).join(' OR ')})`);
+    for (const _column of columns) this.params.push(...values);
+    return this;
+  }
+
+  /** `t.id IN (SELECT <idColumn> FROM <table> WHERE <column> IN (?, …))` for a set kept beside the rows. */
+  inSet(table: string, column: string, idColumn: string, values: readonly string[] | undefined): this {
+    if (!values || values.length === 0) return this;
+    this.clauses.push(
+      `t.id IN (SELECT ${idColumn} FROM ${table} WHERE ${column} IN (${placeholders(values.length)}))`,
+    );
+    this.params.push(...values);
+    return this;
+  }
+
+  raw(sql: string, ...params: (string | number)[]): this {
+    this.clauses.push(sql);
+    this.params.push(...params);
+    return this;
+  }
+
+  search(table: string, fields: readonly string[], key: string): this {
+    if (key === '') return this;
+    // Trigrams are of characters, not UTF-16 units: an emoji is one character.
+    if ([...key].length >= TRIGRAM_MIN_LENGTH) {
+      return this.raw(
+        `t.id IN (SELECT rowid FROM ${table}_search WHERE ${table}_search MATCH ?)`,
+        trigramPhrase(key),
+      );
+    }
+    // Too short for trigrams: a scan, still case-insensitive (ASCII, as SQLite's LIKE).
+    const pattern = `%${key.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    return this.raw(
+      `(${fields.map((field) => `t.${field} LIKE ? ESCAPE '\\'`).join(' OR ')})`,
+      ...fields.map(() => pattern),
+    );
+  }
+
+  build(): Where {
+    return {
+      sql: this.clauses.length === 0 ? '' : `WHERE ${this.clauses.join(' AND ')}`,
+      params: this.params,
+      unfiltered: this.clauses.length === 0,
+    };
+  }
+}
+
+function placeholders(count: number): string {
+  return Array.from({ length: count }, () => '?').join(', ');
+}
+
+export function generatorWhere(filters: GeneratorFilterFields, searchKey: string): Where {
+  return (
+    new WhereBuilder()
+      .in('t.location_state', filters.states)
+      .in('t.location_city', filters.cities)
+      .in('t.primary_naics_code', filters.naics)
+      .in('t.epa_handler_id', filters.ids)
+      .in('t.generator_name', filters.names)
+      // A status is either the registration status or the federal generator status (docs/api.md).
+      .inAny(['t.registration_status', 't.federal_generator_status_universe'], filters.statuses)
+      .inSet('generator_shipped_years', 'year', 'generator_id', filters.shippedYears)
+      .inSet('generator_waste_codes', 'code', 'generator_id', filters.wasteCodes)
+      .inSet('generator_handling_codes', 'code', 'generator_id', filters.handlingCodes)
+      .search('generators', GENERATOR_SEARCH_FIELDS, searchKey)
+      .build()
+  );
+}
+
+/**
+ * A manifest request that one value of one waste-line member decides, with at most a shipped-date range
+ * beside it: the common "pick one DOT id" case, answered from manifest_line_sets' key alone.
+ */
+export interface SingleLineSet {
+  member: LineSetMember;
+  code: string;
+  shippedStart: string | undefined;
+  shippedEnd: string | undefined;
+}
+
+export function singleLineSet(filters: ManifestFilterFields, searchKey: string): SingleLineSet | undefined {
+  const lineMembers = (
+    [
+      ['dot', filters.dot_id_nos],
+      ['container', filters.container_types],
+      ['handling', filters.handling_codes],
+    ] as const
+  ).filter(([, values]) => values && values.length > 0);
+  const [only] = lineMembers;
+  const others = [filters.generator_names, filters.transporter_names, filters.designated_facility_names].some(
+    (values) => values && values.length > 0,
+  );
+  if (lineMembers.length !== 1 || !only || others || searchKey !== '') return undefined;
+  if (filters.received_date_start || filters.received_date_end) return undefined;
+  const [member, values] = only;
+  if (values?.length !== 1 || values[0] === undefined) return undefined;
+  return {
+    member,
+    code: values[0],
+    shippedStart: filters.shipped_date_start,
+    shippedEnd: filters.shipped_date_end,
+  };
+}
+
+function lineSet(
+  member: LineSetMember,
+  values: readonly string[] | undefined,
+): [string, ...string[]] | undefined {
+  if (!values || values.length === 0) return undefined;
+  return [
+    `t.id IN (SELECT manifest_id FROM manifest_line_sets WHERE member = ? AND code IN (${placeholders(values.length)}))`,
+    member,
+    ...values,
+  ];
+}
+
+export function manifestWhere(filters: ManifestFilterFields, searchKey: string): Where {
+  const builder = new WhereBuilder()
+    .in('t.generator_name', filters.generator_names)
+    .in('t.transporter', filters.transporter_names)
+    .in('t.designated_facility_name', filters.designated_facility_names);
+  for (const [member, values] of [
+    ['dot', filters.dot_id_nos],
+    ['container', filters.container_types],
+    ['handling', filters.handling_codes],
+  ] as const) {
+    const clause = lineSet(member, values);
+    if (clause) builder.raw(...clause);
+  }
+  if (filters.shipped_date_start) builder.raw('t.shipped_date >= ?', filters.shipped_date_start);
+  if (filters.shipped_date_end) builder.raw('t.shipped_date <= ?', filters.shipped_date_end);
+  if (filters.received_date_start) builder.raw('t.received_date >= ?', filters.received_date_start);
+  if (filters.received_date_end) builder.raw('t.received_date <= ?', filters.received_date_end);
+  return builder.search('manifests', MANIFEST_SEARCH_FIELDS, searchKey).build();
+}

@@ -1,0 +1,129 @@
+/**
+ * The tracker endpoints (spec 4.1–4.7), paths exactly as the spec writes them. Routes only validate, call a
+ * repository and shape the answer for the wire dialect.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import {
+  GENERATOR_FIELDS,
+  GeneratorAggregateRequest,
+  GeneratorDetailQuery,
+  GeneratorListRequest,
+  GeneratorLookupQuery,
+  MANIFEST_FIELDS,
+  ManifestAggregateRequest,
+  ManifestListRequest,
+  ManifestLookupQuery,
+  type Dialect,
+} from '../../../shared/api/index.ts';
+import {
+  DEFAULT_GENERATOR_SORT,
+  DEFAULT_MANIFEST_SORT,
+  GENERATOR_SORT_FIELDS,
+  MANIFEST_SORT_FIELDS,
+  parseSelectedFields,
+  parseSort,
+  type Parsed,
+} from '../../../shared/query/index.ts';
+import { generatorDetail, generatorTotals, manifestTotals } from '../http/dialect.ts';
+import { HttpProblem, validationProblem } from '../http/problem.ts';
+import type { DetailRepository } from '../repositories/detail-repository.ts';
+import type { GeneratorsRepository } from '../repositories/generators-repository.ts';
+import type { ManifestsRepository } from '../repositories/manifests-repository.ts';
+
+export interface TrackerDeps {
+  generators: GeneratorsRepository;
+  manifests: ManifestsRepository;
+  details: DetailRepository;
+  dialect: Dialect;
+}
+
+function parse<Schema extends z.ZodType>(
+  schema: Schema,
+  value: unknown,
+  where: 'body' | 'query',
+): z.output<Schema> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw validationProblem(parsed.error, where);
+  return parsed.data;
+}
+
+function valueOf<T>(parsed: Parsed<T>, path: string): T {
+  if (parsed.ok) return parsed.value;
+  throw new HttpProblem(400, `${path}: ${parsed.message}`, {
+    type: 'urn:waste-tracker:problem:validation',
+    errors: [{ path, message: parsed.message }],
+  });
+}
+
+export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
+  const generatorsScope = { config: { scopes: ['generators'] as const } };
+  const manifestsScope = { config: { scopes: ['manifests'] as const } };
+
+  app.post('/api/tracker/generators/aggregated_data/', generatorsScope, (request) => {
+    const body = parse(GeneratorAggregateRequest, request.body, 'body');
+    return generatorTotals(deps.generators.totals(body.filterFields, body.searchKey), deps.dialect);
+  });
+
+  app.post('/api/tracker/generators/', generatorsScope, (request) => {
+    const body = parse(GeneratorListRequest, request.body, 'body');
+    return deps.generators.page({
+      filterFields: body.filterFields,
+      searchKey: body.searchKey,
+      sort: valueOf(
+        parseSort(body.pageInfo.sort, GENERATOR_SORT_FIELDS, DEFAULT_GENERATOR_SORT),
+        'body.pageInfo.sort',
+      ),
+      fields: valueOf(
+        parseSelectedFields(body.pageInfo.selectedFields, GENERATOR_FIELDS),
+        'body.pageInfo.selectedFields',
+      ),
+      page: body.pageInfo.page,
+      pageSize: body.pageInfo.pageSize,
+    });
+  });
+
+  app.get('/api/tracker/generators/filters/', generatorsScope, (request) => {
+    const query = parse(GeneratorLookupQuery, request.query, 'query');
+    return deps.generators.lookup(query.field, query.search, query.page);
+  });
+
+  app.get(
+    '/api/tracker/generators/details/',
+    { config: { scopes: ['generators', 'manifests'] as const } },
+    (request) => {
+      const query = parse(GeneratorDetailQuery, request.query, 'query');
+      const detail = deps.details.find(query.handler_id);
+      if (!detail) throw new HttpProblem(404, `no generator with EPA handler id "${query.handler_id}"`);
+      return generatorDetail(detail, deps.dialect);
+    },
+  );
+
+  app.post('/api/tracker/manifests/aggregated_data/', manifestsScope, (request) => {
+    const body = parse(ManifestAggregateRequest, request.body, 'body');
+    return manifestTotals(deps.manifests.totals(body.filterFields, body.searchKey), deps.dialect);
+  });
+
+  app.post('/api/tracker/manifests/', manifestsScope, (request) => {
+    const body = parse(ManifestListRequest, request.body, 'body');
+    return deps.manifests.page({
+      filterFields: body.filterFields,
+      searchKey: body.searchKey,
+      sort: valueOf(
+        parseSort(body.pageInfo.sort, MANIFEST_SORT_FIELDS, DEFAULT_MANIFEST_SORT),
+        'body.pageInfo.sort',
+      ),
+      fields: valueOf(
+        parseSelectedFields(body.pageInfo.selectedFields, MANIFEST_FIELDS),
+        'body.pageInfo.selectedFields',
+      ),
+      page: body.pageInfo.page,
+      pageSize: body.pageInfo.pageSize,
+    });
+  });
+
+  app.get('/api/tracker/shipments_and_waste_volumes/filters/', manifestsScope, (request) => {
+    const query = parse(ManifestLookupQuery, request.query, 'query');
+    return deps.manifests.lookup(query.field, query.search, query.page);
+  });
+}

@@ -1,0 +1,65 @@
+/** npm run data:demo: bad arguments get a clear message, the usage line and exit code 2. */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const CLI = join(ROOT, 'server/src/cli/data-demo.ts');
+
+let dir: string;
+
+function run(...args: string[]) {
+  return spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'data-demo-cli-'));
+  writeFileSync(join(dir, 'taken.db'), '');
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('npm run data:demo', () => {
+  it.each([
+    ['no arguments', [], /--out FILE is required/],
+    ['no --manifests', ['--out', 'OUT'], /--manifests N is required/],
+    ['zero manifests', ['--out', 'OUT', '--manifests', '0'], /--manifests must be a positive integer/],
+    [
+      'a word for N',
+      ['--out', 'OUT', '--manifests', 'many'],
+      /--manifests must be a positive integer.*"many"/,
+    ],
+    ['a fraction for N', ['--out', 'OUT', '--manifests', '2.5'], /--manifests must be a positive integer/],
+    ['too many manifests', ['--out', 'OUT', '--manifests', '100000001'], /at most 100000000/],
+    [
+      'a negative seed',
+      ['--out', 'OUT', '--manifests', '10', '--seed=-1'],
+      /--seed must be a non-negative integer/,
+    ],
+    ['an unknown option', ['--out', 'OUT', '--manifests', '10', '--rows', '5'], /Unknown option '--rows'/],
+    ['a stray argument', ['--out', 'OUT', '--manifests', '10', 'extra'], /Unexpected argument 'extra'/],
+    ['an existing file', ['--out', 'taken.db', '--manifests', '10'], /already exists; add --force/],
+    ['a missing folder', ['--out', 'missing/demo.db', '--manifests', '10'], /does not exist/],
+  ])('refuses %s', (_name, args, message) => {
+    const result = run(...args.map((arg) => (arg === 'OUT' || arg.endsWith('.db') ? join(dir, arg) : arg)));
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).toContain('usage: npm run data:demo -- --out FILE --manifests N');
+    expect(existsSync(join(dir, 'OUT'))).toBe(false);
+  });
+
+  it('builds a small dataset and prints a summary', () => {
+    const out = join(dir, 'small.db');
+    const result = run('--out', out, '--manifests', '40', '--seed', '5');
+    expect(result.status).toBe(0);
+    expect(result.stderr).toMatch(
+      /Built .*small\.db: 4 generators, 40 manifests, \d+ waste lines in [\d.]+ s/,
+    );
+    expect(existsSync(out)).toBe(true);
+    expect(run('--out', out, '--manifests', '40', '--force').status).toBe(0);
+  });
+});
