@@ -7,9 +7,15 @@ export default defineConfig({
     plugins: [externalizeDepsPlugin()],
     build: { rollupOptions: { input: { index: resolve(import.meta.dirname, 'main/src/index.ts') } } },
   },
+  // A sandboxed preload can load neither ES modules nor packages: one self-contained CommonJS file.
   preload: {
-    plugins: [externalizeDepsPlugin()],
-    build: { rollupOptions: { input: { index: resolve(import.meta.dirname, 'preload/src/index.ts') } } },
+    build: {
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve(import.meta.dirname, 'preload/src/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
   },
   renderer: {
     root: resolve(import.meta.dirname, 'renderer'),

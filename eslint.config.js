@@ -68,6 +68,18 @@ export default tseslint.config(
     rules: boundary(['server', 'main', 'renderer'], ['node:*', 'react', 'react-dom']),
   },
   {
+    // Only the adapters in main/src/electron/ and the entry touch Electron; the rest runs in plain Node tests.
+    files: ['main/**'],
+    ignores: ['main/src/electron/**', 'main/src/index.ts'],
+    rules: boundary(['server', 'preload', 'renderer'], ['react', 'react-dom', 'electron']),
+  },
+  {
+    // The preload's builder takes ipcRenderer-like objects, so tests and a browser shim can reuse it.
+    files: ['preload/**'],
+    ignores: ['preload/src/index.ts'],
+    rules: boundary(['server', 'main', 'renderer'], ['node:*', 'react', 'react-dom', 'electron']),
+  },
+  {
     files: ['renderer/**', 'test/renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

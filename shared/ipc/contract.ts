@@ -33,6 +33,8 @@ export const ERROR_KINDS = [
   'server',
   'invalid-response',
   'cancelled',
+  /** 429: too many failed sign-ins; the message says when to try again. */
+  'rate-limited',
 ] as const;
 export const IpcError = z.object({
   kind: z.enum(ERROR_KINDS),

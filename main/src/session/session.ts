@@ -1,0 +1,196 @@
+/**
+ * The signed-in session. The token lives here, in main's memory, and (only if the user asks to stay signed
+ * in) encrypted on disk through the token store. It is sent only to the server that issued it, and it never
+ * appears in a result, an event or a message: the renderer learns who is signed in, never with what.
+ */
+import type { z } from 'zod';
+import type { Scope } from '../../../shared/api/index.ts';
+import type {
+  EventName,
+  EventPayload,
+  Result,
+  SessionStatus,
+  SignInInput,
+} from '../../../shared/ipc/contract.ts';
+import type { ApiClient, ApiRequest } from '../api/client.ts';
+import { endpoints } from '../api/endpoints.ts';
+import { failure, success } from '../api/errors.ts';
+import type { SettingsStore } from '../settings/settings-store.ts';
+import { ENCRYPTION_UNAVAILABLE_MESSAGE, type TokenStore } from './token-store.ts';
+
+export type EmitEvent = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
+
+export interface SessionDeps {
+  client: ApiClient;
+  tokens: TokenStore;
+  settings: SettingsStore;
+  emit: EmitEvent;
+  now?: () => number;
+  /** Where problems the user did not ask about go (a failed revocation, an unreadable saved sign-in). */
+  log?: (message: string) => void;
+}
+
+export interface Session {
+  status(): SessionStatus;
+  signIn(input: SignInInput): Promise<Result<SessionStatus>>;
+  signOut(): Promise<Result<SessionStatus>>;
+  /** Picks up a remembered sign-in at start-up, if it is for the current server and not expired. */
+  restore(): Promise<void>;
+  /** Calls an endpoint with the session's token; a 401 ends the session as expired. */
+  call<Schema extends z.ZodType>(request: ApiRequest<Schema>): Promise<Result<z.output<Schema>>>;
+  /** The server address changed: a token must never be sent to a server other than the one that issued it. */
+  serverChanged(baseUrl: string): Promise<void>;
+}
+
+interface ActiveSession {
+  baseUrl: string;
+  username: string;
+  scopes: Scope[] | undefined;
+  token: string;
+  expiresAt: number;
+  remembered: boolean;
+}
+
+const SIGN_IN_FIRST = 'Sign in to see this data.';
+const EXPIRED = 'Your session has expired; sign in again.';
+const WRONG_CREDENTIALS = 'The user name or password is wrong.';
+
+export function createSession(deps: SessionDeps): Session {
+  const { client, tokens, settings, emit } = deps;
+  const now = deps.now ?? Date.now;
+  const log = deps.log ?? ((message: string) => console.warn(message));
+  let active: ActiveSession | undefined;
+
+  function status(): SessionStatus {
+    const current = active;
+    if (!current) return { signedIn: false, baseUrl: settings.get().apiBaseUrl };
+    return {
+      signedIn: true,
+      username: current.username,
+      ...(current.scopes ? { scopes: current.scopes } : {}),
+      baseUrl: current.baseUrl,
+      remembered: current.remembered,
+    };
+  }
+
+  async function forgetSavedSignIn(): Promise<void> {
+    await tokens
+      .clear()
+      .catch((error: unknown) => log(`The saved sign-in could not be deleted: ${String(error)}`));
+  }
+
+  /** Revokes a token at its server; the user is signed out locally whatever the server says. */
+  async function revoke(session: ActiveSession): Promise<void> {
+    const result = await client.send(endpoints.logout(), { baseUrl: session.baseUrl, token: session.token });
+    if (!result.ok && result.error.kind !== 'unauthorized') {
+      log(`Signing out at ${session.baseUrl} did not reach the server: ${result.error.message}`);
+    }
+  }
+
+  async function expire(session: ActiveSession): Promise<void> {
+    if (active !== session) return;
+    active = undefined;
+    await forgetSavedSignIn();
+    emit('session.changed', { status: status(), reason: 'expired' });
+  }
+
+  async function signOut(): Promise<Result<SessionStatus>> {
+    const current = active;
+    active = undefined;
+    await forgetSavedSignIn();
+    if (current) {
+      emit('session.changed', { status: status(), reason: 'signed-out' });
+      await revoke(current);
+    }
+    return success(status());
+  }
+
+  async function signIn(input: SignInInput): Promise<Result<SessionStatus>> {
+    const baseUrl = input.baseUrl ?? settings.get().apiBaseUrl;
+    // Checked before logging in, so refusing to remember does not leave an unused token on the server.
+    if (input.remember && !tokens.canRemember()) {
+      return failure('bad-request', ENCRYPTION_UNAVAILABLE_MESSAGE);
+    }
+    const login = endpoints.login({ username: input.username, password: input.password });
+    const answer = await client.send(login, { baseUrl });
+    if (!answer.ok) {
+      if (answer.error.kind !== 'unauthorized') return answer;
+      return failure('unauthorized', WRONG_CREDENTIALS, answer.error.status);
+    }
+    const previous = active;
+    active = undefined;
+    if (previous) await revoke(previous);
+    if (baseUrl !== settings.get().apiBaseUrl) {
+      const saved = await settings.update({ apiBaseUrl: baseUrl }).catch((error: unknown) => {
+        log(`The server address could not be saved: ${String(error)}`);
+        return undefined;
+      });
+      if (saved && !saved.ok) log(`The server address could not be saved: ${saved.message}`);
+    }
+    const session: ActiveSession = {
+      baseUrl,
+      username: input.username,
+      scopes: answer.data.scopes,
+      token: answer.data.access_token,
+      expiresAt: now() + answer.data.expires_in * 1000,
+      remembered: false,
+    };
+    if (input.remember) {
+      try {
+        await tokens.save({
+          baseUrl,
+          username: session.username,
+          ...(session.scopes ? { scopes: session.scopes } : {}),
+          token: session.token,
+          expiresAt: session.expiresAt,
+        });
+        session.remembered = true;
+      } catch (error) {
+        // Signed in all the same; status.remembered tells the renderer the wish was not granted.
+        log(`The sign-in could not be saved: ${error instanceof Error ? error.message : String(error)}`);
+        // An older saved sign-in (perhaps another user's) must not come back at the next start.
+        await forgetSavedSignIn();
+      }
+    } else {
+      await forgetSavedSignIn();
+    }
+    active = session;
+    emit('session.changed', { status: status(), reason: 'signed-in' });
+    return success(status());
+  }
+
+  async function restore(): Promise<void> {
+    const { session, problem } = await tokens.load();
+    if (problem) log(problem);
+    if (!session) return;
+    if (session.baseUrl !== settings.get().apiBaseUrl || session.expiresAt <= now()) {
+      await forgetSavedSignIn();
+      return;
+    }
+    active = { ...session, scopes: session.scopes, remembered: true };
+  }
+
+  async function call<Schema extends z.ZodType>(
+    request: ApiRequest<Schema>,
+  ): Promise<Result<z.output<Schema>>> {
+    const current = active;
+    if (!current) return failure('unauthorized', SIGN_IN_FIRST);
+    if (now() >= current.expiresAt) {
+      await expire(current);
+      return failure('unauthorized', EXPIRED);
+    }
+    const result = await client.send(request, { baseUrl: current.baseUrl, token: current.token });
+    if (!result.ok && result.error.kind === 'unauthorized') {
+      // A 401 for a token already replaced by a new sign-in must not end the new session.
+      await expire(current);
+      return failure('unauthorized', EXPIRED, result.error.status);
+    }
+    return result;
+  }
+
+  async function serverChanged(baseUrl: string): Promise<void> {
+    if (active && active.baseUrl !== baseUrl) await signOut();
+  }
+
+  return { status, signIn, signOut, restore, call, serverChanged };
+}

@@ -1,0 +1,220 @@
+import { describe, expect, it, vi } from 'vitest';
+import { channelOf, contract, type Result } from '../../shared/ipc/contract.ts';
+import { handlers as realHandlers, type HandlerContext, type Handlers } from '../../main/src/ipc/handlers.ts';
+import { channelTable, registerHandlers } from '../../main/src/ipc/register.ts';
+import { isTrustedSender, type FrameLike } from '../../main/src/ipc/sender.ts';
+import { APP_ENTRY_URL, trustedOrigins } from '../../main/src/security/policy.ts';
+
+type Spy = ReturnType<typeof vi.fn<(input: unknown, context: HandlerContext) => Promise<Result<unknown>>>>;
+
+/** A handler spy for every method of the contract, answering what it was given. */
+function spyHandlers(): { handlers: Handlers; spies: Map<string, Spy> } {
+  const spies = new Map<string, Spy>();
+  const handlers: Record<string, Record<string, Spy>> = {};
+  for (const [group, methods] of Object.entries(contract)) {
+    handlers[group] = {};
+    for (const method of Object.keys(methods)) {
+      const spy = vi.fn((input: unknown) => Promise.resolve<Result<unknown>>({ ok: true, data: input }));
+      handlers[group][method] = spy;
+      spies.set(channelOf(group, method), spy);
+    }
+  }
+  return { handlers: handlers as unknown as Handlers, spies };
+}
+
+const context = {} as HandlerContext;
+const allChannels = Object.entries(contract).flatMap(([group, methods]) =>
+  Object.keys(methods).map((method) => channelOf(group, method)),
+);
+
+const signIn = { username: 'inspector', password: 'inspector-demo', remember: false };
+const pageInfo = { page: 0, pageSize: 25 };
+
+/** For every method: inputs the contract refuses, and what the message must name. */
+const invalidInputs: Record<string, [unknown, string][]> = {
+  'tracker:session.signIn': [
+    [undefined, 'input'],
+    [{ ...signIn, username: '   ' }, 'username'],
+    [{ ...signIn, password: '' }, 'password'],
+    [{ username: 'inspector', password: 'x' }, 'remember'],
+    [{ ...signIn, baseUrl: 'file:///etc/passwd' }, 'baseUrl'],
+    [{ ...signIn, token: 'smuggled' }, 'token'],
+  ],
+  'tracker:session.signOut': [[{}, 'no input']],
+  'tracker:session.status': [['now', 'no input']],
+  'tracker:settings.get': [[{ all: true }, 'no input']],
+  'tracker:settings.set': [
+    [{ pageSize: 5 }, 'pageSize'],
+    [{ requestTimeoutMs: 'fast' }, 'requestTimeoutMs'],
+    [{ apiBaseUrl: 'javascript:alert(1)' }, 'apiBaseUrl'],
+    [{ theme: 'dark' }, 'theme'],
+    [null, 'input'],
+  ],
+  'tracker:generators.aggregate': [
+    [{ searchKey: 5 }, 'searchKey'],
+    [{ filterFields: { planets: ['Mars'] } }, 'planets'],
+    [{ filterFields: { cities: 'Springfield' } }, 'filterFields.cities'],
+  ],
+  'tracker:generators.list': [
+    [{}, 'pageInfo'],
+    [{ pageInfo: { page: -1, pageSize: 25 } }, 'pageInfo.page'],
+    [{ pageInfo: { page: 0, pageSize: 100_000 } }, 'pageInfo.pageSize'],
+    [{ pageInfo: { ...pageInfo, filters: 'state=TX' } }, 'pageInfo.filters'],
+    [{ pageInfo, searchKey: 'x'.repeat(201) }, 'searchKey'],
+  ],
+  'tracker:generators.lookup': [
+    [{ field: 'password_hash', page: 1 }, 'field'],
+    [{ field: 'naics', page: 0 }, 'page'],
+    [{ field: 'naics', page: 1, search: 'x'.repeat(101) }, 'search'],
+  ],
+  'tracker:generators.detail': [
+    [{ handler_id: '' }, 'handler_id'],
+    [{}, 'handler_id'],
+    [{ handler_id: 'TXD000000001', url: 'https://evil.example/' }, 'url'],
+  ],
+  'tracker:manifests.aggregate': [
+    [{ filterFields: { shipped_date_start: '2023-02-30' } }, 'shipped_date_start'],
+    [
+      { filterFields: { received_date_start: '2024-02-01', received_date_end: '2024-01-01' } },
+      'received_date_start',
+    ],
+  ],
+  'tracker:manifests.list': [
+    [{ pageInfo: { page: 0 } }, 'pageInfo.pageSize'],
+    [{ pageInfo, filterFields: { names: ['x'] } }, 'names'],
+  ],
+  'tracker:manifests.lookup': [
+    [{ field: 'generator_city', page: 1 }, 'field'],
+    [{ field: 'transporter_name', page: 'first' }, 'page'],
+  ],
+  'tracker:shell.openExternal': [
+    [{}, 'url'],
+    [{ url: 5 }, 'url'],
+    [{ url: 'https://example.gov/', target: '_blank' }, 'target'],
+  ],
+};
+
+describe('IPC registration core', () => {
+  it('has a channel for every method of the contract, named by channelOf', () => {
+    expect([...channelTable(realHandlers).keys()].sort()).toEqual([...allChannels].sort());
+  });
+
+  it('has invalid-input cases for every method (a new method must bring its own)', () => {
+    expect(Object.keys(invalidInputs).sort()).toEqual([...allChannels].sort());
+  });
+
+  const cases = Object.entries(invalidInputs).flatMap(([channel, inputs]) =>
+    inputs.map(([input, names]) => ({ channel, input, names })),
+  );
+  it.each(cases)(
+    '$channel refuses $input with bad-request naming "$names"',
+    async ({ channel, input, names }) => {
+      const { handlers, spies } = spyHandlers();
+      const result = await channelTable(handlers).get(channel)!.invoke(input, context);
+      expect(result.ok).toBe(false);
+      if (!result.ok) {
+        expect(result.error.kind).toBe('bad-request');
+        expect(result.error.message).toContain(names);
+      }
+      expect(spies.get(channel)).not.toHaveBeenCalled();
+    },
+  );
+
+  it('hands the handler the parsed input, defaults applied', async () => {
+    const { handlers, spies } = spyHandlers();
+    const channel = channelOf('generators', 'aggregate');
+    await channelTable(handlers).get(channel)!.invoke({}, context);
+    expect(spies.get(channel)).toHaveBeenCalledWith({ filterFields: {}, searchKey: '' }, context);
+  });
+
+  it('turns a handler that throws into a server error without its stack or message', async () => {
+    const { handlers } = spyHandlers();
+    handlers.session.status = () => Promise.reject(new Error('secret internals at /home/user'));
+    const log = vi.fn();
+    const result = await channelTable(handlers, log)
+      .get(channelOf('session', 'status'))!
+      .invoke(undefined, context);
+    expect(result).toEqual({
+      ok: false,
+      error: { kind: 'server', message: 'Something went wrong inside the app; the details are in its log.' },
+    });
+    expect(log).toHaveBeenCalledOnce();
+  });
+});
+
+describe('IPC sender check', () => {
+  const mainFrame: FrameLike = { url: APP_ENTRY_URL, processId: 4, routingId: 1 };
+  const origins = trustedOrigins(undefined);
+
+  function registered(getMainFrame: () => FrameLike | undefined) {
+    const { handlers, spies } = spyHandlers();
+    const listeners = new Map<
+      string,
+      (event: { senderFrame: FrameLike | null }, input: unknown) => Promise<unknown>
+    >();
+    const foreign: string[] = [];
+    const channels = registerHandlers<{ senderFrame: FrameLike | null }>({
+      registrar: { handle: (channel, listener) => void listeners.set(channel, listener) },
+      handlers,
+      context,
+      isTrustedSender: (event) => isTrustedSender(event.senderFrame, getMainFrame(), origins),
+      onForeignSender: (channel) => foreign.push(channel),
+    });
+    return { listeners, spies, foreign, channels };
+  }
+
+  it('registers one listener per contract channel', () => {
+    const { channels, listeners } = registered(() => mainFrame);
+    expect(channels.sort()).toEqual([...allChannels].sort());
+    expect([...listeners.keys()].sort()).toEqual([...allChannels].sort());
+  });
+
+  it("answers our window's main frame", async () => {
+    const { listeners, spies } = registered(() => mainFrame);
+    const channel = channelOf('session', 'status');
+    await expect(listeners.get(channel)!({ senderFrame: mainFrame }, undefined)).resolves.toEqual({
+      ok: true,
+      data: undefined,
+    });
+    expect(spies.get(channel)).toHaveBeenCalledOnce();
+  });
+
+  it.each([
+    ['a subframe of our window', { url: `${APP_ENTRY_URL}#frame`, processId: 4, routingId: 2 }],
+    ['another process', { url: APP_ENTRY_URL, processId: 9, routingId: 1 }],
+    ['our main frame showing a remote page', { url: 'https://evil.example/', processId: 4, routingId: 1 }],
+    ['our main frame showing a file', { url: 'file:///tmp/index.html', processId: 4, routingId: 1 }],
+    ['a frame with no URL', { url: '', processId: 4, routingId: 1 }],
+    ['a destroyed frame', null],
+  ])('ignores %s: no handler runs, no answer', async (_name, senderFrame) => {
+    const { listeners, spies, foreign } = registered(() => mainFrame);
+    const channel = channelOf('session', 'signOut');
+    await expect(listeners.get(channel)!({ senderFrame }, undefined)).resolves.toBeUndefined();
+    expect(spies.get(channel)).not.toHaveBeenCalled();
+    expect(foreign).toEqual([channel]);
+  });
+
+  it('ignores everyone while our window is closed', async () => {
+    const { listeners, spies } = registered(() => undefined);
+    const channel = channelOf('session', 'status');
+    await expect(listeners.get(channel)!({ senderFrame: mainFrame }, undefined)).resolves.toBeUndefined();
+    expect(spies.get(channel)).not.toHaveBeenCalled();
+  });
+
+  it('trusts the dev server only when it is one of the origins', () => {
+    const devFrame: FrameLike = { url: 'http://localhost:5173/', processId: 4, routingId: 1 };
+    expect(isTrustedSender(devFrame, devFrame, trustedOrigins(undefined))).toBe(false);
+    expect(isTrustedSender(devFrame, devFrame, trustedOrigins('http://localhost:5173'))).toBe(true);
+  });
+
+  it('treats a frame that throws on access as foreign', () => {
+    const dead = {
+      get url(): string {
+        throw new Error('Render frame was disposed before WebFrameMain could be accessed');
+      },
+      processId: 4,
+      routingId: 1,
+    };
+    expect(isTrustedSender(dead, mainFrame, origins)).toBe(false);
+  });
+});
