@@ -92,6 +92,10 @@ FROM waste_lines w JOIN manifests m ON m.id = w.manifest_id
 WHERE w.${column} <> ''
 ORDER BY 2, 3, 4;`,
     ),
+    `DELETE FROM manifest_line_set_totals;
+INSERT INTO manifest_line_set_totals (member, code, manifests, tons, containers, streams)
+SELECT member, code, count(*), round(sum(tons), 4), sum(containers), sum(streams)
+FROM manifest_line_sets GROUP BY member, code;`,
   ].join('\n');
 }
 

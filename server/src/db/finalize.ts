@@ -11,6 +11,8 @@ export function finalize(db: Database): void {
   deriveSets(db);
   createQueryIndexes(db);
   createSearchIndex(db);
+  // A sampled ANALYZE: enough for the planner, seconds instead of a minute on a million manifests.
+  db.pragma('analysis_limit = 2000');
   db.exec('ANALYZE');
   db.pragma('wal_checkpoint(TRUNCATE)');
 }

@@ -30,8 +30,9 @@ CREATE INDEX IF NOT EXISTS manifests_facility_shipped ON manifests (designated_f
 -- Date ranges summed for the boxes without touching the table.
 CREATE INDEX IF NOT EXISTS manifests_shipped_totals
   ON manifests (shipped_date, total_waste_quantity_tons, container_count, waste_stream_count);
+-- The received range also carries the default order, so its pages are read from this index alone.
 CREATE INDEX IF NOT EXISTS manifests_received_totals
-  ON manifests (received_date, total_waste_quantity_tons, container_count, waste_stream_count);
+  ON manifests (received_date, shipped_date, total_waste_quantity_tons, container_count, waste_stream_count);
 
 -- Generator filters over shipments read the per-generator sets by generator too (detail page).
 CREATE INDEX IF NOT EXISTS generator_waste_codes_by_generator ON generator_waste_codes (generator_id, code);

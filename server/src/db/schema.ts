@@ -154,6 +154,18 @@ CREATE TABLE IF NOT EXISTS manifest_line_sets (
   PRIMARY KEY (member, code, shipped_date, manifest_id)
 ) WITHOUT ROWID;
 
+-- Each manifest_line_sets value's totals over all its manifests: the boxes and the count for one picked
+-- value without a date range, without summing hundreds of thousands of rows per request.
+CREATE TABLE IF NOT EXISTS manifest_line_set_totals (
+  member     TEXT NOT NULL,
+  code       TEXT NOT NULL,
+  manifests  INTEGER NOT NULL,
+  tons       REAL NOT NULL,
+  containers INTEGER NOT NULL,
+  streams    INTEGER NOT NULL,
+  PRIMARY KEY (member, code)
+) WITHOUT ROWID;
+
 CREATE TABLE IF NOT EXISTS users (
   id            INTEGER PRIMARY KEY,
   username      TEXT NOT NULL UNIQUE,

@@ -5,10 +5,11 @@ import type {
   GeneratorFilterFields,
   GeneratorLookupField,
 } from '../../../shared/api/index.ts';
-import type { Sort } from '../../../shared/query/index.ts';
+import { GENERATOR_SEARCH_FIELDS, type Sort } from '../../../shared/query/index.ts';
 import { StatementCache } from '../db/statements.ts';
 import { IndexedColumnLookup, MemoryLookup, columnLookup, type LookupSource } from './lookups.ts';
 import { PagedList } from './paged-list.ts';
+import { TrigramSearch } from './trigram-search.ts';
 import { generatorWhere } from './where.ts';
 
 export interface GeneratorTotalsRow {
@@ -30,12 +31,21 @@ export interface GeneratorListQuery {
 export class GeneratorsRepository {
   private readonly statements: StatementCache;
   private readonly list: PagedList;
+  private readonly search: TrigramSearch;
   private readonly lookups: Record<GeneratorLookupField, LookupSource>;
   private unfilteredTotals: GeneratorTotalsRow | undefined;
 
-  constructor(db: Database) {
+  /** `searchListLimit`: see TrigramSearch; tests lower it to drive the many-matches path on small data. */
+  constructor(db: Database, options: { searchListLimit?: number } = {}) {
     this.statements = new StatementCache(db);
     this.list = new PagedList(this.statements, 'generators');
+    this.search = new TrigramSearch(
+      db,
+      this.statements,
+      'generators',
+      GENERATOR_SEARCH_FIELDS,
+      options.searchListLimit,
+    );
     const column = (sql: string) => columnLookup(this.statements, sql);
     this.lookups = {
       generator_city: column('SELECT DISTINCT location_city FROM generators'),
@@ -71,11 +81,11 @@ export class GeneratorsRepository {
       if (lookup instanceof MemoryLookup) lookup.warm();
     }
     this.totals({}, '');
-    this.list.count(generatorWhere({}, ''));
+    this.list.count(generatorWhere({}));
   }
 
   page(query: GeneratorListQuery): { totalElements: number; content: Record<string, unknown>[] } {
-    const where = generatorWhere(query.filterFields, query.searchKey);
+    const where = generatorWhere(query.filterFields, this.search.clause(query.searchKey));
     const rows = this.list.page({
       where,
       sort: query.sort,
@@ -90,7 +100,7 @@ export class GeneratorsRepository {
   }
 
   totals(filterFields: GeneratorFilterFields, searchKey: string): GeneratorTotalsRow {
-    const where = generatorWhere(filterFields, searchKey);
+    const where = generatorWhere(filterFields, this.search.clause(searchKey, 'totals'), 'list');
     if (where.unfiltered && this.unfilteredTotals) return this.unfilteredTotals;
     const totals = this.statements
       .get(

@@ -2,10 +2,11 @@
 import type { Database } from 'better-sqlite3';
 import type { ManifestField, ManifestFilterFields, ManifestLookupField } from '../../../shared/api/index.ts';
 import { WASTE_LINE_FIELDS } from '../../../shared/api/index.ts';
-import { DEFAULT_MANIFEST_SORT, type Sort } from '../../../shared/query/index.ts';
+import { DEFAULT_MANIFEST_SORT, MANIFEST_SEARCH_FIELDS, type Sort } from '../../../shared/query/index.ts';
 import { StatementCache } from '../db/statements.ts';
 import { IndexedColumnLookup, MemoryLookup, columnLookup, type LookupSource } from './lookups.ts';
 import { PagedList } from './paged-list.ts';
+import { TrigramSearch } from './trigram-search.ts';
 import { manifestWhere, singleLineSet, type SingleLineSet } from './where.ts';
 
 function singleSetRange(single: SingleLineSet): { sql: string; params: string[] } {
@@ -44,12 +45,21 @@ const WASTE_LINE_COLUMNS = WASTE_LINE_FIELDS.filter((field) => field !== 'manife
 export class ManifestsRepository {
   private readonly statements: StatementCache;
   private readonly list: PagedList;
+  private readonly search: TrigramSearch;
   private readonly lookups: Record<ManifestLookupField, LookupSource>;
   private unfilteredTotals: ManifestTotalsRow | undefined;
 
-  constructor(db: Database) {
+  /** `searchListLimit`: see TrigramSearch; tests lower it to drive the many-matches path on small data. */
+  constructor(db: Database, options: { searchListLimit?: number } = {}) {
     this.statements = new StatementCache(db);
     this.list = new PagedList(this.statements, 'manifests');
+    this.search = new TrigramSearch(
+      db,
+      this.statements,
+      'manifests',
+      MANIFEST_SEARCH_FIELDS,
+      options.searchListLimit,
+    );
     const column = (sql: string) => columnLookup(this.statements, sql);
     this.lookups = {
       manifest_number: new IndexedColumnLookup(this.statements, 'manifests', 'manifest_tracking_number'),
@@ -67,11 +77,11 @@ export class ManifestsRepository {
       if (lookup instanceof MemoryLookup) lookup.warm();
     }
     this.totals({}, '');
-    this.list.count(manifestWhere({}, ''));
+    this.list.count(manifestWhere({}));
   }
 
   page(query: ManifestListQuery): { totalElements: number; content: Record<string, unknown>[] } {
-    const where = manifestWhere(query.filterFields, query.searchKey);
+    const where = manifestWhere(query.filterFields, this.search.clause(query.searchKey));
     const withLines = query.fields.includes('waste_lines');
     const columns = query.fields.filter((field) => field !== 'waste_lines');
     // Waste lines name their manifest by tracking number, so read it even when it was not selected.
@@ -102,7 +112,7 @@ export class ManifestsRepository {
       }
       return shaped;
     });
-    const totalElements = single ? this.singleSetTotals(single).shipped_count : this.list.count(where);
+    const totalElements = single ? this.singleSetCount(single) : this.list.count(where);
     return { totalElements, content };
   }
 
@@ -118,8 +128,33 @@ export class ManifestsRepository {
       .all(...range.params, pageSize, page * pageSize) as number[];
   }
 
+  private singleSetCount(single: SingleLineSet): number {
+    if (!single.shippedStart && !single.shippedEnd) return this.singleSetTotals(single).shipped_count;
+    const range = singleSetRange(single);
+    return this.statements
+      .get(`SELECT count(*) FROM manifest_line_sets WHERE ${range.sql}`)
+      .pluck()
+      .get(...range.params) as number;
+  }
+
   /** One value's totals, summed over manifest_line_sets' key without reading the manifests. */
   private singleSetTotals(single: SingleLineSet): ManifestTotalsRow {
+    if (!single.shippedStart && !single.shippedEnd) {
+      return (
+        (this.statements
+          .get(
+            `SELECT tons AS total_waste, manifests AS shipped_count, containers AS container_count,
+                    streams AS waste_streams
+             FROM manifest_line_set_totals WHERE member = ? AND code = ?`,
+          )
+          .get(single.member, single.code) as ManifestTotalsRow | undefined) ?? {
+          total_waste: 0,
+          shipped_count: 0,
+          container_count: 0,
+          waste_streams: 0,
+        }
+      );
+    }
     const range = singleSetRange(single);
     return this.statements
       .get(
@@ -133,7 +168,7 @@ export class ManifestsRepository {
   totals(filterFields: ManifestFilterFields, searchKey: string): ManifestTotalsRow {
     const single = singleLineSet(filterFields, searchKey);
     if (single) return this.singleSetTotals(single);
-    const where = manifestWhere(filterFields, searchKey);
+    const where = manifestWhere(filterFields, this.search.clause(searchKey, 'totals'));
     if (where.unfiltered && this.unfilteredTotals) return this.unfilteredTotals;
     const totals = this.statements
       .get(

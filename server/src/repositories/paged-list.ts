@@ -31,6 +31,13 @@ export class PagedList {
   }
 
   count(where: Where): number {
+    if (where.count !== undefined) return where.count;
+    if (where.countQuery) {
+      return this.statements
+        .get(where.countQuery.sql)
+        .pluck()
+        .get(...where.countQuery.params) as number;
+    }
     if (where.unfiltered) {
       // The dataset does not change while it is served; counting a million rows once is enough.
       this.totalRows ??= this.statements.get(`SELECT count(*) FROM ${this.table}`).pluck().get() as number;

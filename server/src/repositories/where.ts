@@ -4,9 +4,11 @@
  * restriction, searchKey is a case-insensitive substring of any search field.
  */
 import type { GeneratorFilterFields, ManifestFilterFields } from '../../../shared/api/index.ts';
-import { GENERATOR_SEARCH_FIELDS, MANIFEST_SEARCH_FIELDS } from '../../../shared/query/index.ts';
 import type { LineSetMember } from '../db/derive.ts';
-import { TRIGRAM_MIN_LENGTH, trigramPhrase } from '../db/search-index.ts';
+import type { SearchClause } from './trigram-search.ts';
+
+/** How a filter over a per-row set is written: probed per row (pages) or copied once (totals). */
+export type SetStyle = 'probe' | 'list';
 
 export interface Where {
   /** `WHERE …` or '' — always qualified with the table alias `t`. */
@@ -14,11 +16,22 @@ export interface Where {
   params: (string | number)[];
   /** True when no filter and no search applies: the whole table. */
   unfiltered: boolean;
+  /** The number of matching rows, when already known (a search alone). */
+  count: number | undefined;
+  /** A cheaper count when one set filter is the only clause: its set holds one row per matching id. */
+  countQuery: { sql: string; params: (string | number)[] } | undefined;
 }
 
 class WhereBuilder {
   private readonly clauses: string[] = [];
   readonly params: (string | number)[] = [];
+  private searchMatches: number | undefined;
+  private setCount: { sql: string; params: (string | number)[] } | undefined;
+  private readonly sets: SetStyle;
+
+  constructor(sets: SetStyle = 'probe') {
+    this.sets = sets;
+  }
 
   /** `column IN (?, …)` for a non-empty list. */
   in(column: string, values: readonly string[] | undefined): this {
@@ -40,10 +53,20 @@ class WhereBuilder {
   /** `t.id IN (SELECT <idColumn> FROM <table> WHERE <column> IN (?, …))` for a set kept beside the rows. */
   inSet(table: string, column: string, idColumn: string, values: readonly string[] | undefined): this {
     if (!values || values.length === 0) return this;
+    const where = `${column} IN (${placeholders(values.length)})`;
+    // For a page, a probe of the set's key per candidate row: the sort index is walked and stops once the
+    // page is full, where `t.id IN (SELECT …)` would first copy a set of tens of thousands of ids. Totals
+    // read every matching row anyway, and copying the set once is then the cheaper way.
     this.clauses.push(
-      `t.id IN (SELECT ${idColumn} FROM ${table} WHERE ${column} IN (${placeholders(values.length)}))`,
+      this.sets === 'probe'
+        ? `EXISTS (SELECT 1 FROM ${table} s WHERE s.${where} AND s.${idColumn} = t.id)`
+        : `t.id IN (SELECT ${idColumn} FROM ${table} WHERE ${where})`,
     );
     this.params.push(...values);
+    this.setCount = {
+      sql: `SELECT count(DISTINCT ${idColumn}) FROM ${table} WHERE ${where}`,
+      params: [...values],
+    };
     return this;
   }
 
@@ -53,21 +76,10 @@ class WhereBuilder {
     return this;
   }
 
-  search(table: string, fields: readonly string[], key: string): this {
-    if (key === '') return this;
-    // Trigrams are of characters, not UTF-16 units: an emoji is one character.
-    if ([...key].length >= TRIGRAM_MIN_LENGTH) {
-      return this.raw(
-        `t.id IN (SELECT rowid FROM ${table}_search WHERE ${table}_search MATCH ?)`,
-        trigramPhrase(key),
-      );
-    }
-    // Too short for trigrams: a scan, still case-insensitive (ASCII, as SQLite's LIKE).
-    const pattern = `%${key.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-    return this.raw(
-      `(${fields.map((field) => `t.${field} LIKE ? ESCAPE '\\'`).join(' OR ')})`,
-      ...fields.map(() => pattern),
-    );
+  search(clause: SearchClause | undefined): this {
+    if (!clause) return this;
+    this.searchMatches = clause.matches;
+    return this.raw(clause.sql, ...clause.params);
   }
 
   build(): Where {
@@ -75,6 +87,8 @@ class WhereBuilder {
       sql: this.clauses.length === 0 ? '' : `WHERE ${this.clauses.join(' AND ')}`,
       params: this.params,
       unfiltered: this.clauses.length === 0,
+      count: this.clauses.length === 1 ? this.searchMatches : undefined,
+      countQuery: this.clauses.length === 1 ? this.setCount : undefined,
     };
   }
 }
@@ -83,9 +97,13 @@ function placeholders(count: number): string {
   return Array.from({ length: count }, () => '?').join(', ');
 }
 
-export function generatorWhere(filters: GeneratorFilterFields, searchKey: string): Where {
+export function generatorWhere(
+  filters: GeneratorFilterFields,
+  search?: SearchClause,
+  sets: SetStyle = 'probe',
+): Where {
   return (
-    new WhereBuilder()
+    new WhereBuilder(sets)
       .in('t.location_state', filters.states)
       .in('t.location_city', filters.cities)
       .in('t.primary_naics_code', filters.naics)
@@ -96,7 +114,7 @@ export function generatorWhere(filters: GeneratorFilterFields, searchKey: string
       .inSet('generator_shipped_years', 'year', 'generator_id', filters.shippedYears)
       .inSet('generator_waste_codes', 'code', 'generator_id', filters.wasteCodes)
       .inSet('generator_handling_codes', 'code', 'generator_id', filters.handlingCodes)
-      .search('generators', GENERATOR_SEARCH_FIELDS, searchKey)
+      .search(search)
       .build()
   );
 }
@@ -148,7 +166,7 @@ function lineSet(
   ];
 }
 
-export function manifestWhere(filters: ManifestFilterFields, searchKey: string): Where {
+export function manifestWhere(filters: ManifestFilterFields, search?: SearchClause): Where {
   const builder = new WhereBuilder()
     .in('t.generator_name', filters.generator_names)
     .in('t.transporter', filters.transporter_names)
@@ -165,5 +183,5 @@ export function manifestWhere(filters: ManifestFilterFields, searchKey: string):
   if (filters.shipped_date_end) builder.raw('t.shipped_date <= ?', filters.shipped_date_end);
   if (filters.received_date_start) builder.raw('t.received_date >= ?', filters.received_date_start);
   if (filters.received_date_end) builder.raw('t.received_date <= ?', filters.received_date_end);
-  return builder.search('manifests', MANIFEST_SEARCH_FIELDS, searchKey).build();
+  return builder.search(search).build();
 }
