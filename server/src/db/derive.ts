@@ -13,6 +13,12 @@ const DERIVE_SQL = `
 DELETE FROM generator_shipped_years;
 DELETE FROM generator_waste_codes;
 DELETE FROM generator_handling_codes;
+DELETE FROM generator_statuses;
+
+INSERT OR IGNORE INTO generator_statuses (status, generator_id)
+SELECT registration_status, id FROM generators WHERE registration_status <> ''
+UNION ALL
+SELECT federal_generator_status_universe, id FROM generators WHERE federal_generator_status_universe <> '';
 
 INSERT INTO generator_shipped_years (year, generator_id)
 SELECT DISTINCT substr(shipped_date, 1, 4), generator_id FROM manifests;

@@ -7,7 +7,7 @@
  */
 import type { Database } from 'better-sqlite3';
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export const TABLES_SQL = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -99,6 +99,13 @@ CREATE TABLE IF NOT EXISTS generator_waste_codes (
   code         TEXT NOT NULL,
   generator_id INTEGER NOT NULL,
   PRIMARY KEY (code, generator_id)
+) WITHOUT ROWID;
+-- Both statuses of each generator (registration and federal generator status), so that the statuses filter is one
+-- set lookup rather than an OR across two columns.
+CREATE TABLE IF NOT EXISTS generator_statuses (
+  status       TEXT NOT NULL,
+  generator_id INTEGER NOT NULL,
+  PRIMARY KEY (status, generator_id)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS generator_handling_codes (
   code         TEXT NOT NULL,

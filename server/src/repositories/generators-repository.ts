@@ -68,10 +68,7 @@ export class GeneratorsRepository {
       epa_waste_code: column('SELECT DISTINCT code FROM generator_waste_codes'),
       mmc: column('SELECT DISTINCT code FROM generator_handling_codes'),
       shipped_year: column('SELECT DISTINCT year FROM generator_shipped_years'),
-      status: column(
-        `SELECT registration_status FROM generators
-         UNION SELECT federal_generator_status_universe FROM generators`,
-      ),
+      status: column('SELECT DISTINCT status FROM generator_statuses'),
     };
   }
 

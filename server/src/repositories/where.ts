@@ -41,15 +41,6 @@ class WhereBuilder {
     return this;
   }
 
-  /** A value of the list in any one of several columns. */
-  inAny(columns: readonly string[], values: readonly string[] | undefined): this {
-    if (!values || values.length === 0) return this;
-    const list = placeholders(values.length);
-    this.clauses.push(`(${columns.map((column) => `${column} IN (${list})`).join(' OR ')})`);
-    for (const _column of columns) this.params.push(...values);
-    return this;
-  }
-
   /** `t.id IN (SELECT <idColumn> FROM <table> WHERE <column> IN (?, …))` for a set kept beside the rows. */
   inSet(table: string, column: string, idColumn: string, values: readonly string[] | undefined): this {
     if (!values || values.length === 0) return this;
@@ -110,7 +101,7 @@ export function generatorWhere(
       .in('t.epa_handler_id', filters.ids)
       .in('t.generator_name', filters.names)
       // A status is either the registration status or the federal generator status (docs/api.md).
-      .inAny(['t.registration_status', 't.federal_generator_status_universe'], filters.statuses)
+      .inSet('generator_statuses', 'status', 'generator_id', filters.statuses)
       .inSet('generator_shipped_years', 'year', 'generator_id', filters.shippedYears)
       .inSet('generator_waste_codes', 'code', 'generator_id', filters.wasteCodes)
       .inSet('generator_handling_codes', 'code', 'generator_id', filters.handlingCodes)

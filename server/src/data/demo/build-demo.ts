@@ -56,6 +56,21 @@ export function generatorCountFor(manifests: number): number {
   return Math.max(1, Math.round(manifests / 10));
 }
 
+/** A connection with bulk-load settings: no journal, no sync, a 1 GiB page cache, sorting threads. */
+function openForBuild(path: string): Database.Database {
+  const db = new Database(path);
+  db.pragma('journal_mode = OFF');
+  db.pragma('synchronous = OFF');
+  db.pragma('locking_mode = EXCLUSIVE');
+  db.pragma('cache_size = -1048576');
+  db.pragma('temp_store = MEMORY');
+  // Sorting for finalize's indexes and GROUP BYs may use helper threads: measured ~10-25 % faster on 2 cores.
+  db.pragma(`threads = ${Math.min(8, availableParallelism())}`);
+  // No foreign-key lookup per inserted row: the rows are consistent by construction (and tested so).
+  db.pragma('foreign_keys = OFF');
+  return db;
+}
+
 function removeDatabaseFiles(path: string): void {
   for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
 }
@@ -117,19 +132,9 @@ export async function buildDemoDatabase(path: string, options: DemoBuildOptions)
 
   const tmp = `${out}.tmp`;
   removeDatabaseFiles(tmp);
-  const db = new Database(tmp);
+  let db = openForBuild(tmp);
   let result: Omit<DemoBuildResult, 'seconds' | 'bytes' | 'phases' | 'path'>;
   try {
-    db.pragma('journal_mode = OFF');
-    db.pragma('synchronous = OFF');
-    db.pragma('locking_mode = EXCLUSIVE');
-    db.pragma('cache_size = -1048576');
-    db.pragma('temp_store = MEMORY');
-    // Sorting for finalize's indexes and GROUP BYs may use helper threads: measured ~10-25 % faster on 2 cores.
-    db.pragma(`threads = ${Math.min(8, availableParallelism())}`);
-    // No foreign-key lookup per inserted row: the rows are consistent by construction (and tested so).
-    db.pragma('foreign_keys = OFF');
-
     createTables(db);
     const reference = loadReference();
     fillReferenceTables(db, reference);
@@ -171,6 +176,10 @@ export async function buildDemoDatabase(path: string, options: DemoBuildOptions)
     setMeta.run('built_at', new Date().toISOString());
     endPhase('totals');
 
+    // finalize on a fresh connection: its index builds and GROUP BYs ran ~30 % faster with an empty page
+    // cache than on the connection that had just written the rows (1M manifests: 99 s against 133 s).
+    db.close();
+    db = openForBuild(tmp);
     finalize(db);
     endPhase('finalize');
 
@@ -187,7 +196,12 @@ export async function buildDemoDatabase(path: string, options: DemoBuildOptions)
   }
   // A stale WAL beside the old file would be replayed into the new one.
   for (const suffix of ['-journal', '-wal', '-shm']) rmSync(`${out}${suffix}`, { force: true });
-  renameSync(tmp, out);
+  try {
+    renameSync(tmp, out);
+  } catch (error) {
+    removeDatabaseFiles(tmp);
+    throw error;
+  }
   return {
     ...result,
     path: out,

@@ -118,6 +118,58 @@ function statusTexts(reference: ReferenceData): { universe: string; code: string
 
 const flag = (random: Random, probability: number): string => (random.chance(probability) ? 'Y' : 'N');
 
+/** The days a site shipped on: most over the whole period; some opened late, some closed early. */
+function activityWindow(random: Random, lastDay: number): { first: number; last: number } {
+  const roll = random.next();
+  if (roll < 0.75) return { first: 0, last: lastDay };
+  if (roll < 0.87) return { first: random.int(Math.floor(lastDay * 0.7)), last: lastDay };
+  const first = random.chance(0.7) ? 0 : random.int(Math.floor(lastDay * 0.3));
+  return { first, last: first + Math.floor((lastDay - first) * (0.2 + 0.65 * random.next())) };
+}
+
+interface Address {
+  number: string;
+  street: string;
+  street2: string;
+  place: Place;
+  zip: string;
+}
+
+/** Usually the site's own address; sometimes a PO box, or a head office elsewhere in the state. */
+function mailingAddress(site: Address, random: Random): Address {
+  const roll = random.next();
+  if (roll < 0.8) return site;
+  if (roll < 0.92) return { ...site, number: '', street: `PO Box ${random.between(1, 9999)}`, street2: '' };
+  const office = random.pick(placesIn(site.place.state));
+  const address = streetAddress(random);
+  return {
+    ...address,
+    street2: random.chance(0.3) ? secondLine(random) : '',
+    place: office,
+    zip: random.pick(office.zips),
+  };
+}
+
+/** Active for most sites, Inactive for most closed ones, and blank now and then, as in RCRAInfo. */
+function registrationStatus(closed: boolean, random: Random): string {
+  if (closed) return random.chance(0.75) ? 'Inactive' : '';
+  return random.chance(0.92) ? 'Active' : '';
+}
+
+/** Fills a generator's partner slots (its usual partner first); returns how many it uses. */
+function pickPartners(
+  pool: PartnerPool,
+  state: string,
+  slots: Int32Array,
+  generator: number,
+  random: Random,
+): number {
+  const count = PARTNER_COUNT.pick(random);
+  for (let slot = 0; slot < count; slot += 1)
+    slots[generator * MAX_PARTNERS + slot] = pickPartner(pool, state, random);
+  return count;
+}
+
 export function insertGenerators(
   db: Database,
   reference: ReferenceData,
@@ -192,15 +244,7 @@ export function insertGenerators(
       plan.names.push(name);
       plan.states.push(place.state);
 
-      // Most sites shipped over the whole period; some opened late, some closed.
-      const roll = random.next();
-      let first = 0;
-      let last = lastDay;
-      if (roll >= 0.75 && roll < 0.87) first = random.int(Math.floor(lastDay * 0.7));
-      else if (roll >= 0.87) {
-        first = random.chance(0.7) ? 0 : random.int(Math.floor(lastDay * 0.3));
-        last = first + Math.floor((lastDay - first) * (0.2 + 0.65 * random.next()));
-      }
+      const { first, last } = activityWindow(random, lastDay);
       const closed = last < lastDay;
       plan.firstDay[index] = first;
       plan.dayCount[index] = last - first + 1;
@@ -208,34 +252,14 @@ export function insertGenerators(
       const street = streetAddress(random);
       const street2 = random.chance(0.1) ? secondLine(random) : '';
       const zip = random.pick(place.zips);
-      let mail: { number: string; street: string; street2: string; place: Place; zip: string };
-      const mailRoll = random.next();
-      if (mailRoll < 0.8) mail = { number: street.number, street: street.street, street2, place, zip };
-      else if (mailRoll < 0.92)
-        mail = { number: '', street: `PO Box ${random.between(1, 9999)}`, street2: '', place, zip };
-      else {
-        const office = random.pick(placesIn(place.state));
-        const address = streetAddress(random);
-        mail = {
-          ...address,
-          street2: random.chance(0.3) ? secondLine(random) : '',
-          place: office,
-          zip: random.pick(office.zips),
-        };
-      }
+      const mail = mailingAddress({ ...street, street2, place, zip }, random);
 
       const contact = personName(random);
       const status = statuses[size] ?? { universe: '', code: '' };
       const hasCoordinates = random.chance(0.98);
       const publicLand = industry.publicLand !== undefined && random.chance(0.85);
       const shortTerm = flag(random, 0.03);
-      const registration = closed
-        ? random.chance(0.75)
-          ? 'Inactive'
-          : ''
-        : random.chance(0.92)
-          ? 'Active'
-          : '';
+      const registration = registrationStatus(closed, random);
       let notes = '';
       if (closed)
         notes = `Site closed in ${(DAY_TEXT[last] ?? '').slice(0, 4)}; no longer generates hazardous waste.`;
@@ -303,18 +327,20 @@ export function insertGenerators(
         plan.streams.add(families?.pick(random) ?? 'solvent', size, random);
       }
 
-      plan.transporterCount[index] = PARTNER_COUNT.pick(random);
-      for (let slot = 0; slot < (plan.transporterCount[index] ?? 1); slot += 1) {
-        plan.transporters[index * MAX_PARTNERS + slot] = pickPartner(
-          options.transporters,
-          place.state,
-          random,
-        );
-      }
-      plan.facilityCount[index] = PARTNER_COUNT.pick(random);
-      for (let slot = 0; slot < (plan.facilityCount[index] ?? 1); slot += 1) {
-        plan.facilities[index * MAX_PARTNERS + slot] = pickPartner(options.facilities, place.state, random);
-      }
+      plan.transporterCount[index] = pickPartners(
+        options.transporters,
+        place.state,
+        plan.transporters,
+        index,
+        random,
+      );
+      plan.facilityCount[index] = pickPartners(
+        options.facilities,
+        place.state,
+        plan.facilities,
+        index,
+        random,
+      );
     }
   })();
   return plan;
