@@ -67,7 +67,20 @@ function timeMs(run: () => unknown, count: number): number[] {
   return times.sort((a, b) => a - b);
 }
 
-async function timeHttpMs(origin: string, token: string, item: Case, count: number): Promise<number[]> {
+/** Reads a target such as "p50 ≤ 5, p99 ≤ 25" and checks the measured times against it. */
+function meetsTarget(target: string, p50: number, p99: number): boolean {
+  return [...target.matchAll(/p(50|99) ≤ (\d+)/g)].every(
+    ([, which, limit]) => (which === '50' ? p50 : p99) <= Number(limit),
+  );
+}
+
+async function timeHttpMs(
+  origin: string,
+  token: string,
+  item: Pick<Case, 'name' | 'method' | 'path' | 'body'>,
+  count: number,
+  expectedStatus = 200,
+): Promise<number[]> {
   const times: number[] = [];
   const init: RequestInit = {
     method: item.method,
@@ -79,7 +92,8 @@ async function timeHttpMs(origin: string, token: string, item: Case, count: numb
     const response = await fetch(`${origin}${item.path}`, init);
     await response.arrayBuffer();
     times.push(performance.now() - start);
-    if (response.status !== 200) throw new Error(`${item.name}: ${item.path} answered ${response.status}`);
+    if (response.status !== expectedStatus)
+      throw new Error(`${item.name}: ${item.path} answered ${response.status}`);
   }
   return times.sort((a, b) => a - b);
 }
@@ -373,8 +387,20 @@ async function main(): Promise<void> {
     });
     const { access_token: token } = (await login.json()) as { access_token: string };
 
+    // The cost of the HTTP round trip itself: an authenticated request answered without touching data.
+    const floor = percentile(
+      await timeHttpMs(
+        origin,
+        token,
+        { name: 'HTTP floor', method: 'GET', path: '/api/tracker/no-such-endpoint/' },
+        requests,
+        404,
+      ),
+      50,
+    );
     const rows: string[] = [];
     let group = '';
+    let met = 0;
     for (const item of cases) {
       timeMs(item.direct, 5);
       await timeHttpMs(origin, token, item, 10);
@@ -388,17 +414,39 @@ async function main(): Promise<void> {
       };
       if (item.group !== group) {
         group = item.group;
-        rows.push(`| **${group}** | | | | | | |`);
+        rows.push(`| **${group}** | | | | | | | |`);
       }
-      const line = `| ${item.name} | ${row.p50.toFixed(2)} | ${row.p99.toFixed(2)} | ${row.direct50.toFixed(2)} | ${row.direct99.toFixed(2)} | ${(row.p50 / row.direct50).toFixed(2)}× | ${item.target} |`;
+      // Lookups and unfiltered totals are answered from memory: there is no SQLite query to compare with.
+      const ratio = row.direct50 < 0.05 ? 'in memory' : `${(row.p50 / row.direct50).toFixed(2)}×`;
+      const meets = meetsTarget(item.target, row.p50, row.p99);
+      if (meets) met += 1;
+      const line = `| ${item.name} | ${row.p50.toFixed(2)} | ${row.p99.toFixed(2)} | ${row.direct50.toFixed(2)} | ${row.direct99.toFixed(2)} | ${ratio} | ${item.target} | ${meets ? 'yes' : '**no**'} |`;
       rows.push(line);
       console.log(line);
     }
 
-    const throughputBody = manifestPage(manifestFilters.transporter_names ?? {}).body;
-    const load = await autocannon(origin, token, '/api/tracker/manifests/', throughputBody);
-    const throughput = `| manifests first page, transporter filter, 10 connections, 10 s | ${Math.round(load.requests.average).toLocaleString('en-US')} | ${load.latency.p50} | ${load.latency.p99} | ${load.non2xx + load.errors} |`;
-    console.log(throughput);
+    const throughputRows: string[] = [];
+    const filtered = manifestPage(manifestFilters.transporter_names ?? {}).body;
+    for (const [name, body] of [
+      ['manifests first page (50 rows with their waste lines), transporter filter', filtered],
+      [
+        'manifests first page (50 rows, grid columns without waste lines), transporter filter',
+        {
+          ...filtered,
+          pageInfo: {
+            ...filtered.pageInfo,
+            selectedFields: MANIFEST_FIELDS.filter((f) => f !== 'waste_lines').join(','),
+          },
+        },
+      ],
+      ['generators first page (50 rows), states CA', generatorPage({ states: ['CA'] }).body],
+    ] as const) {
+      const path = name.startsWith('generators') ? '/api/tracker/generators/' : '/api/tracker/manifests/';
+      const load = await autocannon(origin, token, path, body);
+      const line = `| ${name} | ${Math.round(load.requests.average).toLocaleString('en-US')} | ${load.latency.p50} | ${load.latency.p99} | ${load.non2xx + load.errors} |`;
+      throughputRows.push(line);
+      console.log(line);
+    }
 
     const counts = db
       .prepare(
@@ -416,17 +464,20 @@ Dataset: ${counts
 
 Each row: ${requests} sequential requests over loopback HTTP to the server process (after warm-up), and the same
 repository query called ${requests} times directly in the benchmark process (SQLite plus row shaping, no HTTP
-or JSON): "direct". Ratio = HTTP p50 / direct p50. Times in milliseconds.
+or JSON): "direct". Ratio = HTTP p50 / direct p50. Times in milliseconds. The HTTP round trip alone (an
+authenticated request to an unknown path, answered 404 without touching data) costs ${floor.toFixed(2)} ms at p50 in
+this run: for queries that take well under a millisecond the ratio measures that floor, not the query.
+${met} of ${cases.length} rows meet their target.
 
-| request | HTTP p50 | HTTP p99 | direct p50 | direct p99 | ratio | target (ms) |
-|---|---:|---:|---:|---:|---:|---|
+| request | HTTP p50 | HTTP p99 | direct p50 | direct p99 | ratio | target (ms) | met |
+|---|---:|---:|---:|---:|---:|---|---|
 ${rows.join('\n')}
 
 ## Throughput (autocannon)
 
-| request | req/s | p50 ms | p99 ms | errors |
+| request, 10 connections, 10 s | req/s | p50 ms | p99 ms | errors |
 |---|---:|---:|---:|---:|
-${throughput}
+${throughputRows.join('\n')}
 
 Target: ≥ 2,000 req/s at 10 connections for a filtered first page.
 `;
