@@ -5,7 +5,7 @@
  * - each generator's shipment totals, shipped years, waste codes and primary management method;
  * - the per-manifest sets behind the manifest filters over waste lines (dot_id_nos, container_types,
  *   handling_codes).
- * Set-based SQL in one transaction: a few seconds for a million manifests.
+ * Set-based SQL in one transaction: about 40 s of the build for a million manifests (2.5M waste lines).
  */
 import type { Database } from 'better-sqlite3';
 
