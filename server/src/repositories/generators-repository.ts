@@ -10,7 +10,7 @@ import { StatementCache } from '../db/statements.ts';
 import { IndexedColumnLookup, MemoryLookup, columnLookup, type LookupSource } from './lookups.ts';
 import { PagedList } from './paged-list.ts';
 import { TrigramSearch } from './trigram-search.ts';
-import { generatorWhere } from './where.ts';
+import { GENERATOR_COLUMN_FILTERS, generatorWhere } from './where.ts';
 
 export interface GeneratorTotalsRow {
   epa_total: number;
@@ -77,6 +77,7 @@ export class GeneratorsRepository {
     for (const lookup of Object.values(this.lookups)) {
       if (lookup instanceof MemoryLookup) lookup.warm();
     }
+    for (const [column] of GENERATOR_COLUMN_FILTERS) this.list.valueCounts(column);
     this.totals({}, '');
     this.list.count(generatorWhere({}));
   }

@@ -7,7 +7,7 @@ import { StatementCache } from '../db/statements.ts';
 import { IndexedColumnLookup, MemoryLookup, columnLookup, type LookupSource } from './lookups.ts';
 import { PagedList } from './paged-list.ts';
 import { TrigramSearch } from './trigram-search.ts';
-import { manifestWhere, singleLineSet, type SingleLineSet } from './where.ts';
+import { MANIFEST_COLUMN_FILTERS, manifestWhere, singleLineSet, type SingleLineSet } from './where.ts';
 
 function singleSetRange(single: SingleLineSet): { sql: string; params: string[] } {
   const clauses = ['member = ?', 'code = ?'];
@@ -76,6 +76,7 @@ export class ManifestsRepository {
     for (const lookup of Object.values(this.lookups)) {
       if (lookup instanceof MemoryLookup) lookup.warm();
     }
+    for (const [column] of MANIFEST_COLUMN_FILTERS) this.list.valueCounts(column);
     this.totals({}, '');
     this.list.count(manifestWhere({}));
   }

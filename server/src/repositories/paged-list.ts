@@ -24,6 +24,7 @@ export class PagedList {
   private readonly statements: StatementCache;
   private readonly table: string;
   private totalRows: number | undefined;
+  private readonly counts = new Map<string, Map<string, number>>();
 
   constructor(statements: StatementCache, table: string) {
     this.statements = statements;
@@ -32,6 +33,7 @@ export class PagedList {
 
   count(where: Where): number {
     if (where.count !== undefined) return where.count;
+    if (where.countOf) return this.valueCounts(where.countOf.column).get(where.countOf.value) ?? 0;
     if (where.countQuery) {
       return this.statements
         .get(where.countQuery.sql)
@@ -47,6 +49,23 @@ export class PagedList {
       .get(`SELECT count(*) FROM ${this.table} t ${where.sql}`)
       .pluck()
       .get(...where.params) as number;
+  }
+
+  /**
+   * How many rows hold each value of a filter column, read in one pass on first use. Picking one value of
+   * one filter is the commonest request, and its count is then a map look-up instead of an index scan
+   * (0.55 ms for one state's generators, the largest part of that request).
+   */
+  valueCounts(column: string): Map<string, number> {
+    let counts = this.counts.get(column);
+    if (!counts) {
+      const rows = this.statements
+        .get(`SELECT ${column} AS value, count(*) AS count FROM ${this.table} t GROUP BY 1`)
+        .all() as { value: string; count: number }[];
+      counts = new Map(rows.map((row) => [row.value, row.count]));
+      this.counts.set(column, counts);
+    }
+    return counts;
   }
 
   page(request: PageRequest): Row[] {

@@ -20,6 +20,8 @@ export interface Where {
   count: number | undefined;
   /** A cheaper count when one set filter is the only clause: its set holds one row per matching id. */
   countQuery: { sql: string; params: (string | number)[] } | undefined;
+  /** The request is one value of one column and nothing else: counted from that column's value counts. */
+  countOf: { column: string; value: string } | undefined;
 }
 
 class WhereBuilder {
@@ -27,6 +29,7 @@ class WhereBuilder {
   readonly params: (string | number)[] = [];
   private searchMatches: number | undefined;
   private setCount: { sql: string; params: (string | number)[] } | undefined;
+  private columnValue: { column: string; value: string } | undefined;
   private readonly sets: SetStyle;
 
   constructor(sets: SetStyle = 'probe') {
@@ -38,6 +41,8 @@ class WhereBuilder {
     if (!values || values.length === 0) return this;
     this.clauses.push(`${column} IN (${placeholders(values.length)})`);
     this.params.push(...values);
+    const [value] = values;
+    if (values.length === 1 && value !== undefined) this.columnValue = { column, value };
     return this;
   }
 
@@ -80,6 +85,7 @@ class WhereBuilder {
       unfiltered: this.clauses.length === 0,
       count: this.clauses.length === 1 ? this.searchMatches : undefined,
       countQuery: this.clauses.length === 1 ? this.setCount : undefined,
+      countOf: this.clauses.length === 1 ? this.columnValue : undefined,
     };
   }
 }
@@ -88,18 +94,30 @@ function placeholders(count: number): string {
   return Array.from({ length: count }, () => '?').join(', ');
 }
 
+/** Filter members that match one column of the row exactly. */
+export const GENERATOR_COLUMN_FILTERS = [
+  ['t.location_state', 'states'],
+  ['t.location_city', 'cities'],
+  ['t.primary_naics_code', 'naics'],
+  ['t.epa_handler_id', 'ids'],
+  ['t.generator_name', 'names'],
+] as const satisfies readonly (readonly [string, keyof GeneratorFilterFields])[];
+
+export const MANIFEST_COLUMN_FILTERS = [
+  ['t.generator_name', 'generator_names'],
+  ['t.transporter', 'transporter_names'],
+  ['t.designated_facility_name', 'designated_facility_names'],
+] as const satisfies readonly (readonly [string, keyof ManifestFilterFields])[];
+
 export function generatorWhere(
   filters: GeneratorFilterFields,
   search?: SearchClause,
   sets: SetStyle = 'probe',
 ): Where {
+  const builder = new WhereBuilder(sets);
+  for (const [column, member] of GENERATOR_COLUMN_FILTERS) builder.in(column, filters[member]);
   return (
-    new WhereBuilder(sets)
-      .in('t.location_state', filters.states)
-      .in('t.location_city', filters.cities)
-      .in('t.primary_naics_code', filters.naics)
-      .in('t.epa_handler_id', filters.ids)
-      .in('t.generator_name', filters.names)
+    builder
       // A status is either the registration status or the federal generator status (docs/api.md).
       .inSet('generator_statuses', 'status', 'generator_id', filters.statuses)
       .inSet('generator_shipped_years', 'year', 'generator_id', filters.shippedYears)
@@ -158,10 +176,8 @@ function lineSet(
 }
 
 export function manifestWhere(filters: ManifestFilterFields, search?: SearchClause): Where {
-  const builder = new WhereBuilder()
-    .in('t.generator_name', filters.generator_names)
-    .in('t.transporter', filters.transporter_names)
-    .in('t.designated_facility_name', filters.designated_facility_names);
+  const builder = new WhereBuilder();
+  for (const [column, member] of MANIFEST_COLUMN_FILTERS) builder.in(column, filters[member]);
   for (const [member, values] of [
     ['dot', filters.dot_id_nos],
     ['container', filters.container_types],
