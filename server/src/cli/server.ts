@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { Dialect } from '../../../shared/api/index.ts';
 import { DEMO_ACCOUNTS } from '../auth/demo-accounts.ts';
 import { buildDemoDatabase } from '../data/demo/build-demo.ts';
-import { DatabaseError } from '../db/open.ts';
+import { DatabaseError, hasCurrentSchema } from '../db/open.ts';
 import { serve } from '../server.ts';
 
 const USAGE =
@@ -71,11 +71,14 @@ async function main(): Promise<void> {
   let db = args.db;
   if (db === undefined) {
     db = DEMO_DATABASE;
-    if (!existsSync(db)) {
+    const stale = existsSync(db) && !hasCurrentSchema(db);
+    if (stale)
+      console.error(`The demo database ${db} is from an older version of this server; rebuilding it.`);
+    if (!existsSync(db) || stale) {
       const manifests = positiveInteger(args['demo-manifests'], 'demo-manifests', DEMO_MANIFESTS);
       console.error(`Creating the demo database ${db} (${manifests.toLocaleString('en-US')} manifests)…`);
       mkdirSync(resolve(db, '..'), { recursive: true });
-      await buildDemoDatabase(db, { manifests, seed: 1 });
+      await buildDemoDatabase(db, { manifests, seed: 1, force: stale });
     }
     console.error('Demo accounts (demo data only, never for a real deployment):');
     for (const account of DEMO_ACCOUNTS) {

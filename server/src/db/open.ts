@@ -5,6 +5,26 @@ import { SCHEMA_VERSION } from './schema.ts';
 
 export class DatabaseError extends Error {}
 
+function schemaVersion(db: Database.Database): string | undefined {
+  try {
+    return db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() as
+      string | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when the file is a tracker database this code can serve (not one from an older version). */
+export function hasCurrentSchema(path: string): boolean {
+  if (!existsSync(path)) return false;
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return schemaVersion(db) === String(SCHEMA_VERSION);
+  } finally {
+    db.close();
+  }
+}
+
 export function openDatabase(path: string): Database.Database {
   if (!existsSync(path)) throw new DatabaseError(`no database at ${path}`);
   const db = new Database(path, { fileMustExist: true });
@@ -18,13 +38,7 @@ export function openDatabase(path: string): Database.Database {
   db.function('unicode_lower', { deterministic: true }, (text: unknown) =>
     typeof text === 'string' ? text.toLowerCase() : text,
   );
-  let version: string | undefined;
-  try {
-    version = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() as
-      string | undefined;
-  } catch {
-    version = undefined;
-  }
+  const version = schemaVersion(db);
   if (version !== String(SCHEMA_VERSION)) {
     db.close();
     throw new DatabaseError(
