@@ -321,6 +321,16 @@ describe('members combined', () => {
     await expectMatches({ container_types: [a], dot_id_nos: [commonValue('dot_id_nos')] });
     await expectMatches({ container_types: [a, b], handling_codes: [commonValue('handling_codes')] });
   });
+
+  it('matches no waste line on an empty value, though some lines carry no DOT id', async () => {
+    expect(manifests.some((m) => m.lines.some((line) => line.usdot_id_number === ''))).toBe(true);
+    expect(await expectMatches({ dot_id_nos: [''] })).toEqual([]);
+    expect(await expectMatches({ dot_id_nos: [''], shipped_date_start: '2000-01-01' })).toEqual([]);
+    const value = commonValue('dot_id_nos');
+    expect((await expectMatches({ dot_id_nos: ['', value] })).length).toBe(
+      holders('dot_id_nos').get(value)?.size,
+    );
+  });
 });
 
 describe('searchKey', () => {

@@ -492,7 +492,7 @@ export function generatorMatches(g: GeneratorTruth, filters: GeneratorFilterFiel
     oneOf(filters.names, (name) => field('generator_name') === name) &&
     oneOf(
       filters.statuses,
-      (status) => field('registration_status') === status || g.federalStatus === status,
+      (status) => status !== '' && (field('registration_status') === status || g.federalStatus === status),
     ) &&
     oneOf(filters.handlingCodes, (code) => g.handlingCodes.has(code)) &&
     searchMatches(
@@ -554,9 +554,15 @@ export function manifestMatches(m: ManifestTruth, filters: ManifestFilterFields,
     oneOf(filters.generator_names, (name) => field('generator_name') === name) &&
     oneOf(filters.transporter_names, (name) => field('transporter') === name) &&
     oneOf(filters.designated_facility_names, (name) => field('designated_facility_name') === name) &&
-    oneOf(filters.dot_id_nos, (id) => m.lines.some((line) => line.usdot_id_number === id)) &&
-    oneOf(filters.container_types, (type) => m.lines.some((line) => line.container_type_code === type)) &&
-    oneOf(filters.handling_codes, (code) => m.lines.some((line) => line.management_method_code === code)) &&
+    oneOf(filters.dot_id_nos, (id) => id !== '' && m.lines.some((line) => line.usdot_id_number === id)) &&
+    oneOf(
+      filters.container_types,
+      (type) => type !== '' && m.lines.some((line) => line.container_type_code === type),
+    ) &&
+    oneOf(
+      filters.handling_codes,
+      (code) => code !== '' && m.lines.some((line) => line.management_method_code === code),
+    ) &&
     (filters.shipped_date_start === undefined || shipped >= filters.shipped_date_start) &&
     (filters.shipped_date_end === undefined || shipped <= filters.shipped_date_end) &&
     (filters.received_date_start === undefined || received >= filters.received_date_start) &&
