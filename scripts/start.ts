@@ -1,0 +1,48 @@
+/**
+ * npm start: builds the app, starts the reference server on its demo database, and opens the Electron app
+ * pointed at it. Without an Electron binary (some machines can neither ship nor download one) it says so
+ * and names the browser fallback instead of half-starting.
+ */
+import { spawn } from 'node:child_process';
+import { API_BASE_URL_OPTION } from '../main/src/settings/launch-options.ts';
+import { ROOT, buildApp, electronBinary, onInterrupt, startDemoServer } from './launch.ts';
+
+async function main(): Promise<void> {
+  const electron = electronBinary();
+  if (!electron) {
+    console.error(
+      'There is no Electron binary on this machine (node_modules/electron has no dist/), so the desktop app ' +
+        'cannot open here.\nRun the same app in a browser instead:  npm run start:browser',
+    );
+    process.exit(1);
+  }
+  await buildApp();
+  const server = await startDemoServer();
+  console.error(`Tracker API on ${server.url}; opening Waste Tracker…`);
+  const env = { ...process.env };
+  // Set in a parent Electron process, it would make this one a plain Node and never open a window.
+  delete env.ELECTRON_RUN_AS_NODE;
+  const app = spawn(electron, [ROOT, `${API_BASE_URL_OPTION}=${server.url}`], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env,
+  });
+  onInterrupt(async () => {
+    app.kill('SIGTERM');
+    await server.stop();
+  });
+  app.once('exit', (code) => {
+    void server.stop().then(() => process.exit(code ?? 1));
+  });
+  void server.exited.then(() => {
+    if (app.exitCode === null) {
+      console.error('The tracker server stopped; closing the app.');
+      app.kill('SIGTERM');
+    }
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
