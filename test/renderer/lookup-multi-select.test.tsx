@@ -1,0 +1,70 @@
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { LookupResult } from '../../shared/api/index.ts';
+import type { Result } from '../../shared/ipc/contract.ts';
+import { FilterChips } from '../../renderer/src/components/filter-chips.tsx';
+import { LookupMultiSelect } from '../../renderer/src/components/lookup-multi-select.tsx';
+
+function page(values: string[], more: boolean): Result<LookupResult> {
+  return { ok: true, data: { results: values.map((v) => ({ value: v, text: v })), pagination: { more } } };
+}
+
+async function flush(ms: number) {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+  });
+}
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+describe('LookupMultiSelect', () => {
+  it('loads page 1, selects values and loads more when the lookup says more', async () => {
+    vi.useFakeTimers();
+    const fetchPage = vi.fn((_search: string, p: number) =>
+      Promise.resolve(p === 1 ? page(['TX', 'CA'], true) : page(['NY'], false)),
+    );
+    const onChange = vi.fn();
+    render(<LookupMultiSelect label="State" selected={[]} onChange={onChange} fetchPage={fetchPage} />);
+    await flush(300);
+    expect(fetchPage).toHaveBeenCalledWith('', 1);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'TX' }));
+    expect(onChange).toHaveBeenCalledWith(['TX']);
+    fireEvent.click(screen.getByRole('button', { name: 'Load more State' }));
+    await flush(0);
+    expect(fetchPage).toHaveBeenLastCalledWith('', 2);
+    expect(screen.getByRole('checkbox', { name: 'NY' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Load more State' })).toBeNull();
+  });
+
+  it('debounces typing into one lookup call', async () => {
+    vi.useFakeTimers();
+    const fetchPage = vi.fn(() => Promise.resolve(page([], false)));
+    render(<LookupMultiSelect label="City" selected={[]} onChange={() => {}} fetchPage={fetchPage} />);
+    await flush(300);
+    const box = screen.getByRole('searchbox', { name: 'Search City' });
+    fireEvent.change(box, { target: { value: 'Ho' } });
+    await flush(100);
+    fireEvent.change(box, { target: { value: 'Hou' } });
+    await flush(100);
+    expect(fetchPage).toHaveBeenCalledTimes(1);
+    await flush(250);
+    expect(fetchPage).toHaveBeenCalledTimes(2);
+    expect(fetchPage).toHaveBeenLastCalledWith('Hou', 1);
+  });
+});
+
+describe('FilterChips', () => {
+  it('removes one chip and clears all', () => {
+    const onRemove = vi.fn();
+    const onClearAll = vi.fn();
+    const chip = { member: 'states', label: 'State', value: 'TX' };
+    render(<FilterChips chips={[chip]} onRemove={onRemove} onClearAll={onClearAll} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove filter State: TX' }));
+    expect(onRemove).toHaveBeenCalledWith(chip);
+    fireEvent.click(screen.getByRole('button', { name: 'Clear all' }));
+    expect(onClearAll).toHaveBeenCalled();
+  });
+});
