@@ -1,58 +1,70 @@
-import { useEffect, useState } from 'react';
-import type { SessionStatus } from '../../shared/ipc/contract.ts';
-import { GeneratorBoxes } from './components/generator-boxes.tsx';
-import { GeneratorFilterPanel } from './components/generator-filter-panel.tsx';
-import { GeneratorGrid } from './components/generator-grid.tsx';
-import { SignIn } from './components/sign-in.tsx';
-import { onSessionChanged, sessionStatus, signOut } from './data/tracker-data.ts';
-import { useGeneratorFilters } from './state/generator-filters.ts';
+import { useEffect } from 'react';
+import { followSession, signOut } from './data/tracker-data.ts';
+import { useSession } from './data/session.ts';
+import { SessionDialog, SignIn } from './components/sign-in.tsx';
+import { GeneratorProfile } from './profile/generator-profile.tsx';
+import { useNavigation, type View } from './state/navigation.ts';
+import { GeneratorsWorkspace } from './workspaces/generators.tsx';
+import { ManifestsWorkspace } from './workspaces/manifests.tsx';
 
-function GeneratorsWorkspace() {
-  const filterFields = useGeneratorFilters((state) => state.filterFields);
-  const searchKey = useGeneratorFilters((state) => state.searchKey);
-  const query = { filterFields, searchKey };
+const VIEWS: readonly { view: View; label: string }[] = [
+  { view: 'generators', label: 'Generators' },
+  { view: 'manifests', label: 'Manifests' },
+];
+
+/**
+ * The signed-in app: navigation, and the workspaces. A workspace stays mounted once visited (hidden when
+ * another is shown, or under a profile), so coming back finds its rows, scroll position and selection.
+ */
+function Shell() {
+  const status = useSession((state) => state.status);
+  const { view, profile, visited, setView, closeProfile } = useNavigation();
+  const mounted = (entry: View) => entry === view || visited.includes(entry);
+
   return (
-    <div className="workspace">
-      <GeneratorFilterPanel />
-      <section className="workspace-main" aria-label="Generators">
-        <GeneratorBoxes query={query} />
-        <GeneratorGrid query={query} />
-      </section>
+    <div className="app">
+      <header className="app-header">
+        <span className="app-name">Waste Tracker</span>
+        <nav aria-label="Workspaces">
+          {VIEWS.map((entry) => (
+            <button
+              key={entry.view}
+              type="button"
+              aria-current={view === entry.view && !profile ? 'page' : undefined}
+              onClick={() => setView(entry.view)}
+            >
+              {entry.label}
+            </button>
+          ))}
+        </nav>
+        <span className="app-user">
+          Signed in as <strong>{status?.username}</strong> on {status?.baseUrl}
+        </span>
+        <button type="button" onClick={() => void signOut()}>
+          Sign out
+        </button>
+      </header>
+      <main className="app-main">
+        {mounted('generators') && <GeneratorsWorkspace hidden={view !== 'generators' || profile !== null} />}
+        {mounted('manifests') && <ManifestsWorkspace hidden={view !== 'manifests' || profile !== null} />}
+        {profile !== null && <GeneratorProfile handlerId={profile} onClose={closeProfile} />}
+      </main>
     </div>
   );
 }
 
-/** App shell: sign-in until a session exists, then the generators workspace. */
+/** Sign-in until main has a session; then the shell, with the sign-in dialog over it if it expires. */
 export function App() {
-  const [status, setStatus] = useState<SessionStatus | null>(null);
+  const status = useSession((state) => state.status);
+  const expired = useSession((state) => state.expired);
+  useEffect(() => followSession(), []);
 
-  useEffect(() => {
-    void sessionStatus().then((answer) => {
-      if (answer.ok) setStatus(answer.data);
-    });
-    return onSessionChanged(setStatus);
-  }, []);
-
-  if (!status?.signedIn) return <SignIn onSignedIn={setStatus} />;
+  if (status === null) return null;
+  if (!status.signedIn && !expired) return <SignIn />;
   return (
     <>
-      <header className="app-header">
-        <nav aria-label="Workspaces">
-          <a href="#generators" aria-current="page">
-            Generators
-          </a>
-        </nav>
-        <span>
-          {status.username} @ {status.baseUrl}
-        </span>
-        <button
-          type="button"
-          onClick={() => void signOut().then((answer) => answer.ok && setStatus(answer.data))}
-        >
-          Sign out
-        </button>
-      </header>
-      <GeneratorsWorkspace />
+      <Shell />
+      {expired && <SessionDialog />}
     </>
   );
 }

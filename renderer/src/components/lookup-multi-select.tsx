@@ -14,6 +14,23 @@ type Props = {
   debounceMs?: number;
 };
 
+/**
+ * Asks for a lookup page; null once the answer is no longer wanted. Main cancels a request when another
+ * one for the same lookup page starts, so one cancelled by another reader is asked again while wanted.
+ */
+async function askWhileWanted(
+  fetchPage: LookupFetch,
+  search: string,
+  page: number,
+  wanted: () => boolean,
+): Promise<Result<LookupResult> | null> {
+  for (;;) {
+    const answer = await fetchPage(search, page);
+    if (!wanted()) return null;
+    if (answer.ok || answer.error.kind !== 'cancelled') return answer;
+  }
+}
+
 /** A lookup-fed multi-select: type to search, scroll (or "Load more") for the next 1-based page. */
 export function LookupMultiSelect({ label, selected, onChange, fetchPage, debounceMs = 250 }: Props) {
   const id = useId();
@@ -30,8 +47,8 @@ export function LookupMultiSelect({ label, selected, onChange, fetchPage, deboun
     const mine = ++generation.current;
     const timer = setTimeout(() => {
       setLoading(true);
-      void fetchPage(search, 1).then((answer) => {
-        if (mine !== generation.current) return;
+      void askWhileWanted(fetchPage, search, 1, () => mine === generation.current).then((answer) => {
+        if (answer === null) return;
         setLoading(false);
         if (answer.ok) {
           setOptions(answer.data.results);
@@ -50,8 +67,8 @@ export function LookupMultiSelect({ label, selected, onChange, fetchPage, deboun
     const mine = generation.current;
     const next = page + 1;
     setLoading(true);
-    void fetchPage(search, next).then((answer) => {
-      if (mine !== generation.current) return;
+    void askWhileWanted(fetchPage, search, next, () => mine === generation.current).then((answer) => {
+      if (answer === null) return;
       setLoading(false);
       if (answer.ok) {
         setOptions((previous) => [...previous, ...answer.data.results]);
@@ -68,7 +85,7 @@ export function LookupMultiSelect({ label, selected, onChange, fetchPage, deboun
 
   return (
     <fieldset className="lookup-select">
-      <legend>{label}</legend>
+      <legend className="visually-hidden">{label}</legend>
       <input
         id={`${id}-search`}
         type="search"

@@ -1,11 +1,19 @@
-import { useState, type FormEvent } from 'react';
-import type { SessionStatus } from '../../../shared/ipc/contract.ts';
-import { signIn } from '../data/tracker-data.ts';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { signIn, signOut } from '../data/tracker-data.ts';
+import { useSession } from '../data/session.ts';
 
-/** Sign-in form; messages come from main, which names the cause (wrong credentials, unreachable, rate limit). */
-export function SignIn({ onSignedIn }: { onSignedIn: (status: SessionStatus) => void }) {
+type FormProps = {
+  /** Prefilled user name (the expired session's). */
+  username?: string;
+  /** Whether to offer a server address; the dialog signs in again to the same server. */
+  askServer: boolean;
+  autoFocus?: boolean;
+};
+
+/** Sign-in fields; the messages come from main, which names the cause (wrong credentials, unreachable…). */
+function SignInForm({ username: initialUser = '', askServer, autoFocus = false }: FormProps) {
   const [baseUrl, setBaseUrl] = useState('');
-  const [username, setUsername] = useState('');
+  const [username, setUsername] = useState(initialUser);
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -14,48 +22,102 @@ export function SignIn({ onSignedIn }: { onSignedIn: (status: SessionStatus) => 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
+    setError(null);
     void signIn({
-      ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}),
+      ...(askServer && baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}),
       username,
       password,
       remember,
     }).then((answer) => {
       setBusy(false);
-      if (answer.ok) onSignedIn(answer.data);
-      else setError(answer.error.message);
+      if (!answer.ok) setError(answer.error.message);
     });
   };
 
   return (
-    <main className="sign-in">
-      <h1>Sign in to Waste Tracker</h1>
-      <form onSubmit={submit}>
+    <form onSubmit={submit} aria-busy={busy}>
+      {askServer && (
         <label>
           Server URL
-          <input type="url" value={baseUrl} onChange={(event) => setBaseUrl(event.target.value)} />
-        </label>
-        <label>
-          User name
-          <input required value={username} onChange={(event) => setUsername(event.target.value)} />
-        </label>
-        <label>
-          Password
           <input
-            required
-            type="password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
+            type="url"
+            value={baseUrl}
+            placeholder="The configured server"
+            onChange={(event) => setBaseUrl(event.target.value)}
           />
         </label>
-        <label>
-          <input type="checkbox" checked={remember} onChange={(event) => setRemember(event.target.checked)} />
-          Keep me signed in
-        </label>
-        {error && <p role="alert">{error}</p>}
-        <button type="submit" disabled={busy}>
-          Sign in
-        </button>
-      </form>
+      )}
+      <label>
+        User name
+        <input
+          required
+          autoComplete="username"
+          autoFocus={autoFocus && initialUser === ''}
+          value={username}
+          onChange={(event) => setUsername(event.target.value)}
+        />
+      </label>
+      <label>
+        Password
+        <input
+          required
+          type="password"
+          autoComplete="current-password"
+          autoFocus={autoFocus && initialUser !== ''}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
+      </label>
+      <label className="checkbox">
+        <input type="checkbox" checked={remember} onChange={(event) => setRemember(event.target.checked)} />
+        Keep me signed in
+      </label>
+      {error && (
+        <p role="alert" className="error-banner">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="primary" disabled={busy}>
+        {busy ? 'Signing in…' : 'Sign in'}
+      </button>
+    </form>
+  );
+}
+
+/** The first screen: sign in to a server. */
+export function SignIn() {
+  return (
+    <main className="sign-in">
+      <h1>Waste Tracker</h1>
+      <p>Sign in to review hazardous-waste generators and shipment manifests.</p>
+      <SignInForm askServer autoFocus />
     </main>
+  );
+}
+
+/**
+ * Over the current view when the session expired mid-work: the view stays as it was, and what failed is
+ * retried once the user has signed in again (renderer/src/data/session.ts).
+ */
+export function SessionDialog() {
+  const status = useSession((state) => state.status);
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    if (!dialog.current?.open) dialog.current?.showModal();
+  }, []);
+  return (
+    <dialog
+      ref={dialog}
+      className="session-dialog"
+      aria-labelledby="session-dialog-title"
+      onCancel={(event) => event.preventDefault()}
+    >
+      <h2 id="session-dialog-title">Your session has expired</h2>
+      <p>Sign in again to carry on where you were{status?.baseUrl ? ` on ${status.baseUrl}` : ''}.</p>
+      <SignInForm askServer={false} autoFocus {...(status?.username ? { username: status.username } : {})} />
+      <button type="button" onClick={() => void signOut()}>
+        Sign out instead
+      </button>
+    </dialog>
   );
 }

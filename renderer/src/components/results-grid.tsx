@@ -1,0 +1,179 @@
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { AgGridReact } from 'ag-grid-react';
+import {
+  AllCommunityModule,
+  ModuleRegistry,
+  themeQuartz,
+  type ColDef,
+  type GridApi,
+  type IDatasource,
+  type SortChangedEvent,
+} from 'ag-grid-community';
+import type { Scope } from '../../../shared/api/index.ts';
+import type { IpcError, Result } from '../../../shared/ipc/contract.ts';
+import type { SortState } from '../state/workspace-store.ts';
+import { formatCount } from '../format.ts';
+import { ErrorBanner } from './error-banner.tsx';
+
+ModuleRegistry.registerModules([AllCommunityModule]);
+
+/** Rows per request; also AG Grid's cache block, so one scroll stop costs one or two requests. */
+const BLOCK = 100;
+/** Blocks kept in memory: scrolling a million rows keeps at most this many pages. */
+const MAX_BLOCKS = 40;
+
+const theme = themeQuartz.withParams({
+  headerFontWeight: 600,
+  fontSize: 13,
+  rowHeight: 34,
+  headerHeight: 38,
+});
+
+export type PageAnswer<Row> = { totalElements: number; content: Row[] };
+
+type Props<Row> = {
+  /** Accessible name of the grid's region, e.g. "Generators results". */
+  label: string;
+  /** Plural noun for counts and messages: "generators". */
+  noun: string;
+  scope: Scope;
+  /** Identifies the rows asked for (filters, search, fields); a new key starts again from the top. */
+  queryKey: string;
+  columnDefs: ColDef<Row>[];
+  sort: SortState | undefined;
+  onSortChange: (sort: SortState | undefined) => void;
+  fetchPage: (page: number, pageSize: number, sort: string | undefined) => Promise<Result<PageAnswer<Row>>>;
+  getRowId: (row: Row) => string;
+  /** Enter on a row, or a double click. */
+  onRowActivated?: (row: Row) => void;
+  onSelectionChange?: (row: Row | undefined) => void;
+  filtersActive: boolean;
+  onClearFilters: () => void;
+};
+
+/**
+ * A server-paged, server-sorted grid (AG Grid's infinite row model): it asks for pages as the user scrolls.
+ * Shows the match count, an empty state with a way out, and failures with a retry.
+ */
+export function ResultsGrid<Row>(props: Props<Row>) {
+  const { label, noun, scope, queryKey, columnDefs, sort, onSortChange, filtersActive, onClearFilters } =
+    props;
+  // The datasource lives as long as the query; it reads the newest callbacks through this ref.
+  const latest = useRef(props);
+  useLayoutEffect(() => {
+    latest.current = props;
+  });
+  const api = useRef<GridApi<Row> | null>(null);
+  const [total, setTotal] = useState<{ key: string; count: number } | null>(null);
+  const [failure, setFailure] = useState<{ key: string; error: IpcError } | null>(null);
+
+  // The newest request for each block start: a cancelled answer is asked again only while its request is
+  // still the newest for that block (main cancels a request when another one for the same page starts,
+  // which may be this grid's next sort or filter, or another reader of that page, such as an export).
+  const newest = useRef(new Map<number, number>());
+  const asked = useRef(0);
+
+  const datasource = useMemo<IDatasource>(
+    () => ({
+      getRows: (params) => {
+        const item = params.sortModel[0];
+        const order = item ? `${item.colId} ${item.sort}` : undefined;
+        const id = ++asked.current;
+        newest.current.set(params.startRow, id);
+        const ask = () =>
+          void latest.current.fetchPage(Math.floor(params.startRow / BLOCK), BLOCK, order).then((answer) => {
+            if (answer.ok) {
+              params.successCallback(answer.data.content, answer.data.totalElements);
+              setTotal({ key: queryKey, count: answer.data.totalElements });
+              setFailure(null);
+            } else if (answer.error.kind !== 'cancelled') {
+              params.failCallback();
+              setFailure({ key: queryKey, error: answer.error });
+            } else if (newest.current.get(params.startRow) === id) ask();
+          });
+        ask();
+      },
+    }),
+    [queryKey],
+  );
+
+  const columns = useMemo(
+    () =>
+      columnDefs.map((column) =>
+        sort && column.field === sort.field ? { ...column, initialSort: sort.direction } : column,
+      ),
+    // The saved sort only seeds new columns; later sorting is the grid's own state.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [columnDefs],
+  );
+
+  const count = total?.key === queryKey ? total.count : null;
+  const error = failure?.key === queryKey ? failure.error : null;
+
+  return (
+    <section className="results" aria-label={label}>
+      <div className="results-status" aria-live="polite">
+        {count === null
+          ? `Loading ${noun}…`
+          : `${formatCount(count)} ${count === 1 ? noun.replace(/s$/, '') : noun}`}
+      </div>
+      {error && (
+        <ErrorBanner
+          error={error}
+          what={noun}
+          scope={scope}
+          onRetry={() => {
+            setFailure(null);
+            api.current?.refreshInfiniteCache();
+          }}
+        />
+      )}
+      <div className="grid-frame">
+        <AgGridReact<Row>
+          theme={theme}
+          columnDefs={columns}
+          defaultColDef={{ sortable: true, resizable: true, minWidth: 80 }}
+          rowModelType="infinite"
+          datasource={datasource}
+          cacheBlockSize={BLOCK}
+          maxBlocksInCache={MAX_BLOCKS}
+          maxConcurrentDatasourceRequests={2}
+          blockLoadDebounceMillis={60}
+          infiniteInitialRowCount={BLOCK}
+          getRowId={(params) => latest.current.getRowId(params.data)}
+          rowSelection={{ mode: 'singleRow', checkboxes: false, enableClickSelection: true }}
+          onGridReady={(event) => {
+            api.current = event.api;
+          }}
+          onSortChanged={(event: SortChangedEvent<Row>) => {
+            const sorted = event.api.getColumnState().find((state) => state.sort);
+            onSortChange(sorted?.sort ? { field: sorted.colId, direction: sorted.sort } : undefined);
+          }}
+          onSelectionChanged={(event) => latest.current.onSelectionChange?.(event.api.getSelectedRows()[0])}
+          onRowDoubleClicked={(event) => event.data && latest.current.onRowActivated?.(event.data)}
+          onCellKeyDown={(event) => {
+            const key = event.event instanceof KeyboardEvent ? event.event.key : '';
+            if (key === 'Enter' && event.data) {
+              event.node.setSelected(true);
+              latest.current.onRowActivated?.(event.data);
+            }
+          }}
+          onCellFocused={(event) => {
+            if (event.rowIndex === null || event.rowPinned) return;
+            event.api.getDisplayedRowAtIndex(event.rowIndex)?.setSelected(true);
+          }}
+        />
+        {count === 0 && (
+          <div className="grid-empty" role="status">
+            <p>No {noun} match these filters.</p>
+            {filtersActive && (
+              <button type="button" onClick={onClearFilters}>
+                Clear filters
+              </button>
+            )}
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

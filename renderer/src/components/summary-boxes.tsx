@@ -1,0 +1,65 @@
+import { useEffect, useState } from 'react';
+import type { Scope } from '../../../shared/api/index.ts';
+import type { IpcError, Result } from '../../../shared/ipc/contract.ts';
+import { ErrorBanner } from './error-banner.tsx';
+
+export type Box<Totals> = { label: string; value: (totals: Totals) => string };
+
+type Props<Totals> = {
+  /** Identifies the request: a new key means new figures are on their way. */
+  queryKey: string;
+  load: () => Promise<Result<Totals>>;
+  boxes: readonly Box<Totals>[];
+  what: string;
+  scope: Scope;
+};
+
+/** The summary boxes, always for the current filters and search; stale figures are never shown as current. */
+export function SummaryBoxes<Totals>({ queryKey, load, boxes, what, scope }: Props<Totals>) {
+  const [answered, setAnswered] = useState<{ key: string; totals: Totals } | null>(null);
+  const [failed, setFailed] = useState<{ key: string; error: IpcError } | null>(null);
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let current = true;
+    const ask = () =>
+      void load().then((answer) => {
+        if (!current) return;
+        // Another request for the totals replaced this one (main keeps one in flight); these are still wanted.
+        if (!answer.ok && answer.error.kind === 'cancelled') return ask();
+        if (answer.ok) {
+          setAnswered({ key: queryKey, totals: answer.data });
+          setFailed(null);
+        } else setFailed({ key: queryKey, error: answer.error });
+      });
+    ask();
+    return () => {
+      current = false;
+    };
+    // load is derived from queryKey by the caller; the key (and a retry) decide when to ask again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [queryKey, attempt]);
+
+  if (failed?.key === queryKey)
+    return (
+      <ErrorBanner
+        error={failed.error}
+        what={`the ${what} totals`}
+        scope={scope}
+        onRetry={() => setAttempt((n) => n + 1)}
+      />
+    );
+  const totals = answered?.key === queryKey ? answered.totals : null;
+  return (
+    <section className="summary-boxes" aria-label="Summary" aria-busy={totals === null}>
+      {boxes.map((box) => (
+        <div key={box.label} className="summary-box" role="group" aria-label={box.label}>
+          <div className="summary-label">{box.label}</div>
+          <div className={totals ? 'summary-value' : 'summary-value skeleton'}>
+            {totals ? box.value(totals) : '\u00a0'}
+          </div>
+        </div>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,47 @@
+/**
+ * The renderer's view of main's session. A call that comes back `unauthorized` while the user was signed
+ * in does not fail: it waits here until the user signs in again (the shell shows the sign-in dialog over
+ * the current view) and is then retried, so grids, boxes and open details resume where they were.
+ */
+import { create } from 'zustand';
+import type { SessionStatus } from '../../../shared/ipc/contract.ts';
+
+type SessionState = {
+  /** null until main has answered the first status request. */
+  status: SessionStatus | null;
+  /** The session ended under the user (401 or main's expiry event); the view stays, a dialog asks to sign in. */
+  expired: boolean;
+};
+
+export const useSession = create<SessionState>()(() => ({ status: null, expired: false }));
+
+/** Calls waiting for the user to sign in again: true to retry, false when the user signed out instead. */
+let waiting: ((retry: boolean) => void)[] = [];
+
+function release(retry: boolean): void {
+  const waiters = waiting;
+  waiting = [];
+  for (const resume of waiters) resume(retry);
+}
+
+/** Main's answer or event about the session; the only writer of the session state. */
+export function sessionChanged(status: SessionStatus, reason?: 'signed-in' | 'signed-out' | 'expired'): void {
+  const { status: before, expired } = useSession.getState();
+  if (status.signedIn) {
+    useSession.setState({ status, expired: false });
+    release(true);
+  } else if (reason === 'expired' || (expired && reason !== 'signed-out')) {
+    // Keep who was signed in, so the dialog can name them and the shell keeps the workspace mounted.
+    useSession.setState({ status: before?.signedIn ? before : status, expired: true });
+  } else {
+    useSession.setState({ status, expired: false });
+    release(false);
+  }
+}
+
+/** Called by the data layer on an `unauthorized` answer; resolves when the user has decided. */
+export function waitForSignIn(): Promise<boolean> {
+  if (!useSession.getState().status?.signedIn) return Promise.resolve(false);
+  if (!useSession.getState().expired) useSession.setState({ expired: true });
+  return new Promise((resolve) => waiting.push(resolve));
+}

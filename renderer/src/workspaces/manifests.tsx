@@ -1,0 +1,109 @@
+import {
+  ManifestFilterFields,
+  type ManifestLookupField,
+  type ManifestRecord,
+  type ManifestTotals,
+} from '../../../shared/api/index.ts';
+import { DateRange } from '../components/date-range.tsx';
+import { WasteLines } from '../components/waste-lines.tsx';
+import { manifestLookup, manifestPage, manifestTotals } from '../data/tracker-data.ts';
+import { formatCount, formatTons } from '../format.ts';
+import { createWorkspaceStore } from '../state/workspace-store.ts';
+import { Workspace, type WorkspaceDefinition } from './workspace.tsx';
+
+export const useManifestWorkspace = createWorkspaceStore('manifests', ManifestFilterFields);
+
+const profileOf = (row: ManifestRecord) => row.generator_epa_id;
+
+export const MANIFESTS: WorkspaceDefinition<ManifestFilterFields, ManifestRecord, ManifestTotals> = {
+  title: 'Manifests',
+  noun: 'manifests',
+  scope: 'manifests',
+  store: useManifestWorkspace,
+  columns: [
+    { field: 'manifest_tracking_number', headerName: 'Tracking number', kind: 'text', width: 170 },
+    { field: 'generator_name', headerName: 'Generator', kind: 'text', flex: 2, profileOf },
+    { field: 'generator_epa_id', headerName: 'Generator EPA ID', kind: 'text', width: 160, profileOf },
+    { field: 'generator_location_state', headerName: 'State', kind: 'text', width: 90 },
+    { field: 'transporter', headerName: 'Transporter', kind: 'text', flex: 2 },
+    { field: 'designated_facility_name', headerName: 'Designated facility', kind: 'text', flex: 2 },
+    { field: 'shipped_date', headerName: 'Shipped', kind: 'text', width: 120 },
+    { field: 'received_date', headerName: 'Received', kind: 'text', width: 120 },
+    { field: 'total_waste_quantity_tons', headerName: 'Waste (tons)', kind: 'tons', width: 130 },
+    { field: 'container_count', headerName: 'Containers', kind: 'count', width: 120 },
+    { field: 'waste_stream_count', headerName: 'Waste lines', kind: 'count', width: 120 },
+  ],
+  defaultColumns: [
+    'manifest_tracking_number',
+    'generator_name',
+    'generator_epa_id',
+    'transporter',
+    'designated_facility_name',
+    'shipped_date',
+    'received_date',
+    'total_waste_quantity_tons',
+    'container_count',
+  ],
+  // Each page carries its manifests' waste lines, so selecting a row shows them without another request.
+  requiredFields: ['manifest_tracking_number', 'generator_epa_id', 'waste_lines'],
+  members: [
+    { member: 'generator_names', field: 'generator_name', label: 'Generator' },
+    { member: 'transporter_names', field: 'transporter_name', label: 'Transporter' },
+    { member: 'designated_facility_names', field: 'designated_facility_name', label: 'Designated facility' },
+    { member: 'dot_id_nos', field: 'dot_id_no', label: 'DOT ID' },
+    { member: 'container_types', field: 'container_type', label: 'Container type' },
+    { member: 'handling_codes', field: 'handling_code', label: 'Handling code' },
+  ],
+  scalars: [
+    { member: 'shipped_date_start', label: 'Shipped from' },
+    { member: 'shipped_date_end', label: 'Shipped to' },
+    { member: 'received_date_start', label: 'Received from' },
+    { member: 'received_date_end', label: 'Received to' },
+  ],
+  // The panel only offers this workspace's members, so the field is one of its lookups.
+  lookup: (field, search, page) => manifestLookup(field as ManifestLookupField, search, page),
+  totals: manifestTotals,
+  boxes: [
+    { label: 'Manifests shipped', value: (t) => formatCount(t.shipped_count) },
+    { label: 'Total waste (tons)', value: (t) => formatTons(t.total_waste) },
+    { label: 'Total containers', value: (t) => formatCount(t.container_count) },
+    { label: 'Total manifest waste lines', value: (t) => formatCount(t.waste_streams) },
+  ],
+  page: manifestPage,
+  rowId: (row) => row.manifest_tracking_number ?? '',
+};
+
+function DateFilters() {
+  const fields = useManifestWorkspace((state) => state.filterFields);
+  const setMembers = useManifestWorkspace((state) => state.setMembers);
+  return (
+    <>
+      {(['shipped', 'received'] as const).map((range) => (
+        <DateRange
+          key={range}
+          label={range === 'shipped' ? 'Shipped date' : 'Received date'}
+          start={fields[`${range}_date_start`]}
+          end={fields[`${range}_date_end`]}
+          onChange={(start, end) =>
+            setMembers({ [`${range}_date_start`]: start, [`${range}_date_end`]: end })
+          }
+        />
+      ))}
+    </>
+  );
+}
+
+export function ManifestsWorkspace({ hidden }: { hidden: boolean }) {
+  return (
+    <Workspace
+      def={MANIFESTS}
+      hidden={hidden}
+      filterExtras={<DateFilters />}
+      below={(selected) => (
+        <section className="detail-pane" aria-label="Waste lines">
+          <WasteLines manifest={selected} />
+        </section>
+      )}
+    />
+  );
+}

@@ -1,0 +1,186 @@
+/**
+ * One workspace: filter panel, summary boxes and results grid over one list endpoint, driven by a
+ * definition (./generators.tsx, ./manifests.tsx). Filters, search, sort and columns live in the workspace's
+ * persisted store; every request is derived from them.
+ */
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import type { ColDef, ColDefField, ICellRendererParams } from 'ag-grid-community';
+import type { LookupResult, Scope } from '../../../shared/api/index.ts';
+import type { Result } from '../../../shared/ipc/contract.ts';
+import { ColumnChooser } from '../components/column-chooser.tsx';
+import { FilterPanel, type LookupMember, type ScalarMember } from '../components/filter-panel.tsx';
+import { ResultsGrid, type PageAnswer } from '../components/results-grid.tsx';
+import { SummaryBoxes, type Box } from '../components/summary-boxes.tsx';
+import type { PageRequest } from '../data/tracker-data.ts';
+import { formatCount, formatTons } from '../format.ts';
+import { useNavigation } from '../state/navigation.ts';
+import type { FilterFields, WorkspaceStore } from '../state/workspace-store.ts';
+
+export type ColumnSpec<Row> = {
+  field: string;
+  headerName: string;
+  kind: 'text' | 'tons' | 'count';
+  width?: number;
+  flex?: number;
+  /** The cell opens this generator's profile (EPA handler id of the row), when there is one. */
+  profileOf?: (row: Row) => string | undefined;
+};
+
+export type Query<F> = { filterFields: F; searchKey: string };
+
+export type WorkspaceDefinition<F extends FilterFields, Row, Totals> = {
+  /** "Generators" */
+  title: string;
+  /** "generators" */
+  noun: string;
+  /** The permission the workspace's endpoints need. */
+  scope: Scope;
+  store: WorkspaceStore<F>;
+  columns: readonly ColumnSpec<Row>[];
+  defaultColumns: readonly string[];
+  /** Fields requested whatever the columns: the row's identity and what links and panes need. */
+  requiredFields: readonly string[];
+  members: readonly LookupMember[];
+  scalars?: readonly ScalarMember[];
+  lookup: (field: string, search: string, page: number) => Promise<Result<LookupResult>>;
+  totals: (query: Query<F>) => Promise<Result<Totals>>;
+  boxes: readonly Box<Totals>[];
+  page: (query: Query<F>, request: PageRequest) => Promise<Result<PageAnswer<Row>>>;
+  rowId: (row: Row) => string;
+};
+
+function ProfileLink<Row>({
+  value,
+  data,
+  profileOf,
+}: ICellRendererParams<Row> & { profileOf: (row: Row) => string | undefined }) {
+  const openProfile = useNavigation((state) => state.openProfile);
+  const handlerId = data ? profileOf(data) : undefined;
+  if (!handlerId) return <>{String(value ?? '')}</>;
+  return (
+    <button
+      type="button"
+      className="link-button"
+      tabIndex={-1}
+      aria-label={`Open the profile of ${String(value ?? handlerId)}`}
+      onClick={() => openProfile(handlerId)}
+    >
+      {String(value ?? '')}
+    </button>
+  );
+}
+
+function columnDef<Row>(spec: ColumnSpec<Row>): ColDef<Row> {
+  const def: ColDef<Row> = {
+    // A definition's field is one of the row type's keys; ColDef spells that as a template-literal type.
+    field: spec.field as ColDefField<Row>,
+    headerName: spec.headerName,
+    ...(spec.width ? { width: spec.width } : { flex: spec.flex ?? 1 }),
+  };
+  if (spec.kind !== 'text') {
+    const format = spec.kind === 'tons' ? formatTons : formatCount;
+    def.type = 'rightAligned';
+    def.valueFormatter = (params) => (typeof params.value === 'number' ? format(params.value) : '');
+  }
+  if (spec.profileOf) {
+    def.cellRenderer = ProfileLink<Row>;
+    def.cellRendererParams = { profileOf: spec.profileOf };
+  }
+  return def;
+}
+
+type Props<F extends FilterFields, Row, Totals> = {
+  def: WorkspaceDefinition<F, Row, Totals>;
+  /** Further filter controls under the lookups (date ranges). */
+  filterExtras?: ReactNode;
+  /** Enter or double click on a row. */
+  onRowActivated?: (row: Row) => void;
+  /** A pane under the grid about the selected row (a manifest's waste lines). */
+  below?: (selected: Row | undefined) => ReactNode;
+  hidden?: boolean;
+};
+
+export function Workspace<F extends FilterFields, Row, Totals>({
+  def,
+  filterExtras,
+  onRowActivated,
+  below,
+  hidden,
+}: Props<F, Row, Totals>) {
+  const { store } = def;
+  const filterFields = store((state) => state.filterFields);
+  const searchKey = store((state) => state.searchKey);
+  const sort = store((state) => state.sort);
+  const chosen = store((state) => state.columns);
+  const setSort = store((state) => state.setSort);
+  const setColumns = store((state) => state.setColumns);
+  const clearAll = store((state) => state.clearAll);
+  const [selected, setSelected] = useState<Row | undefined>(undefined);
+
+  const known = new Set(def.columns.map((c) => c.field));
+  const shown = (chosen ?? def.defaultColumns).filter((field) => known.has(field));
+  const shownKey = shown.join(',');
+  const columnDefs = useMemo(
+    () => def.columns.filter((c) => shownKey.split(',').includes(c.field)).map((c) => columnDef(c)),
+    [def.columns, shownKey],
+  );
+  const selectedFields = [...new Set([...def.requiredFields, ...shownKey.split(',')])].join(',');
+  const query = useMemo(() => ({ filterFields, searchKey }), [filterFields, searchKey]);
+  const totalsKey = JSON.stringify(query);
+  const pageKey = `${totalsKey}|${selectedFields}`;
+
+  const fetchPage = useCallback(
+    (page: number, pageSize: number, order: string | undefined) =>
+      def.page(query, { page, pageSize, selectedFields, ...(order ? { sort: order } : {}) }),
+    [def, query, selectedFields],
+  );
+  const filtersActive = searchKey !== '' || Object.keys(filterFields).length > 0;
+
+  return (
+    <div className="workspace" hidden={hidden}>
+      <FilterPanel
+        label={`${def.title.replace(/s$/, '')} filters`}
+        searchLabel={`Search ${def.noun}`}
+        store={store}
+        members={def.members}
+        {...(def.scalars ? { scalars: def.scalars } : {})}
+        lookup={def.lookup}
+      >
+        {filterExtras}
+      </FilterPanel>
+      <section className="workspace-main" aria-label={def.title}>
+        <SummaryBoxes
+          queryKey={totalsKey}
+          load={() => def.totals(query)}
+          boxes={def.boxes}
+          what={def.noun}
+          scope={def.scope}
+        />
+        <div className="results-toolbar">
+          <ColumnChooser
+            columns={def.columns}
+            shown={shown}
+            onChange={setColumns}
+            onReset={() => setColumns(undefined)}
+          />
+        </div>
+        <ResultsGrid<Row>
+          label={`${def.title} results`}
+          noun={def.noun}
+          scope={def.scope}
+          queryKey={pageKey}
+          columnDefs={columnDefs}
+          sort={sort}
+          onSortChange={setSort}
+          fetchPage={fetchPage}
+          getRowId={def.rowId}
+          {...(onRowActivated ? { onRowActivated } : {})}
+          onSelectionChange={setSelected}
+          filtersActive={filtersActive}
+          onClearFilters={clearAll}
+        />
+        {below?.(selected)}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,144 @@
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { useState } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DateRange } from '../../renderer/src/components/date-range.tsx';
+
+type OnChange = (start: string | undefined, end: string | undefined) => void;
+
+/** Holds the range the way the workspace store does, so a valid pair comes back as props. */
+function Filters({ onChange }: { onChange: OnChange }) {
+  const [range, setRange] = useState<{ start?: string; end?: string }>({});
+  return (
+    <DateRange
+      label="Shipped date"
+      start={range.start}
+      end={range.end}
+      onChange={(start, end) => {
+        onChange(start, end);
+        setRange({ start, end });
+      }}
+    />
+  );
+}
+
+const from = () => screen.getByLabelText<HTMLInputElement>('Shipped date from');
+const to = () => screen.getByLabelText<HTMLInputElement>('Shipped date to');
+const type = (input: HTMLInputElement, value: string) => fireEvent.change(input, { target: { value } });
+
+afterEach(cleanup);
+
+describe('DateRange', () => {
+  it('names the group, both inputs and the Clear button after its label', () => {
+    render(<DateRange label="Shipped date" start="2024-01-01" end={undefined} onChange={() => {}} />);
+    expect(screen.getByRole('group', { name: 'Shipped date' })).toBeTruthy();
+    expect(from().type).toBe('date');
+    expect(to().type).toBe('date');
+    expect(screen.getByRole('button', { name: 'Clear Shipped date' })).toBeTruthy();
+  });
+
+  it('offers Clear only while a bound is set', () => {
+    render(<DateRange label="Shipped date" start={undefined} end={undefined} onChange={() => {}} />);
+    expect(screen.queryByRole('button', { name: 'Clear Shipped date' })).toBeNull();
+  });
+
+  it('reports each valid step of typing a range, ending with both dates', () => {
+    const onChange = vi.fn<OnChange>();
+    render(<Filters onChange={onChange} />);
+    type(from(), '2024-01-01');
+    expect(onChange).toHaveBeenLastCalledWith('2024-01-01', undefined);
+    type(to(), '2024-01-31');
+    expect(onChange).toHaveBeenLastCalledWith('2024-01-01', '2024-01-31');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('keeps a start after the end on screen with an alert, without reporting it, until it is fixed', () => {
+    const onChange = vi.fn<OnChange>();
+    render(<Filters onChange={onChange} />);
+    type(to(), '2024-01-31');
+    onChange.mockClear();
+
+    type(from(), '2024-02-15');
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toBe('The start date is after the end date.');
+    expect(from().getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(from().getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+      'The start date is after the end date.',
+    );
+    expect(to().getAttribute('aria-invalid')).toBeNull();
+    expect(from().value).toBe('2024-02-15');
+    expect(onChange).not.toHaveBeenCalled();
+
+    type(from(), '2024-01-15');
+    expect(onChange).toHaveBeenCalledExactlyOnceWith('2024-01-15', '2024-01-31');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(from().getAttribute('aria-invalid')).toBeNull();
+    expect(from().getAttribute('aria-describedby')).toBeNull();
+  });
+
+  it('blames an end before the start on the end input', () => {
+    const onChange = vi.fn<OnChange>();
+    render(<DateRange label="Shipped date" start="2024-03-01" end={undefined} onChange={onChange} />);
+    type(to(), '2024-02-01');
+    expect(screen.getByRole('alert').textContent).toBe('The end date is before the start date.');
+    expect(to().getAttribute('aria-invalid')).toBe('true');
+    expect(from().getAttribute('aria-invalid')).toBeNull();
+    expect(onChange).not.toHaveBeenCalled();
+  });
+
+  it('flags a partly typed date, which the browser reports as bad input with an empty value', () => {
+    const onChange = vi.fn<OnChange>();
+    render(<DateRange label="Shipped date" start="2024-03-01" end="2024-03-31" onChange={onChange} />);
+    const input = to();
+    Object.defineProperty(input, 'validity', { value: { badInput: true }, configurable: true });
+    type(input, '');
+    expect(screen.getByRole('alert').textContent).toBe('The end date is not a complete, real date.');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(onChange).not.toHaveBeenCalled();
+  });
+
+  it('notices a partial date on blur, since typing it may fire no change', () => {
+    const onChange = vi.fn<OnChange>();
+    render(<DateRange label="Shipped date" start={undefined} end={undefined} onChange={onChange} />);
+    const input = from();
+    Object.defineProperty(input, 'validity', { value: { badInput: true }, configurable: true });
+    fireEvent.blur(input);
+    expect(screen.getByRole('alert').textContent).toBe('The start date is not a complete, real date.');
+    expect(screen.getByRole('button', { name: 'Clear Shipped date' })).toBeTruthy();
+    expect(onChange).not.toHaveBeenCalled();
+  });
+
+  it('follows props changed from outside, dropping an invalid draft', () => {
+    const onChange = vi.fn<OnChange>();
+    const { rerender } = render(
+      <DateRange label="Shipped date" start="2024-01-01" end="2024-01-31" onChange={onChange} />,
+    );
+    type(from(), '2024-05-01');
+    expect(screen.getByRole('alert')).toBeTruthy();
+
+    rerender(<DateRange label="Shipped date" start="2024-01-01" end="2024-01-31" onChange={onChange} />);
+    expect(from().value).toBe('2024-05-01');
+
+    rerender(<DateRange label="Shipped date" start={undefined} end="2024-01-31" onChange={onChange} />);
+    expect(from().value).toBe('');
+    expect(to().value).toBe('2024-01-31');
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    rerender(<DateRange label="Shipped date" start="2023-12-01" end="2023-12-31" onChange={onChange} />);
+    expect(from().value).toBe('2023-12-01');
+    expect(to().value).toBe('2023-12-31');
+    expect(onChange).not.toHaveBeenCalled();
+  });
+
+  it('clears both bounds, reports (undefined, undefined) and keeps focus in the range', () => {
+    const onChange = vi.fn<OnChange>();
+    render(<Filters onChange={onChange} />);
+    type(from(), '2024-01-01');
+    type(to(), '2024-01-31');
+    fireEvent.click(screen.getByRole('button', { name: 'Clear Shipped date' }));
+    expect(onChange).toHaveBeenLastCalledWith(undefined, undefined);
+    expect(from().value).toBe('');
+    expect(to().value).toBe('');
+    expect(document.activeElement).toBe(from());
+    expect(screen.queryByRole('button', { name: 'Clear Shipped date' })).toBeNull();
+  });
+});

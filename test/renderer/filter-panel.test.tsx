@@ -1,0 +1,152 @@
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { GeneratorFilterFields, type LookupResult } from '../../shared/api/index.ts';
+import type { Result } from '../../shared/ipc/contract.ts';
+import { FilterPanel } from '../../renderer/src/components/filter-panel.tsx';
+import { createWorkspaceStore, type WorkspaceStore } from '../../renderer/src/state/workspace-store.ts';
+
+const MEMBERS = [
+  { member: 'states', field: 'generator_state', label: 'State' },
+  { member: 'cities', field: 'generator_city', label: 'City' },
+] as const;
+
+const VALUES: Record<string, string[]> = {
+  generator_state: ['CA', 'CO', 'TX'],
+  generator_city: ['Albany', 'Boston'],
+};
+
+function lookup(field: string, search: string): Promise<Result<LookupResult>> {
+  const values = (VALUES[field] ?? []).filter((v) => v.toLowerCase().includes(search.toLowerCase()));
+  return Promise.resolve({
+    ok: true,
+    data: { results: values.map((value) => ({ value, text: value })), pagination: { more: false } },
+  });
+}
+
+async function flush(ms: number) {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+  });
+}
+
+let store: WorkspaceStore<GeneratorFilterFields>;
+let storeCount = 0;
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  localStorage.clear();
+  storeCount += 1;
+  store = createWorkspaceStore(`test-${storeCount}`, GeneratorFilterFields);
+});
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+function renderPanel() {
+  const lookupSpy = vi.fn(lookup);
+  render(
+    <FilterPanel
+      label="Generator filters"
+      searchLabel="Search generators"
+      store={store}
+      members={MEMBERS}
+      lookup={lookupSpy}
+    />,
+  );
+  return lookupSpy;
+}
+
+describe('FilterPanel', () => {
+  it('asks a lookup only once its box is opened, and picked values become filter members', async () => {
+    const lookupSpy = renderPanel();
+    await flush(300);
+    expect(lookupSpy).not.toHaveBeenCalled();
+    const toggle = screen.getByRole('button', { name: 'State' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(toggle);
+    await flush(300);
+    expect(lookupSpy).toHaveBeenCalledWith('generator_state', '', 1);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'CA' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'TX' }));
+    expect(store.getState().filterFields).toEqual({ states: ['CA', 'TX'] });
+    expect(screen.getByRole('button', { name: /^State/ }).textContent).toContain('2 selected');
+  });
+
+  it('shows active filters as chips that remove one value, and "Clear all" clears filters and search', () => {
+    store.getState().setMembers({ states: ['CA', 'CO'], cities: ['Albany'] });
+    store.getState().setSearchKey('chem');
+    renderPanel();
+    const chips = screen.getByRole('group', { name: 'Active filters' });
+    expect(
+      within(chips)
+        .getAllByRole('button')
+        .map((b) => b.getAttribute('aria-label')),
+    ).toEqual([
+      'Remove filter State: CA',
+      'Remove filter State: CO',
+      'Remove filter City: Albany',
+      'Remove filter Search: chem',
+      null,
+    ]);
+    fireEvent.click(within(chips).getByRole('button', { name: 'Remove filter State: CA' }));
+    expect(store.getState().filterFields).toEqual({ states: ['CO'], cities: ['Albany'] });
+    fireEvent.click(within(chips).getByRole('button', { name: 'Remove filter City: Albany' }));
+    expect(store.getState().filterFields).toEqual({ states: ['CO'] });
+    fireEvent.click(within(chips).getByRole('button', { name: 'Clear all' }));
+    expect(store.getState().filterFields).toEqual({});
+    expect(store.getState().searchKey).toBe('');
+    expect(screen.queryByRole('group', { name: 'Active filters' })).toBeNull();
+  });
+
+  it('sets the search after typing pauses, at once on Enter, and follows a search cleared elsewhere', async () => {
+    renderPanel();
+    const box = screen.getByRole('searchbox', { name: 'Search generators' });
+    fireEvent.change(box, { target: { value: 'ch' } });
+    fireEvent.change(box, { target: { value: 'chem' } });
+    await flush(100);
+    expect(store.getState().searchKey).toBe('');
+    await flush(300);
+    expect(store.getState().searchKey).toBe('chem');
+    fireEvent.change(box, { target: { value: 'chemical' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(store.getState().searchKey).toBe('chemical');
+    act(() => store.getState().clearAll());
+    expect((box as HTMLInputElement).value).toBe('');
+  });
+
+  it('keeps what the user picked across a restart (persisted filters, search, sort and columns)', () => {
+    store.getState().setMembers({ states: ['TX'] });
+    store.getState().setSearchKey('acid');
+    store.getState().setSort({ field: 'total_waste', direction: 'desc' });
+    store.getState().setColumns(['epa_handler_id', 'total_waste']);
+    const again = createWorkspaceStore(`test-${storeCount}`, GeneratorFilterFields);
+    const { filterFields, searchKey, sort, columns } = again.getState();
+    expect({ filterFields, searchKey, sort, columns }).toEqual({
+      filterFields: { states: ['TX'] },
+      searchKey: 'acid',
+      sort: { field: 'total_waste', direction: 'desc' },
+      columns: ['epa_handler_id', 'total_waste'],
+    });
+  });
+
+  it('drops saved filters that no longer read, keeping the rest', () => {
+    const key = `waste-tracker.workspace.test-${storeCount}`;
+    localStorage.setItem(
+      key,
+      JSON.stringify({
+        state: { filterFields: { states: 'TX', nonsense: [1] }, searchKey: 'acid', sort: { field: 1 } },
+        version: 1,
+      }),
+    );
+    const again = createWorkspaceStore(`test-${storeCount}`, GeneratorFilterFields);
+    const { filterFields, searchKey, sort, columns } = again.getState();
+    expect({ filterFields, searchKey, sort, columns }).toEqual({
+      filterFields: {},
+      searchKey: 'acid',
+      sort: undefined,
+      columns: undefined,
+    });
+  });
+});
