@@ -8,13 +8,11 @@
  *
  * The server runs in its own process (the real CLI), so the load generator does not share its event loop.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import type { Database } from 'better-sqlite3';
-import { buildDemoDatabase } from '../server/src/data/demo/build-demo.ts';
 import { openDatabase } from '../server/src/db/open.ts';
 import { DetailRepository } from '../server/src/repositories/detail-repository.ts';
 import { GeneratorsRepository } from '../server/src/repositories/generators-repository.ts';
@@ -28,6 +26,7 @@ import {
   type ManifestFilterFields,
 } from '../shared/api/index.ts';
 import { DEFAULT_GENERATOR_SORT, DEFAULT_MANIFEST_SORT } from '../shared/query/index.ts';
+import { benchDatabasePath, ensureBenchDatabase, startServerProcess } from './tracker-server.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values: args } = parseArgs({
@@ -40,7 +39,7 @@ const { values: args } = parseArgs({
 });
 const manifestCount = Number(args.manifests);
 const requests = Number(args.requests);
-const dbPath = args.db ?? resolve(root, `data/bench-${manifestCount / 1_000_000}m.db`);
+const dbPath = args.db ?? benchDatabasePath(manifestCount);
 
 interface Case {
   group: string;
@@ -96,20 +95,6 @@ async function timeHttpMs(
       throw new Error(`${item.name}: ${item.path} answered ${response.status}`);
   }
   return times.sort((a, b) => a - b);
-}
-
-async function startServer(): Promise<{ origin: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [resolve(root, 'server/src/cli/server.ts'), '--db', dbPath, '--port', '0', '--log-level', 'silent'],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  if (!child.stdout) throw new Error('the server has no output');
-  const lines = createInterface({ input: child.stdout });
-  for await (const line of lines) {
-    if (line.startsWith('http://')) return { origin: line.trim(), child };
-  }
-  throw new Error('the server exited before printing its URL');
 }
 
 /** The search key among candidates whose match count is nearest to `target`. */
@@ -169,11 +154,7 @@ async function autocannon(origin: string, token: string, path: string, body: unk
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(dbPath)) {
-    console.error(`Building ${dbPath} (${manifestCount.toLocaleString('en-US')} manifests)…`);
-    mkdirSync(resolve(dbPath, '..'), { recursive: true });
-    await buildDemoDatabase(dbPath, { manifests: manifestCount, seed: 1 });
-  }
+  await ensureBenchDatabase(dbPath, manifestCount);
   const db = openDatabase(dbPath);
   const generators = new GeneratorsRepository(db);
   const manifests = new ManifestsRepository(db);
@@ -378,7 +359,7 @@ async function main(): Promise<void> {
     target: 'p50 ≤ 5, p99 ≤ 25',
   });
 
-  const { origin, child } = await startServer();
+  const { origin, child } = await startServerProcess(dbPath);
   try {
     const login = await fetch(`${origin}/api/tracker/auth/login/`, {
       method: 'POST',

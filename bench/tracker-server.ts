@@ -1,0 +1,63 @@
+/**
+ * The benchmarks' tracker server: the national-scale demo dataset, built on first use, served by the real
+ * server CLI in its own process, so what a benchmark does in its own process (load generation, a browser
+ * bridge) does not share the server's event loop.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { buildDemoDatabase } from '../server/src/data/demo/build-demo.ts';
+
+const root = resolve(import.meta.dirname, '..');
+
+/** data/bench-1m.db for 1,000,000 manifests: one file per dataset size, gitignored with data/. */
+export function benchDatabasePath(manifests: number): string {
+  return resolve(root, `data/bench-${manifests / 1_000_000}m.db`);
+}
+
+/** Builds the dataset into `dbPath` unless the file is already there (a 1M build takes minutes). */
+export async function ensureBenchDatabase(dbPath: string, manifests: number): Promise<void> {
+  if (existsSync(dbPath)) return;
+  console.error(`Building ${dbPath} (${manifests.toLocaleString('en-US')} manifests)…`);
+  mkdirSync(resolve(dbPath, '..'), { recursive: true });
+  await buildDemoDatabase(dbPath, { manifests, seed: 1 });
+}
+
+/**
+ * Starts `npm run server` on `dbPath` with a free loopback port and resolves with its origin once it prints
+ * it. With `timeoutMs`, a server that has not printed its origin by then is stopped and the start fails.
+ */
+export async function startServerProcess(
+  dbPath: string,
+  options: { timeoutMs?: number } = {},
+): Promise<{ origin: string; child: ChildProcess }> {
+  const child = spawn(
+    process.execPath,
+    [resolve(root, 'server/src/cli/server.ts'), '--db', dbPath, '--port', '0', '--log-level', 'silent'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  if (!child.stdout) throw new Error('the server has no output');
+  const lines = createInterface({ input: child.stdout });
+  let timedOut = false;
+  const timer =
+    options.timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          child.kill('SIGTERM');
+          lines.close();
+        }, options.timeoutMs);
+  try {
+    for await (const line of lines) {
+      if (line.startsWith('http://')) return { origin: line.trim(), child };
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  throw new Error(
+    timedOut
+      ? `the server did not print its URL within ${options.timeoutMs} ms`
+      : 'the server exited before printing its URL',
+  );
+}
