@@ -26,6 +26,9 @@ type Scrollable = { scrollTop: number };
 
 const SCREENSHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
 
+/** Text as a regular expression that matches it literally. */
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 async function seriousViolations(page: Page) {
   const scan = await new AxeBuilder({ page }).analyze();
   return scan.violations
@@ -131,7 +134,7 @@ test('date ranges filter manifests; a start after the end is refused and says wh
   const first = dot.getByRole('checkbox').first();
   const value = (await first.locator('xpath=..').innerText()).trim();
   await first.check();
-  const lookup = await window.call('manifests', 'lookup', { field: 'dot_id_no', search: '', page: 1 });
+  const lookup = await window.ask('manifests', 'lookup', { field: 'dot_id_no', search: '', page: 1 });
   if (!lookup.ok) throw new Error(lookup.error.message);
   const picked = lookup.data.results.find((entry) => entry.text === value)?.value ?? value;
   const both = await manifestTruth(window, {
@@ -151,7 +154,7 @@ test('sorting asks the server for that order; sort and columns survive a switch 
   const grid = results(page, 'Generators');
   await grid.getByRole('columnheader', { name: 'Total waste (tons)' }).click();
   await grid.getByRole('columnheader', { name: 'Total waste (tons)' }).click();
-  const list = await window.call('generators', 'list', {
+  const list = await window.ask('generators', 'list', {
     filterFields: {},
     searchKey: '',
     pageInfo: { page: 0, pageSize: 5, sort: 'total_waste desc', selectedFields: 'epa_handler_id' },
@@ -165,7 +168,7 @@ test('sorting asks the server for that order; sort and columns survive a switch 
   await page.getByRole('checkbox', { name: 'Contact' }).check();
   await page.keyboard.press('Escape');
   await expect(grid.getByRole('columnheader', { name: 'City' })).toHaveCount(0);
-  const contacts = await window.call('generators', 'list', {
+  const contacts = await window.ask('generators', 'list', {
     filterFields: {},
     searchKey: '',
     pageInfo: { page: 0, pageSize: 1, sort: 'total_waste desc', selectedFields: 'contact_name' },
@@ -201,19 +204,19 @@ test('the generator profile opens from both workspaces and comes back to the sam
   const [id] = await column(page, 'Generators', 'epa_handler_id', 1);
   if (!id) throw new Error('no generator rows');
   // Asked before the click: main keeps one detail request in flight, and the page's is the one under test.
-  const detail = await window.call('generators', 'detail', { handler_id: id });
+  const detail = await window.ask('generators', 'detail', { handler_id: id });
   if (!detail.ok) throw new Error(detail.error.message);
   await results(page, 'Generators')
     .getByRole('button', { name: new RegExp(`profile of ${id}`) })
     .click();
   const profile = page.getByRole('heading', {
     level: 2,
-    name: new RegExp(detail.data.generator_data.generator_name),
+    name: new RegExp(escaped(detail.data.generator_data.generator_name)),
   });
   await expect(profile).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
   // The profile scrolls inside the window; a tall window shows all of it in the screenshot.
-  await page.setViewportSize({ width: 1440, height: 1500 });
+  await page.setViewportSize({ width: 1440, height: 1000 });
   await page.screenshot({ path: resolve(SCREENSHOTS, 'profile.png') });
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.getByRole('button', { name: 'Back' }).click();
@@ -225,9 +228,7 @@ test('the generator profile opens from both workspaces and comes back to the sam
     .locator('.ag-row[row-index="0"] [col-id="generator_name"]')
     .getByRole('button')
     .click();
-  await expect(
-    page.getByRole('heading', { level: 2, name: new RegExp(name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }),
-  ).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: new RegExp(escaped(name)) })).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(results(page, 'Manifests')).toBeVisible();
 });
@@ -252,6 +253,8 @@ test('a session that expires mid-work asks to sign in, then carries on in the sa
   await signInThroughUi(page, DEMO_USERS.inspector);
   await openWorkspace(page, 'Manifests');
   await page.getByLabel('Shipped date from').fill('2000-01-01');
+  // The filter holds every manifest, so the count does not change: its chip says it is applied.
+  await expect(page.getByRole('button', { name: 'Remove filter Shipped from: 2000-01-01' })).toBeVisible();
   const truth = await manifestTruth(window, { shipped_date_start: '2000-01-01' });
   await expectCount(page, 'Manifests', truth.total);
   const grid = results(page, 'Manifests');
@@ -282,4 +285,27 @@ test('a session that expires mid-work asks to sign in, then carries on in the sa
   await expect(page.getByLabel('Shipped date from')).toHaveValue('2000-01-01');
   await expect(lines.locator('caption')).toHaveText(caption);
   expect(await boxes(page, 'Manifests')).toEqual(truth.boxes);
+});
+
+test('the grids work from the keyboard: arrows move the selection, Enter opens the profile', async ({
+  window,
+}) => {
+  const { page } = window;
+  await signInThroughUi(page, DEMO_USERS.inspector);
+  const names = await column(page, 'Generators', 'generator_name', 2);
+  await results(page, 'Generators').locator('.ag-row[row-index="0"] [col-id="location_city"]').click();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(
+    page.getByRole('heading', { level: 2, name: new RegExp(escaped(names[1] ?? '')) }),
+  ).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  await openWorkspace(page, 'Manifests');
+  const numbers = await column(page, 'Manifests', 'manifest_tracking_number', 2);
+  await results(page, 'Manifests').locator('.ag-row[row-index="0"] [col-id="shipped_date"]').click();
+  const caption = page.getByRole('table', { name: /^Waste lines of manifest/ }).locator('caption');
+  await expect(caption).toHaveText(`Waste lines of manifest ${numbers[0]}`);
+  await page.keyboard.press('ArrowDown');
+  await expect(caption).toHaveText(`Waste lines of manifest ${numbers[1]}`);
 });

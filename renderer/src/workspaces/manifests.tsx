@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import {
   ManifestFilterFields,
   type ManifestLookupField,
@@ -8,6 +9,7 @@ import { DateRange } from '../components/date-range.tsx';
 import { WasteLines } from '../components/waste-lines.tsx';
 import { manifestLookup, manifestPage, manifestTotals } from '../data/tracker-data.ts';
 import { formatCount, formatTons } from '../format.ts';
+import { useNavigation } from '../state/navigation.ts';
 import { createWorkspaceStore } from '../state/workspace-store.ts';
 import { Workspace, type WorkspaceDefinition } from './workspace.tsx';
 
@@ -73,9 +75,24 @@ export const MANIFESTS: WorkspaceDefinition<ManifestFilterFields, ManifestRecord
   rowId: (row) => row.manifest_tracking_number ?? '',
 };
 
+/**
+ * A date typed digit by digit is a valid date several times over (0002-…, 0020-…, 2023-…); the filter
+ * takes the last one after a pause instead of asking the server for each.
+ */
+const DATE_DEBOUNCE_MS = 350;
+
 function DateFilters() {
   const fields = useManifestWorkspace((state) => state.filterFields);
   const setMembers = useManifestWorkspace((state) => state.setMembers);
+  const timers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  useEffect(() => {
+    const pending = timers.current;
+    return () => pending.forEach((timer) => clearTimeout(timer));
+  }, []);
+  const later = (range: string, apply: () => void) => {
+    clearTimeout(timers.current.get(range));
+    timers.current.set(range, setTimeout(apply, DATE_DEBOUNCE_MS));
+  };
   return (
     <>
       {(['shipped', 'received'] as const).map((range) => (
@@ -85,7 +102,7 @@ function DateFilters() {
           start={fields[`${range}_date_start`]}
           end={fields[`${range}_date_end`]}
           onChange={(start, end) =>
-            setMembers({ [`${range}_date_start`]: start, [`${range}_date_end`]: end })
+            later(range, () => setMembers({ [`${range}_date_start`]: start, [`${range}_date_end`]: end }))
           }
         />
       ))}
@@ -94,10 +111,12 @@ function DateFilters() {
 }
 
 export function ManifestsWorkspace({ hidden }: { hidden: boolean }) {
+  const openProfile = useNavigation((state) => state.openProfile);
   return (
     <Workspace
       def={MANIFESTS}
       hidden={hidden}
+      onRowActivated={(row) => row.generator_epa_id && openProfile(row.generator_epa_id)}
       filterExtras={<DateFilters />}
       below={(selected) => (
         <section className="detail-pane" aria-label="Waste lines">
