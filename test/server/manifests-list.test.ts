@@ -271,6 +271,33 @@ describe('date ranges', () => {
     ).toEqual({ totalElements: 0, content: [] });
   });
 
+  it('a received range read newest first in small pages, alone and cut by a shipped range', async () => {
+    const received = dates('received_date');
+    const day = received[Math.floor(received.length / 2)] ?? '';
+    const month = day.slice(0, 7);
+    const requests: ManifestFilterFields[] = [
+      { received_date_start: `${month}-01`, received_date_end: `${month}-28` },
+      { received_date_start: day, received_date_end: day },
+      { received_date_start: `${month}-01`, received_date_end: `${month}-28`, shipped_date_end: day },
+      { received_date_end: day, shipped_date_start: `${month}-01` },
+    ];
+    for (const filterFields of requests) {
+      const expected = ordered(
+        manifests.filter((m) => manifestMatches(m, filterFields)),
+        'shipped_date',
+        'desc',
+      );
+      expect(expected.length, JSON.stringify(filterFields)).toBeGreaterThan(0);
+      const { totalElements, rows } = await walkAllPages(session, 'manifests', {
+        filterFields,
+        pageSize: 7,
+        selectedFields: 'manifest_tracking_number',
+      });
+      expect(totalElements).toBe(expected.length);
+      expect(identify('manifests', rows, manifests).map((m) => m.id)).toEqual(expected.map((m) => m.id));
+    }
+  });
+
   it('both ranges together', async () => {
     const shipped = dates('shipped_date');
     const received = dates('received_date');

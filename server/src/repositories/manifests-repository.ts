@@ -7,7 +7,17 @@ import { StatementCache } from '../db/statements.ts';
 import { IndexedColumnLookup, MemoryLookup, columnLookup, type LookupSource } from './lookups.ts';
 import { PagedList } from './paged-list.ts';
 import { TrigramSearch } from './trigram-search.ts';
-import { MANIFEST_COLUMN_FILTERS, manifestWhere, singleLineSet, type SingleLineSet } from './where.ts';
+import {
+  MANIFEST_COLUMN_FILTERS,
+  manifestWhere,
+  receivedWindow,
+  singleLineSet,
+  type ReceiptLag,
+  type SingleLineSet,
+} from './where.ts';
+
+/** Rows skipped beyond which a received-date page is read the ordinary way (walking far is slower). */
+const RECEIVED_WINDOW_MAX_OFFSET = 5_000;
 
 function singleSetRange(single: SingleLineSet): { sql: string; params: string[] } {
   const clauses = ['member = ?', 'code = ?'];
@@ -48,6 +58,7 @@ export class ManifestsRepository {
   private readonly search: TrigramSearch;
   private readonly lookups: Record<ManifestLookupField, LookupSource>;
   private unfilteredTotals: ManifestTotalsRow | undefined;
+  private receiptLag: ReceiptLag | undefined;
 
   /** `searchListLimit`: see TrigramSearch; tests lower it to drive the many-matches path on small data. */
   constructor(db: Database, options: { searchListLimit?: number } = {}) {
@@ -79,6 +90,19 @@ export class ManifestsRepository {
     for (const [column] of MANIFEST_COLUMN_FILTERS) this.list.valueCounts(column);
     this.totals({}, '');
     this.list.count(manifestWhere({}));
+    this.lag();
+  }
+
+  /** The fewest and most days between shipment and receipt over the dataset, read once (the data is fixed). */
+  private lag(): ReceiptLag {
+    this.receiptLag ??= this.statements
+      .get(
+        `SELECT coalesce(min(julianday(received_date) - julianday(shipped_date)), 0) AS minDays,
+                coalesce(max(julianday(received_date) - julianday(shipped_date)), 0) AS maxDays
+         FROM manifests`,
+      )
+      .get() as ReceiptLag;
+    return this.receiptLag;
   }
 
   page(query: ManifestListQuery): { totalElements: number; content: Record<string, unknown>[] } {
@@ -94,10 +118,19 @@ export class ManifestsRepository {
     const byDefaultOrder =
       query.sort.field === DEFAULT_MANIFEST_SORT.field &&
       query.sort.direction === DEFAULT_MANIFEST_SORT.direction;
+    const window =
+      byDefaultOrder && !single && query.page * query.pageSize <= RECEIVED_WINDOW_MAX_OFFSET
+        ? receivedWindow(query.filterFields, query.searchKey, this.lag())
+        : undefined;
     const ids =
       single && byDefaultOrder
         ? this.singleSetIds(single, query.page, query.pageSize)
-        : this.list.pageIds({ where, sort: query.sort, page: query.page, pageSize: query.pageSize });
+        : this.list.pageIds({
+            where: window ?? where,
+            sort: query.sort,
+            page: query.page,
+            pageSize: query.pageSize,
+          });
     const rows = this.list.rows(ids, readColumns);
     const lines = withLines ? this.wasteLines(rows.map((row) => row.id)) : undefined;
     const content = rows.map(({ id, ...row }) => {

@@ -192,3 +192,58 @@ export function manifestWhere(filters: ManifestFilterFields, search?: SearchClau
   if (filters.received_date_end) builder.raw('t.received_date <= ?', filters.received_date_end);
   return builder.search(search).build();
 }
+
+/** How many days a manifest's receipt may follow its shipment, over the whole dataset. */
+export interface ReceiptLag {
+  minDays: number;
+  maxDays: number;
+}
+
+const isDate = (value: string | undefined): value is string => Boolean(value);
+
+function addDays(date: string, days: number): string {
+  const time = Date.parse(`${date}T00:00:00Z`) + days * 86_400_000;
+  return new Date(time).toISOString().slice(0, 10);
+}
+
+/**
+ * A request filtered by received date (and perhaps shipped date) alone, read in the default order: its rows
+ * are found by walking the shipped-date index inside the shipped window the receipt lag allows, newest
+ * first, instead of sorting every manifest received in the range. The received bounds are written `+col`
+ * so SQLite does not pick the received-date index and sort. Undefined when another member or a search
+ * takes part, or when there is no received bound.
+ */
+export function receivedWindow(
+  filters: ManifestFilterFields,
+  searchKey: string,
+  lag: ReceiptLag,
+): Where | undefined {
+  const { received_date_start: start, received_date_end: end } = filters;
+  if ((!start && !end) || searchKey !== '') return undefined;
+  const lists = [
+    filters.generator_names,
+    filters.transporter_names,
+    filters.designated_facility_names,
+    filters.dot_id_nos,
+    filters.container_types,
+    filters.handling_codes,
+  ];
+  if (lists.some((values) => values && values.length > 0)) return undefined;
+  const lowest = [filters.shipped_date_start, start && addDays(start, -lag.maxDays)].filter(isDate);
+  const highest = [filters.shipped_date_end, end && addDays(end, -lag.minDays)].filter(isDate);
+  const bounds: [string, string | undefined][] = [
+    ['+t.received_date >= ?', start],
+    ['+t.received_date <= ?', end],
+    ['t.shipped_date >= ?', lowest.sort().at(-1)],
+    ['t.shipped_date <= ?', highest.sort().at(0)],
+  ];
+  const used = bounds.filter((bound): bound is [string, string] => Boolean(bound[1]));
+  return {
+    sql: `WHERE ${used.map(([clause]) => clause).join(' AND ')}`,
+    params: used.map(([, value]) => value),
+    unfiltered: false,
+    count: undefined,
+    countQuery: undefined,
+    countOf: undefined,
+  };
+}
