@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { LookupResult } from '../../../shared/api/index.ts';
 import type { Result } from '../../../shared/ipc/contract.ts';
+import { whileWanted } from '../data/while-wanted.ts';
 
 export type LookupFetch = (search: string, page: number) => Promise<Result<LookupResult>>;
 type Option = LookupResult['results'][number];
@@ -13,23 +14,6 @@ type Props = {
   /** Typing waits this long before asking the server, so each keystroke is not a request. */
   debounceMs?: number;
 };
-
-/**
- * Asks for a lookup page; null once the answer is no longer wanted. Main cancels a request when another
- * one for the same lookup page starts, so one cancelled by another reader is asked again while wanted.
- */
-async function askWhileWanted(
-  fetchPage: LookupFetch,
-  search: string,
-  page: number,
-  wanted: () => boolean,
-): Promise<Result<LookupResult> | null> {
-  for (;;) {
-    const answer = await fetchPage(search, page);
-    if (!wanted()) return null;
-    if (answer.ok || answer.error.kind !== 'cancelled') return answer;
-  }
-}
 
 /** A lookup-fed multi-select: type to search, scroll (or "Load more") for the next 1-based page. */
 export function LookupMultiSelect({ label, selected, onChange, fetchPage, debounceMs = 250 }: Props) {
@@ -47,7 +31,10 @@ export function LookupMultiSelect({ label, selected, onChange, fetchPage, deboun
     const mine = ++generation.current;
     const timer = setTimeout(() => {
       setLoading(true);
-      void askWhileWanted(fetchPage, search, 1, () => mine === generation.current).then((answer) => {
+      void whileWanted(
+        () => fetchPage(search, 1),
+        () => mine === generation.current,
+      ).then((answer) => {
         if (answer === null) return;
         setLoading(false);
         if (answer.ok) {
@@ -67,7 +54,10 @@ export function LookupMultiSelect({ label, selected, onChange, fetchPage, deboun
     const mine = generation.current;
     const next = page + 1;
     setLoading(true);
-    void askWhileWanted(fetchPage, search, next, () => mine === generation.current).then((answer) => {
+    void whileWanted(
+      () => fetchPage(search, next),
+      () => mine === generation.current,
+    ).then((answer) => {
       if (answer === null) return;
       setLoading(false);
       if (answer.ok) {

@@ -13,6 +13,7 @@ import type { Scope } from '../../../shared/api/index.ts';
 import type { IpcError, Result } from '../../../shared/ipc/contract.ts';
 import type { SortState } from '../state/workspace-store.ts';
 import { formatCount } from '../format.ts';
+import { whileWanted } from '../data/while-wanted.ts';
 import { ErrorBanner } from './error-banner.tsx';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
@@ -67,9 +68,8 @@ export function ResultsGrid<Row>(props: Props<Row>) {
   const [total, setTotal] = useState<{ key: string; count: number } | null>(null);
   const [failure, setFailure] = useState<{ key: string; error: IpcError } | null>(null);
 
-  // The newest request for each block start: a cancelled answer is asked again only while its request is
-  // still the newest for that block (main cancels a request when another one for the same page starts,
-  // which may be this grid's next sort or filter, or another reader of that page, such as an export).
+  // The newest request for each block start: an answer is wanted only while its request is still the
+  // newest for that block (a new sort or filter asks for the block again).
   const newest = useRef(new Map<number, number>());
   const asked = useRef(0);
 
@@ -80,18 +80,20 @@ export function ResultsGrid<Row>(props: Props<Row>) {
         const order = item ? `${item.colId} ${item.sort}` : undefined;
         const id = ++asked.current;
         newest.current.set(params.startRow, id);
-        const ask = () =>
-          void latest.current.fetchPage(Math.floor(params.startRow / BLOCK), BLOCK, order).then((answer) => {
-            if (answer.ok) {
-              params.successCallback(answer.data.content, answer.data.totalElements);
-              setTotal({ key: queryKey, count: answer.data.totalElements });
-              setFailure(null);
-            } else if (answer.error.kind !== 'cancelled') {
-              params.failCallback();
-              setFailure({ key: queryKey, error: answer.error });
-            } else if (newest.current.get(params.startRow) === id) ask();
-          });
-        ask();
+        void whileWanted(
+          () => latest.current.fetchPage(Math.floor(params.startRow / BLOCK), BLOCK, order),
+          () => newest.current.get(params.startRow) === id,
+        ).then((answer) => {
+          if (answer === null) return;
+          if (answer.ok) {
+            params.successCallback(answer.data.content, answer.data.totalElements);
+            setTotal({ key: queryKey, count: answer.data.totalElements });
+            setFailure(null);
+          } else {
+            params.failCallback();
+            setFailure({ key: queryKey, error: answer.error });
+          }
+        });
       },
     }),
     [queryKey],

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Scope } from '../../../shared/api/index.ts';
 import type { IpcError, Result } from '../../../shared/ipc/contract.ts';
+import { whileWanted } from '../data/while-wanted.ts';
 import { ErrorBanner } from './error-banner.tsx';
 
 export type Box<Totals> = { label: string; value: (totals: Totals) => string };
@@ -22,17 +23,13 @@ export function SummaryBoxes<Totals>({ queryKey, load, boxes, what, scope }: Pro
 
   useEffect(() => {
     let current = true;
-    const ask = () =>
-      void load().then((answer) => {
-        if (!current) return;
-        // Another request for the totals replaced this one (main keeps one in flight); these are still wanted.
-        if (!answer.ok && answer.error.kind === 'cancelled') return ask();
-        if (answer.ok) {
-          setAnswered({ key: queryKey, totals: answer.data });
-          setFailed(null);
-        } else setFailed({ key: queryKey, error: answer.error });
-      });
-    ask();
+    void whileWanted(load, () => current).then((answer) => {
+      if (answer === null) return;
+      if (answer.ok) {
+        setAnswered({ key: queryKey, totals: answer.data });
+        setFailed(null);
+      } else setFailed({ key: queryKey, error: answer.error });
+    });
     return () => {
       current = false;
     };

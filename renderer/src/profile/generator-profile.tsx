@@ -8,6 +8,7 @@ import type { GeneratorDetail } from '../../../shared/api/index.ts';
 import type { IpcError } from '../../../shared/ipc/contract.ts';
 import { ErrorBanner } from '../components/error-banner.tsx';
 import { generatorDetail, openExternal } from '../data/tracker-data.ts';
+import { whileWanted } from '../data/while-wanted.ts';
 import { formatCount, formatTons } from '../format.ts';
 import './profile.css';
 
@@ -286,16 +287,13 @@ export function GeneratorProfile({ handlerId, onClose }: { handlerId: string; on
 
   useEffect(() => {
     let current = true;
-    const ask = () =>
-      void generatorDetail(handlerId).then((result) => {
-        if (!current) return;
-        // Another detail request replaced this one in main; this profile is still the one wanted.
-        if (!result.ok && result.error.kind === 'cancelled') return ask();
-        setAnswer(
-          result.ok ? { id: handlerId, detail: result.data } : { id: handlerId, error: result.error },
-        );
-      });
-    ask();
+    void whileWanted(
+      () => generatorDetail(handlerId),
+      () => current,
+    ).then((result) => {
+      if (result === null) return;
+      setAnswer(result.ok ? { id: handlerId, detail: result.data } : { id: handlerId, error: result.error });
+    });
     return () => {
       current = false;
     };
