@@ -4,7 +4,10 @@
  * field selection and the shape of the waste lines.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManifestsRepository } from '../../server/src/repositories/manifests-repository.ts';
+import { BOOKMARK_STEP } from '../../server/src/repositories/paged-list.ts';
 import type { ManifestFilterFields } from '../../shared/api/index.ts';
+import { DEFAULT_MANIFEST_SORT } from '../../shared/query/index.ts';
 import { startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
 import {
   INSPECTOR,
@@ -463,6 +466,32 @@ describe('paging', () => {
     expect(identify('manifests', rows, manifests).map((m) => m.id)).toEqual(
       ordered(expected, 'designated_facility_name', 'desc').map((m) => m.id),
     );
+  });
+
+  it('reads deep pages of the whole table from bookmarks, in any order of asking', () => {
+    // A fresh repository notes its bookmarks as pages reach them: ask deep first, then across boundaries.
+    const repository = new ManifestsRepository(server.db);
+    const pageSize = 37;
+    for (const sort of [DEFAULT_MANIFEST_SORT, { field: 'transporter', direction: 'asc' } as const]) {
+      const expected = ordered(manifests, sort.field, sort.direction).map((m) => m.id);
+      const last = Math.ceil(expected.length / pageSize) - 1;
+      expect(last * pageSize).toBeGreaterThan(2 * BOOKMARK_STEP);
+      for (const page of [last, 28, 27, 54, 26, 0, last + 1]) {
+        const answer = repository.page({
+          filterFields: {},
+          searchKey: '',
+          sort,
+          page,
+          pageSize,
+          fields: ['manifest_tracking_number'],
+        });
+        expect(answer.totalElements).toBe(expected.length);
+        expect(
+          identify('manifests', answer.content, manifests).map((m) => m.id),
+          `${sort.field} ${sort.direction} page ${page}`,
+        ).toEqual(expected.slice(page * pageSize, (page + 1) * pageSize));
+      }
+    }
   });
 
   it('answers a page past the end with no rows and the same total', async () => {

