@@ -7,10 +7,11 @@ import type {
 } from '../../../shared/api/index.ts';
 import { GENERATOR_SEARCH_FIELDS, type Sort } from '../../../shared/query/index.ts';
 import { StatementCache } from '../db/statements.ts';
+import { GeneratorMatches } from './generator-matches.ts';
 import { IndexedColumnLookup, MemoryLookup, columnLookup, type LookupSource } from './lookups.ts';
 import { PagedList } from './paged-list.ts';
-import { TrigramSearch } from './trigram-search.ts';
-import { GENERATOR_COLUMN_FILTERS, generatorWhere } from './where.ts';
+import { TrigramSearch, type SearchClause } from './trigram-search.ts';
+import { GENERATOR_COLUMN_FILTERS, generatorWhere, type Where } from './where.ts';
 
 export interface GeneratorTotalsRow {
   epa_total: number;
@@ -33,12 +34,14 @@ export class GeneratorsRepository {
   private readonly list: PagedList;
   private readonly search: TrigramSearch;
   private readonly lookups: Record<GeneratorLookupField, LookupSource>;
+  private readonly matches: GeneratorMatches;
   private unfilteredTotals: GeneratorTotalsRow | undefined;
 
   /** `searchListLimit`: see TrigramSearch; tests lower it to drive the many-matches path on small data. */
   constructor(db: Database, options: { searchListLimit?: number } = {}) {
     this.statements = new StatementCache(db);
     this.list = new PagedList(this.statements, 'generators');
+    this.matches = new GeneratorMatches(this.statements);
     this.search = new TrigramSearch(
       db,
       this.statements,
@@ -78,12 +81,14 @@ export class GeneratorsRepository {
       if (lookup instanceof MemoryLookup) lookup.warm();
     }
     for (const [column] of GENERATOR_COLUMN_FILTERS) this.list.valueCounts(column);
+    this.matches.warm();
     this.totals({}, '');
     this.list.count(generatorWhere({}));
   }
 
   page(query: GeneratorListQuery): { totalElements: number; content: Record<string, unknown>[] } {
-    const where = generatorWhere(query.filterFields, this.search.clause(query.searchKey));
+    const search = this.search.clause(query.searchKey);
+    const where = generatorWhere(query.filterFields, search);
     const rows = this.list.page({
       where,
       sort: query.sort,
@@ -92,15 +97,38 @@ export class GeneratorsRepository {
       columns: query.fields,
     });
     return {
-      totalElements: this.list.count(where),
+      totalElements: this.count(query.filterFields, search, where),
       content: rows.map(({ id: _id, ...row }) => row),
     };
   }
 
+  /** From what is already known when that is free, else from the in-memory matches. */
+  private count(filterFields: GeneratorFilterFields, search: SearchClause | undefined, where: Where): number {
+    const known = where.unfiltered || where.count !== undefined || where.countOf !== undefined;
+    // A key too short for the trigram index has no id list: SQLite counts its scan.
+    if (known || (search && !search.ids)) return this.list.count(where);
+    return this.matches.summarize(filterFields, search?.ids).count;
+  }
+
   totals(filterFields: GeneratorFilterFields, searchKey: string): GeneratorTotalsRow {
-    const where = generatorWhere(filterFields, this.search.clause(searchKey, 'totals'), 'list');
-    if (where.unfiltered && this.unfilteredTotals) return this.unfilteredTotals;
-    const totals = this.statements
+    const search = this.search.clause(searchKey, 'totals');
+    if (search && !search.ids) return this.sqlTotals(generatorWhere(filterFields, search, 'list'));
+    const unfiltered = !search && generatorWhere(filterFields).unfiltered;
+    if (unfiltered && this.unfilteredTotals) return this.unfilteredTotals;
+    const sums = this.matches.summarize(filterFields, search?.ids);
+    const totals = {
+      // As SQL's round(sum, 4): the boxes show two decimals, the typed dialect up to four.
+      epa_total: Math.round(sums.shippedTons * 10_000) / 10_000,
+      shipped_count: sums.shippedCount,
+      container_count: sums.containerCount,
+      mmc_count: sums.shippers,
+    };
+    if (unfiltered) this.unfilteredTotals = totals;
+    return totals;
+  }
+
+  private sqlTotals(where: Where): GeneratorTotalsRow {
+    return this.statements
       .get(
         `SELECT round(coalesce(sum(t.shipped_tons), 0), 4) AS epa_total,
                 coalesce(sum(t.shipped_count), 0) AS shipped_count,
@@ -109,8 +137,6 @@ export class GeneratorsRepository {
          FROM generators t ${where.sql}`,
       )
       .get(...where.params) as GeneratorTotalsRow;
-    if (where.unfiltered) this.unfilteredTotals = totals;
-    return totals;
   }
 
   lookup(field: GeneratorLookupField, search: string, page: number) {

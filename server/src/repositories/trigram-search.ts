@@ -18,6 +18,8 @@ export interface SearchClause {
   params: (string | number)[];
   /** Rows matching the search alone, when the index answered it. */
   matches?: number;
+  /** Their ids, when the index answered it. */
+  ids?: readonly number[];
 }
 
 export class TrigramSearch {
@@ -64,10 +66,11 @@ export class TrigramSearch {
         sql: 't.id IN (SELECT value FROM json_each(?))',
         params: [JSON.stringify(ids)],
         matches: ids.length,
+        ids,
       };
     }
     this.hits = new Set(ids);
-    return { sql: `${this.hitFunction}(t.id)`, params: [], matches: ids.length };
+    return { sql: `${this.hitFunction}(t.id)`, params: [], matches: ids.length, ids };
   }
 
   /** Too short for trigrams: a scan of the search fields, case-insensitive for ASCII as SQLite's LIKE. */
