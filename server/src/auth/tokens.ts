@@ -2,7 +2,7 @@
  * Bearer tokens: 256 random bits, handed out once and stored only as their SHA-256 hash, with an expiry.
  * Revoked and expired tokens are swept on each login so the table does not grow without bound.
  */
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Scope } from '../../../shared/api/index.ts';
 import { parseScopes } from './users.ts';
@@ -18,14 +18,24 @@ function hashToken(token: string): string {
 }
 
 export class TokenStore {
-  private readonly db: Database;
   private readonly ttlMs: number;
   private readonly now: () => number;
+  // Prepared once: every request verifies a token, and preparing costs more than the lookup itself.
+  private readonly sweep: Statement;
+  private readonly insert: Statement;
+  private readonly owner: Statement;
+  private readonly revokeHash: Statement;
 
   constructor(db: Database, options: { ttlMs: number; now?: () => number }) {
-    this.db = db;
     this.ttlMs = options.ttlMs;
     this.now = options.now ?? Date.now;
+    this.sweep = db.prepare('DELETE FROM tokens WHERE expires_at <= ? OR revoked = 1');
+    this.insert = db.prepare('INSERT INTO tokens (token_hash, user_id, expires_at) VALUES (?, ?, ?)');
+    this.owner = db.prepare(
+      `SELECT u.id AS userId, u.username, u.scopes FROM tokens t JOIN users u ON u.id = t.user_id
+       WHERE t.token_hash = ? AND t.revoked = 0 AND t.expires_at > ?`,
+    );
+    this.revokeHash = db.prepare('UPDATE tokens SET revoked = 1 WHERE token_hash = ?');
   }
 
   get ttlSeconds(): number {
@@ -35,25 +45,20 @@ export class TokenStore {
   issue(userId: number): string {
     const token = randomBytes(32).toString('base64url');
     const now = this.now();
-    this.db.prepare('DELETE FROM tokens WHERE expires_at <= ? OR revoked = 1').run(now);
-    this.db
-      .prepare('INSERT INTO tokens (token_hash, user_id, expires_at) VALUES (?, ?, ?)')
-      .run(hashToken(token), userId, now + this.ttlMs);
+    this.sweep.run(now);
+    this.insert.run(hashToken(token), userId, now + this.ttlMs);
     return token;
   }
 
   /** The owner of a live token, or undefined for an unknown, revoked or expired one. */
   verify(token: string): TokenOwner | undefined {
-    const row = this.db
-      .prepare(
-        `SELECT u.id AS userId, u.username, u.scopes FROM tokens t JOIN users u ON u.id = t.user_id
-         WHERE t.token_hash = ? AND t.revoked = 0 AND t.expires_at > ?`,
-      )
-      .get(hashToken(token), this.now()) as { userId: number; username: string; scopes: string } | undefined;
+    const row = this.owner.get(hashToken(token), this.now()) as
+      | { userId: number; username: string; scopes: string }
+      | undefined;
     return row && { userId: row.userId, username: row.username, scopes: parseScopes(row.scopes) };
   }
 
   revoke(token: string): void {
-    this.db.prepare('UPDATE tokens SET revoked = 1 WHERE token_hash = ?').run(hashToken(token));
+    this.revokeHash.run(hashToken(token));
   }
 }
