@@ -22,15 +22,20 @@ export const tolerantNumber = z.union([z.number(), z.string()]).transform((value
 });
 
 /** Formats a number the way the spec's samples do: leading space, grouping commas, fixed decimals. */
+/** One formatter per number of decimals: building an Intl.NumberFormat costs far more than using one. */
+const sampleFormats = new Map<number, Intl.NumberFormat>();
+
 export function sampleNumberText(value: number, decimals: number): string {
-  return (
-    ' ' +
-    value.toLocaleString('en-US', {
+  let format = sampleFormats.get(decimals);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', {
       minimumFractionDigits: decimals,
       maximumFractionDigits: decimals,
       useGrouping: true,
-    })
-  );
+    });
+    sampleFormats.set(decimals, format);
+  }
+  return ' ' + format.format(value);
 }
 
 /** A YYYY-MM-DD calendar date that really exists (2023-02-30 is refused). */
