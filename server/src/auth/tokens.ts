@@ -53,8 +53,7 @@ export class TokenStore {
   /** The owner of a live token, or undefined for an unknown, revoked or expired one. */
   verify(token: string): TokenOwner | undefined {
     const row = this.owner.get(hashToken(token), this.now()) as
-      | { userId: number; username: string; scopes: string }
-      | undefined;
+      { userId: number; username: string; scopes: string } | undefined;
     return row && { userId: row.userId, username: row.username, scopes: parseScopes(row.scopes) };
   }
 
