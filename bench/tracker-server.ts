@@ -27,37 +27,64 @@ export async function ensureBenchDatabase(dbPath: string, manifests: number): Pr
 /**
  * Starts `npm run server` on `dbPath` with a free loopback port and resolves with its origin once it prints
  * it. With `timeoutMs`, a server that has not printed its origin by then is stopped and the start fails.
+ * `logLevel` is the server's (default silent); its log lines are read and dropped.
  */
 export async function startServerProcess(
   dbPath: string,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; logLevel?: 'info' | 'silent' } = {},
 ): Promise<{ origin: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [resolve(root, 'server/src/cli/server.ts'), '--db', dbPath, '--port', '0', '--log-level', 'silent'],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+  return startPrintingOrigin(
+    [
+      resolve(root, 'server/src/cli/server.ts'),
+      '--db',
+      dbPath,
+      '--port',
+      '0',
+      '--log-level',
+      options.logLevel ?? 'silent',
+    ],
+    options.timeoutMs,
   );
-  if (!child.stdout) throw new Error('the server has no output');
-  const lines = createInterface({ input: child.stdout });
+}
+
+/** Runs a Node script that prints its origin (a line starting with http://) and then serves. */
+export async function startPrintingOrigin(
+  args: string[],
+  timeoutMs?: number,
+): Promise<{ origin: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const { stdout } = child;
+  if (!stdout) throw new Error('the server has no output');
+  const lines = createInterface({ input: stdout });
   let timedOut = false;
   const timer =
-    options.timeoutMs === undefined
+    timeoutMs === undefined
       ? undefined
       : setTimeout(() => {
           timedOut = true;
           child.kill('SIGTERM');
           lines.close();
-        }, options.timeoutMs);
+        }, timeoutMs);
+  let origin: string | undefined;
   try {
     for await (const line of lines) {
-      if (line.startsWith('http://')) return { origin: line.trim(), child };
+      if (line.startsWith('http://')) {
+        origin = line.trim();
+        break;
+      }
     }
   } finally {
     clearTimeout(timer);
   }
+  if (origin !== undefined) {
+    // Leaving the loop closed the reader and paused the pipe: keep draining what follows (request logs), so
+    // the server never blocks on a full pipe.
+    stdout.resume();
+    return { origin, child };
+  }
   throw new Error(
     timedOut
-      ? `the server did not print its URL within ${options.timeoutMs} ms`
+      ? `the server did not print its URL within ${timeoutMs} ms`
       : 'the server exited before printing its URL',
   );
 }

@@ -1,0 +1,288 @@
+/**
+ * The requests bench:server times, each with the same repository query to call directly: built over one
+ * database connection, identically in the benchmark and in the bare baseline server (bench/bare-server.ts).
+ */
+import type { Database } from 'better-sqlite3';
+import { DetailRepository } from '../server/src/repositories/detail-repository.ts';
+import { GeneratorsRepository } from '../server/src/repositories/generators-repository.ts';
+import { ManifestsRepository } from '../server/src/repositories/manifests-repository.ts';
+import {
+  GENERATOR_FIELDS,
+  GENERATOR_LOOKUP_FIELDS,
+  MANIFEST_FIELDS,
+  MANIFEST_LOOKUP_FIELDS,
+  type GeneratorFilterFields,
+  type ManifestFilterFields,
+} from '../shared/api/index.ts';
+import { DEFAULT_GENERATOR_SORT, DEFAULT_MANIFEST_SORT } from '../shared/query/index.ts';
+
+export interface Case {
+  group: string;
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  /** The same query, called directly. */
+  direct: () => unknown;
+  target: string;
+}
+
+export interface LoadCase {
+  name: string;
+  path: string;
+  body: unknown;
+}
+
+/** The search key among candidates whose match count is nearest to `target`. */
+function searchKeyNear(
+  db: Database,
+  table: 'generators' | 'manifests',
+  candidates: string[],
+  target: number,
+) {
+  const count = db.prepare(`SELECT count(*) FROM ${table}_search WHERE ${table}_search MATCH ?`).pluck();
+  let best = { key: '', matches: -1 };
+  for (const key of new Set(candidates)) {
+    if (key.length < 3) continue;
+    const matches = count.get(`"${key.replaceAll('"', '""')}"`) as number;
+    if (
+      best.matches < 0 ||
+      Math.abs(Math.log((matches + 1) / (target + 1))) < Math.abs(Math.log((best.matches + 1) / (target + 1)))
+    ) {
+      best = { key, matches };
+    }
+  }
+  return best;
+}
+
+/** Every timed request in report order, and the filtered first pages put under load. */
+export function benchCases(db: Database): { cases: Case[]; load: LoadCase[] } {
+  const generators = new GeneratorsRepository(db);
+  const manifests = new ManifestsRepository(db);
+  const details = new DetailRepository(db);
+  generators.warm();
+  manifests.warm();
+
+  const firstValue = (lookup: { results: { value: string }[] }) => lookup.results[0]?.value ?? '';
+  const topValue = (sql: string) => db.prepare(sql).pluck().get() as string;
+  const generatorFilters: Record<string, GeneratorFilterFields> = {
+    shippedYears: { shippedYears: ['2024'] },
+    cities: {
+      cities: [topValue('SELECT location_city FROM generators GROUP BY 1 ORDER BY count(*) DESC LIMIT 1')],
+    },
+    naics: {
+      naics: [
+        topValue('SELECT primary_naics_code FROM generators GROUP BY 1 ORDER BY count(*) DESC LIMIT 1'),
+      ],
+    },
+    ids: { ids: [topValue('SELECT epa_handler_id FROM generators ORDER BY shipped_count DESC LIMIT 1')] },
+    states: { states: ['CA'] },
+    wasteCodes: { wasteCodes: ['D001'] },
+    names: { names: [topValue('SELECT generator_name FROM generators ORDER BY shipped_count DESC LIMIT 1')] },
+    statuses: { statuses: [firstValue(generators.lookup('status', '', 1))] },
+    handlingCodes: { handlingCodes: [firstValue(generators.lookup('mmc', '', 1))] },
+  };
+  const manifestFilters: Record<string, ManifestFilterFields> = {
+    generator_names: { generator_names: generatorFilters.names?.names ?? [] },
+    transporter_names: { transporter_names: [firstValue(manifests.lookup('transporter_name', '', 1))] },
+    designated_facility_names: {
+      designated_facility_names: [firstValue(manifests.lookup('designated_facility_name', '', 1))],
+    },
+    dot_id_nos: { dot_id_nos: ['UN3082'] },
+    container_types: { container_types: ['DM'] },
+    handling_codes: { handling_codes: [firstValue(manifests.lookup('handling_code', '', 1))] },
+    shipped_date: { shipped_date_start: '2024-01-01', shipped_date_end: '2024-03-31' },
+    received_date: { received_date_start: '2024-01-01', received_date_end: '2024-03-31' },
+  };
+
+  const manifestWords = (
+    db
+      .prepare('SELECT generator_name, transporter, designated_facility_name FROM manifests LIMIT 2000')
+      .raw()
+      .all() as string[][]
+  )
+    .flat()
+    .flatMap((text) => text.split(/\s+/));
+  const oneMatch = topValue('SELECT manifest_tracking_number FROM manifests LIMIT 1 OFFSET 12345');
+  const searches = [
+    { label: '1 match', key: oneMatch, matches: 1 },
+    { label: '~200 matches', ...searchKeyNear(db, 'manifests', manifestWords, 200) },
+    { label: '~50k matches', ...searchKeyNear(db, 'manifests', manifestWords, 50_000) },
+  ];
+
+  const generatorPage = (filterFields: GeneratorFilterFields, searchKey = '', page = 0) => ({
+    body: {
+      pageInfo: { page, pageSize: 50, filters: 'all=', selectedFields: '', sort: '' },
+      filterFields,
+      searchKey,
+    },
+    direct: () =>
+      generators.page({
+        filterFields,
+        searchKey,
+        sort: DEFAULT_GENERATOR_SORT,
+        page,
+        pageSize: 50,
+        fields: GENERATOR_FIELDS,
+      }),
+  });
+  const manifestPage = (filterFields: ManifestFilterFields, searchKey = '', page = 0) => ({
+    body: {
+      pageInfo: { page, pageSize: 50, filters: 'all=', selectedFields: '', sort: '' },
+      filterFields,
+      searchKey,
+    },
+    direct: () =>
+      manifests.page({
+        filterFields,
+        searchKey,
+        sort: DEFAULT_MANIFEST_SORT,
+        page,
+        pageSize: 50,
+        fields: MANIFEST_FIELDS,
+      }),
+  });
+
+  const cases: Case[] = [];
+  const list = (
+    group: string,
+    name: string,
+    path: string,
+    page: { body: unknown; direct: () => unknown },
+    target = 'p50 ≤ 5, p99 ≤ 25',
+  ) => cases.push({ group, name, method: 'POST', path, body: page.body, direct: page.direct, target });
+  list('generators list', 'first page, no filter', '/api/tracker/generators/', generatorPage({}));
+  for (const [name, filter] of Object.entries(generatorFilters)) {
+    list(
+      'generators list',
+      `${name} = ${JSON.stringify(Object.values(filter)[0])}`,
+      '/api/tracker/generators/',
+      generatorPage(filter),
+    );
+  }
+  list(
+    'generators list',
+    'states CA + shippedYears 2024',
+    '/api/tracker/generators/',
+    generatorPage({ states: ['CA'], shippedYears: ['2024'] }),
+  );
+  list(
+    'generators list',
+    'page 1,000 (offset 50,000)',
+    '/api/tracker/generators/',
+    generatorPage({}, '', 1000),
+  );
+  list('manifests list', 'first page, no filter', '/api/tracker/manifests/', manifestPage({}));
+  for (const [name, filter] of Object.entries(manifestFilters)) {
+    list(
+      'manifests list',
+      `${name} = ${JSON.stringify(Object.values(filter))}`,
+      '/api/tracker/manifests/',
+      manifestPage(filter),
+    );
+  }
+  list(
+    'manifests list',
+    'shipped 2024-Q1 + transporter',
+    '/api/tracker/manifests/',
+    manifestPage({ ...manifestFilters.shipped_date, ...manifestFilters.transporter_names }),
+  );
+  list(
+    'manifests list',
+    'page 10,000 (offset 500,000)',
+    '/api/tracker/manifests/',
+    manifestPage({}, '', 10_000),
+  );
+  for (const search of searches) {
+    list(
+      'searchKey',
+      `manifests "${search.key}" (${search.matches.toLocaleString('en-US')} matches)`,
+      '/api/tracker/manifests/',
+      manifestPage({}, search.key),
+      'p50 ≤ 25',
+    );
+  }
+  for (const field of GENERATOR_LOOKUP_FIELDS) {
+    for (const search of ['', 'a']) {
+      cases.push({
+        group: 'lookups',
+        name: `generators ${field}${search ? ` search "${search}"` : ''}`,
+        method: 'GET',
+        path: `/api/tracker/generators/filters/?field=${field}&page=1&search=${search}`,
+        direct: () => generators.lookup(field, search, 1),
+        target: 'p50 ≤ 5, p99 ≤ 25',
+      });
+    }
+  }
+  for (const field of MANIFEST_LOOKUP_FIELDS) {
+    for (const search of ['', field === 'manifest_number' ? '123' : 'a']) {
+      cases.push({
+        group: 'lookups',
+        name: `manifests ${field}${search ? ` search "${search}"` : ''}`,
+        method: 'GET',
+        path: `/api/tracker/shipments_and_waste_volumes/filters/?field=${field}&page=1&search=${search}`,
+        direct: () => manifests.lookup(field, search, 1),
+        target: 'p50 ≤ 5, p99 ≤ 25',
+      });
+    }
+  }
+  const aggregate = (
+    group: 'generators' | 'manifests',
+    name: string,
+    filterFields: GeneratorFilterFields | ManifestFilterFields,
+    target: string,
+  ) =>
+    cases.push({
+      group: 'aggregated_data',
+      name: `${group} ${name}`,
+      method: 'POST',
+      path: `/api/tracker/${group}/aggregated_data/`,
+      body: { filterFields, searchKey: '' },
+      direct: () =>
+        group === 'generators'
+          ? generators.totals(filterFields as GeneratorFilterFields, '')
+          : manifests.totals(filterFields as ManifestFilterFields, ''),
+      target,
+    });
+  aggregate('generators', 'no filter', {}, 'p50 ≤ 5');
+  aggregate('generators', 'states CA', { states: ['CA'] }, 'p50 ≤ 50');
+  aggregate('generators', 'wasteCodes D001', { wasteCodes: ['D001'] }, 'p50 ≤ 50');
+  aggregate('manifests', 'no filter', {}, 'p50 ≤ 5');
+  for (const [name, filter] of Object.entries(manifestFilters))
+    aggregate('manifests', name, filter, 'p50 ≤ 50');
+  const detailId = generatorFilters.ids?.ids?.[0] ?? '';
+  cases.push({
+    group: 'detail',
+    name: `largest generator ${detailId}`,
+    method: 'GET',
+    path: `/api/tracker/generators/details/?handler_id=${detailId}`,
+    direct: () => details.find(detailId),
+    target: 'p50 ≤ 5, p99 ≤ 25',
+  });
+
+  const filtered = manifestPage(manifestFilters.transporter_names ?? {}).body;
+  const load: LoadCase[] = [
+    {
+      name: 'manifests first page (50 rows with their waste lines), transporter filter',
+      path: '/api/tracker/manifests/',
+      body: filtered,
+    },
+    {
+      name: 'manifests first page (50 rows, grid columns without waste lines), transporter filter',
+      path: '/api/tracker/manifests/',
+      body: {
+        ...filtered,
+        pageInfo: {
+          ...filtered.pageInfo,
+          selectedFields: MANIFEST_FIELDS.filter((f) => f !== 'waste_lines').join(','),
+        },
+      },
+    },
+    {
+      name: 'generators first page (50 rows), states CA',
+      path: '/api/tracker/generators/',
+      body: generatorPage({ states: ['CA'] }).body,
+    },
+  ];
+  return { cases, load };
+}
