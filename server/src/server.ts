@@ -1,5 +1,6 @@
 /** Starts the tracker API over one database file: open, warm, listen. */
 import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
 import type { Dialect } from '../../shared/api/index.ts';
 import { buildApp } from './app.ts';
 import { openDatabase } from './db/open.ts';
@@ -22,14 +23,16 @@ export interface RunningServer {
 
 export async function serve(options: ServeOptions): Promise<RunningServer> {
   const db = openDatabase(options.db);
+  const log = options.logLevel === 'silent' ? undefined : batchedStdout();
   const app = buildApp({
     db,
     dialect: options.dialect,
     tokenTtlMs: options.tokenTtlMs,
-    logger:
-      options.logLevel === 'silent'
-        ? false
-        : { level: options.logLevel, redact: ['req.headers.authorization', 'body.password'] },
+    logger: log && {
+      level: options.logLevel,
+      redact: ['req.headers.authorization', 'body.password'],
+      stream: log.destination,
+    },
   });
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();
@@ -40,7 +43,29 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     origin: `http://${host}:${port}`,
     async close() {
       await app.close();
+      await log?.close();
       db.close();
     },
+  };
+}
+
+/** How long a log line may wait in the batch before it is written. */
+const LOG_FLUSH_MS = 1000;
+
+/**
+ * Standard output for the log, written in batches of up to 8 KB, off the request path and at most
+ * LOG_FLUSH_MS late: a line per request written straight to a pipe costs more than a small query.
+ * pino flushes what is left when the process exits.
+ */
+function batchedStdout() {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 8 * 1024 });
+  const timer = setInterval(() => destination.flush(), LOG_FLUSH_MS).unref();
+  return {
+    destination,
+    close: () =>
+      new Promise<void>((done) => {
+        clearInterval(timer);
+        destination.flush(() => done());
+      }),
   };
 }

@@ -18,6 +18,7 @@ let child: ChildProcess;
 let output = '';
 let token = '';
 let requestsMade = 0;
+let linesWhileRunning = 0;
 
 /** Starts `npm run server` (the CLI) on a free port and resolves with its origin, printed on stdout. */
 function startServerCommand(dbPath: string): Promise<string> {
@@ -65,6 +66,15 @@ beforeAll(async () => {
     await call();
     requestsMade += 1;
   }
+  // The log is written in batches: wait for this batch while the server runs, then make one more request
+  // and stop at once, so that its line can only come from the flush at exit.
+  const deadline = Date.now() + 5000;
+  while (requestLines().length < requestsMade && Date.now() < deadline) {
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  linesWhileRunning = requestLines().length;
+  await get(baseUrl, PATHS.manifestLookup, undefined, { field: 'manifest_number', page: 1 });
+  requestsMade += 1;
   await stopServerCommand();
 });
 
@@ -101,6 +111,7 @@ describe('the request log', () => {
       ['GET', PATHS.generatorLookup, 200],
       ['POST', PATHS.manifestTotals, 401],
       ['POST', PATHS.logout, 204],
+      ['GET', PATHS.manifestLookup, 401],
     ]);
     for (const line of lines) expect(typeof line.ms).toBe('number');
     expect(lines.map((line) => line.user)).toEqual([
@@ -110,7 +121,13 @@ describe('the request log', () => {
       'inspector',
       undefined,
       'inspector',
+      undefined,
     ]);
+  });
+
+  it('writes its lines while the server runs, and what is left when it stops', () => {
+    expect(linesWhileRunning).toBe(requestsMade - 1);
+    expect(requestLines()).toHaveLength(requestsMade);
   });
 
   it('holds no password, token, header, body or query string', () => {
