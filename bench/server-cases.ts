@@ -1,8 +1,10 @@
 /**
  * The requests bench:server times, each with the same repository query to call directly: built over one
  * database connection, identically in the benchmark and in the bare baseline server (bench/bare-server.ts).
+ * A direct call answers what the tracker server sends in its default (sample) dialect, value for value.
  */
 import type { Database } from 'better-sqlite3';
+import { generatorDetail, generatorTotals, manifestTotals } from '../server/src/http/dialect.ts';
 import { DetailRepository } from '../server/src/repositories/detail-repository.ts';
 import { GeneratorsRepository } from '../server/src/repositories/generators-repository.ts';
 import { ManifestsRepository } from '../server/src/repositories/manifests-repository.ts';
@@ -22,7 +24,7 @@ export interface Case {
   method: 'GET' | 'POST';
   path: string;
   body?: unknown;
-  /** The same query, called directly. */
+  /** The same query, called directly, shaped as the tracker server sends it. */
   direct: () => unknown;
   target: string;
 }
@@ -240,8 +242,8 @@ export function benchCases(db: Database): { cases: Case[]; load: LoadCase[] } {
       body: { filterFields, searchKey: '' },
       direct: () =>
         group === 'generators'
-          ? generators.totals(filterFields as GeneratorFilterFields, '')
-          : manifests.totals(filterFields as ManifestFilterFields, ''),
+          ? generatorTotals(generators.totals(filterFields as GeneratorFilterFields, ''), 'sample')
+          : manifestTotals(manifests.totals(filterFields as ManifestFilterFields, ''), 'sample'),
       target,
     });
   aggregate('generators', 'no filter', {}, 'p50 ≤ 5');
@@ -256,7 +258,10 @@ export function benchCases(db: Database): { cases: Case[]; load: LoadCase[] } {
     name: `largest generator ${detailId}`,
     method: 'GET',
     path: `/api/tracker/generators/details/?handler_id=${detailId}`,
-    direct: () => details.find(detailId),
+    direct: () => {
+      const detail = details.find(detailId);
+      return detail && generatorDetail(detail, 'sample');
+    },
     target: 'p50 ≤ 5, p99 ≤ 25',
   });
 

@@ -27,27 +27,21 @@ export async function ensureBenchDatabase(dbPath: string, manifests: number): Pr
 /**
  * Starts `npm run server` on `dbPath` with a free loopback port and resolves with its origin once it prints
  * it. With `timeoutMs`, a server that has not printed its origin by then is stopped and the start fails.
- * `logLevel` is the server's (default silent); its log lines are read and dropped.
  */
 export async function startServerProcess(
   dbPath: string,
-  options: { timeoutMs?: number; logLevel?: 'info' | 'silent' } = {},
+  options: { timeoutMs?: number } = {},
 ): Promise<{ origin: string; child: ChildProcess }> {
   return startPrintingOrigin(
-    [
-      resolve(root, 'server/src/cli/server.ts'),
-      '--db',
-      dbPath,
-      '--port',
-      '0',
-      '--log-level',
-      options.logLevel ?? 'silent',
-    ],
+    [resolve(root, 'server/src/cli/server.ts'), '--db', dbPath, '--port', '0', '--log-level', 'silent'],
     options.timeoutMs,
   );
 }
 
-/** Runs a Node script that prints its origin (a line starting with http://) and then serves. */
+/**
+ * Runs a Node script that prints its origin (a line starting with http://; bench/paired-servers.ts prints
+ * two on that line) and then serves. What it writes after that (request logs) is read and dropped.
+ */
 export async function startPrintingOrigin(
   args: string[],
   timeoutMs?: number,
