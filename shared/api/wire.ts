@@ -21,10 +21,10 @@ export const tolerantNumber = z.union([z.number(), z.string()]).transform((value
   return Number(text.replaceAll(',', ''));
 });
 
-/** Formats a number the way the spec's samples do: leading space, grouping commas, fixed decimals. */
 /** One formatter per number of decimals: building an Intl.NumberFormat costs far more than using one. */
 const sampleFormats = new Map<number, Intl.NumberFormat>();
 
+/** Formats a number the way the spec's samples do: leading space, grouping commas, fixed decimals. */
 export function sampleNumberText(value: number, decimals: number): string {
   let format = sampleFormats.get(decimals);
   if (!format) {
