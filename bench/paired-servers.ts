@@ -6,8 +6,8 @@
  * - the tracker server, started as its CLI starts it (serve(): Fastify, the Bearer check, validation, the
  *   wire dialect and the request log on standard output);
  * - the bare baseline: the thinnest HTTP server Node has (node:http; no framework, token check, validation
- *   or log) over the same repository queries, answering a request that carries `x-bench-case: N` with case
- *   N's answer as JSON, and GET /cases with the case names.
+ *   or log) over the same repository queries, answering a request that carries `x-bench-case: N` (or
+ *   `x-bench-load: N`) with that timed (or load) case's answer as JSON, and GET /cases with the case names.
  * Prints one line, the tracker's origin and then the baseline's, separated by a space.
  */
 import { createServer } from 'node:http';
@@ -31,11 +31,14 @@ const tracker = await serve({
   logLevel: 'info',
 });
 
-const { cases } = benchCases(openDatabase(values.db));
+const { cases, load } = benchCases(openDatabase(values.db));
 const bare = createServer((request, response) => {
   request.resume();
   request.on('end', () => {
-    const item = cases[Number(request.headers['x-bench-case'])];
+    const item =
+      request.headers['x-bench-load'] === undefined
+        ? cases[Number(request.headers['x-bench-case'])]
+        : load[Number(request.headers['x-bench-load'])];
     const answer = item ? item.direct() : cases.map((each) => each.name);
     const body = JSON.stringify(answer);
     response

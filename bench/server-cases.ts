@@ -33,6 +33,8 @@ export interface LoadCase {
   name: string;
   path: string;
   body: unknown;
+  /** The same query, called directly, shaped as the tracker server sends it. */
+  direct: () => unknown;
 }
 
 /** The search key among candidates whose match count is nearest to `target`. */
@@ -128,21 +130,25 @@ export function benchCases(db: Database): { cases: Case[]; load: LoadCase[] } {
         fields: GENERATOR_FIELDS,
       }),
   });
-  const manifestPage = (filterFields: ManifestFilterFields, searchKey = '', page = 0) => ({
+  const manifestPage = (
+    filterFields: ManifestFilterFields,
+    searchKey = '',
+    page = 0,
+    fields: readonly (typeof MANIFEST_FIELDS)[number][] = MANIFEST_FIELDS,
+  ) => ({
     body: {
-      pageInfo: { page, pageSize: 50, filters: 'all=', selectedFields: '', sort: '' },
+      pageInfo: {
+        page,
+        pageSize: 50,
+        filters: 'all=',
+        selectedFields: fields === MANIFEST_FIELDS ? '' : fields.join(','),
+        sort: '',
+      },
       filterFields,
       searchKey,
     },
     direct: () =>
-      manifests.page({
-        filterFields,
-        searchKey,
-        sort: DEFAULT_MANIFEST_SORT,
-        page,
-        pageSize: 50,
-        fields: MANIFEST_FIELDS,
-      }),
+      manifests.page({ filterFields, searchKey, sort: DEFAULT_MANIFEST_SORT, page, pageSize: 50, fields }),
   });
 
   const cases: Case[] = [];
@@ -265,28 +271,27 @@ export function benchCases(db: Database): { cases: Case[]; load: LoadCase[] } {
     target: 'p50 ≤ 5, p99 ≤ 25',
   });
 
-  const filtered = manifestPage(manifestFilters.transporter_names ?? {}).body;
+  const byTransporter = manifestFilters.transporter_names ?? {};
   const load: LoadCase[] = [
     {
-      name: 'manifests first page (50 rows with their waste lines), transporter filter',
+      name: 'manifests first page (50 rows with their waste lines, as the app asks), transporter filter',
       path: '/api/tracker/manifests/',
-      body: filtered,
+      ...manifestPage(byTransporter),
     },
     {
       name: 'manifests first page (50 rows, grid columns without waste lines), transporter filter',
       path: '/api/tracker/manifests/',
-      body: {
-        ...filtered,
-        pageInfo: {
-          ...filtered.pageInfo,
-          selectedFields: MANIFEST_FIELDS.filter((f) => f !== 'waste_lines').join(','),
-        },
-      },
+      ...manifestPage(
+        byTransporter,
+        '',
+        0,
+        MANIFEST_FIELDS.filter((field) => field !== 'waste_lines'),
+      ),
     },
     {
       name: 'generators first page (50 rows), states CA',
       path: '/api/tracker/generators/',
-      body: generatorPage({ states: ['CA'] }).body,
+      ...generatorPage({ states: ['CA'] }),
     },
   ];
   return { cases, load };
