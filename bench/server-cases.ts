@@ -14,7 +14,9 @@ import {
   MANIFEST_FIELDS,
   MANIFEST_LOOKUP_FIELDS,
   type GeneratorFilterFields,
+  type GeneratorLookupField,
   type ManifestFilterFields,
+  type ManifestLookupField,
 } from '../shared/api/index.ts';
 import { DEFAULT_GENERATOR_SORT, DEFAULT_MANIFEST_SORT } from '../shared/query/index.ts';
 
@@ -210,28 +212,32 @@ export function benchCases(db: Database): { cases: Case[]; load: LoadCase[] } {
       'p50 ≤ 25',
     );
   }
-  for (const field of GENERATOR_LOOKUP_FIELDS) {
-    for (const search of ['', 'a']) {
-      cases.push({
-        group: 'lookups',
-        name: `generators ${field}${search ? ` search "${search}"` : ''}`,
-        method: 'GET',
-        path: `/api/tracker/generators/filters/?field=${field}&page=1&search=${search}`,
-        direct: () => generators.lookup(field, search, 1),
-        target: 'p50 ≤ 5, p99 ≤ 25',
-      });
-    }
-  }
-  for (const field of MANIFEST_LOOKUP_FIELDS) {
-    for (const search of ['', field === 'manifest_number' ? '123' : 'a']) {
-      cases.push({
-        group: 'lookups',
-        name: `manifests ${field}${search ? ` search "${search}"` : ''}`,
-        method: 'GET',
-        path: `/api/tracker/shipments_and_waste_volumes/filters/?field=${field}&page=1&search=${search}`,
-        direct: () => manifests.lookup(field, search, 1),
-        target: 'p50 ≤ 5, p99 ≤ 25',
-      });
+  const lookupSources = [
+    {
+      group: 'generators',
+      path: '/api/tracker/generators/filters/',
+      fields: GENERATOR_LOOKUP_FIELDS,
+      lookup: (field: string, search: string) => generators.lookup(field as GeneratorLookupField, search, 1),
+    },
+    {
+      group: 'manifests',
+      path: '/api/tracker/shipments_and_waste_volumes/filters/',
+      fields: MANIFEST_LOOKUP_FIELDS,
+      lookup: (field: string, search: string) => manifests.lookup(field as ManifestLookupField, search, 1),
+    },
+  ];
+  for (const source of lookupSources) {
+    for (const field of source.fields) {
+      for (const search of ['', field === 'manifest_number' ? '123' : 'a']) {
+        cases.push({
+          group: 'lookups',
+          name: `${source.group} ${field}${search ? ` search "${search}"` : ''}`,
+          method: 'GET',
+          path: `${source.path}?field=${field}&page=1&search=${search}`,
+          direct: () => source.lookup(field, search),
+          target: 'p50 ≤ 5, p99 ≤ 25',
+        });
+      }
     }
   }
   const aggregate = (

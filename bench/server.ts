@@ -191,16 +191,14 @@ async function main(): Promise<void> {
     120_000,
   );
   const [trackerOrigin = '', bareOrigin = ''] = servers.origin.split(' ');
-  const tracker = { origin: trackerOrigin };
-  const bare = { origin: bareOrigin };
   try {
-    const login = await fetch(`${tracker.origin}/api/tracker/auth/login/`, {
+    const login = await fetch(`${trackerOrigin}/api/tracker/auth/login/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'inspector', password: 'inspector-demo' }),
     });
     const { access_token: token } = (await login.json()) as { access_token: string };
-    const names = (await (await fetch(`${bare.origin}/cases`)).json()) as string[];
+    const names = (await (await fetch(`${bareOrigin}/cases`)).json()) as string[];
     if (JSON.stringify(names) !== JSON.stringify(all.cases.map((item) => item.name)))
       throw new Error('the bare server built other cases than this process');
     const compared = [
@@ -212,14 +210,14 @@ async function main(): Promise<void> {
     ];
     for (const { item, header } of compared) {
       const [fromTracker, fromBare] = await Promise.all([
-        answerText(tracker.origin, item, { authorization: `Bearer ${token}` }),
-        answerText(bare.origin, item, header),
+        answerText(trackerOrigin, item, { authorization: `Bearer ${token}` }),
+        answerText(bareOrigin, item, header),
       ]);
       if (fromTracker !== fromBare)
         throw new Error(`${item.name}: the bare server's answer differs from the tracker server's`);
     }
-    const toTracker = client(tracker.origin, token);
-    const toBare = client(bare.origin);
+    const toTracker = client(trackerOrigin, token);
+    const toBare = client(bareOrigin);
 
     // Each row is measured in PASSES rounds spread over the whole run, so that a stretch of a second or two
     // in which this shared machine runs one process slower falls on a few samples of many rows rather than
@@ -279,8 +277,8 @@ async function main(): Promise<void> {
     if (only) return;
     const throughputRows: string[] = [];
     for (const [index, { name, path, body }] of all.load.entries()) {
-      const result = await autocannon(`${tracker.origin}${path}`, body, { authorization: `Bearer ${token}` });
-      const baseline = await autocannon(`${bare.origin}${path}`, body, { 'x-bench-load': String(index) });
+      const result = await autocannon(`${trackerOrigin}${path}`, body, { authorization: `Bearer ${token}` });
+      const baseline = await autocannon(`${bareOrigin}${path}`, body, { 'x-bench-load': String(index) });
       const perSecond = result.requests.average;
       const meets = perSecond >= THROUGHPUT_TARGET && result.non2xx + result.errors === 0;
       const line = `| ${name} | ${Math.round(perSecond).toLocaleString('en-US')} | ${Math.round(baseline.requests.average).toLocaleString('en-US')} | ${(baseline.requests.average / perSecond).toFixed(2)}× | ${result.latency.p50} | ${result.latency.p99} | ${result.non2xx + result.errors} | ${meets ? 'yes' : '**no**'} |`;
