@@ -1,5 +1,23 @@
+/**
+ * How values read on screen: numbers in en-US with fixed decimals, the spec's Y/N flags as Yes/No, code
+ * lists with a space after each comma. A missing value is an em dash wherever a blank would look like zero.
+ */
+import type { ColumnKind } from '../../shared/columns.ts';
+
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const tons = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const byDecimals = new Map<number, Intl.NumberFormat>();
+
+function decimalFormat(decimals: number): Intl.NumberFormat {
+  let format = byDecimals.get(decimals);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', {
+      minimumFractionDigits: decimals,
+      maximumFractionDigits: decimals,
+    });
+    byDecimals.set(decimals, format);
+  }
+  return format;
+}
 
 /** Counts: thousands separators, no decimals. */
 export function formatCount(value: number | undefined): string {
@@ -8,5 +26,42 @@ export function formatCount(value: number | undefined): string {
 
 /** Tons: always two decimals so columns of figures line up. */
 export function formatTons(value: number | undefined): string {
-  return value === undefined || !Number.isFinite(value) ? '—' : tons.format(value);
+  return value === undefined || !Number.isFinite(value) ? '—' : decimalFormat(2).format(value);
+}
+
+/** A "Y"/"N" flag (spec 2.6) as Yes/No; anything else as sent. */
+export function formatFlag(flag: string): string {
+  const normalised = flag.trim().toUpperCase();
+  if (normalised === 'Y') return 'Yes';
+  if (normalised === 'N') return 'No';
+  return flag.trim();
+}
+
+/** The wire joins codes with bare commas; a space after each lets a long list wrap. */
+export function formatCodes(codes: string): string {
+  return codes
+    .split(',')
+    .map((code) => code.trim())
+    .filter((code) => code !== '')
+    .join(', ');
+}
+
+/** A value of a catalogue column as the grid shows it; '' for a missing one. Rows hold numbers and text only. */
+export function formatValue(kind: ColumnKind, value: string | number | undefined): string {
+  if (value === undefined) return '';
+  switch (kind.type) {
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value)
+        ? decimalFormat(kind.decimals).format(value)
+        : '';
+    case 'count':
+      return typeof value === 'number' && Number.isFinite(value) ? integer.format(value) : '';
+    case 'flag':
+      return formatFlag(String(value));
+    case 'codes':
+      return formatCodes(String(value));
+    case 'date':
+    case 'text':
+      return String(value).trim();
+  }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatTons } from '../../renderer/src/format.ts';
+import type { ColumnKind } from '../../shared/columns.ts';
+import { formatCount, formatTons, formatValue } from '../../renderer/src/format.ts';
 
 describe('number formatting', () => {
   it('shows tons with two decimals and thousands separators', () => {
@@ -12,5 +13,22 @@ describe('number formatting', () => {
   it('shows a dash for missing values', () => {
     expect(formatCount(undefined)).toBe('—');
     expect(formatTons(Number.NaN)).toBe('—');
+  });
+});
+
+describe('catalogue values', () => {
+  it.each([
+    [{ type: 'number', decimals: 2, unit: 'tons' }, 1234.5, '1,234.50'],
+    [{ type: 'number', decimals: 3, unit: 'tons' }, 0.1, '0.100'],
+    [{ type: 'count' }, 12345, '12,345'],
+    [{ type: 'count' }, undefined, ''],
+    [{ type: 'flag' }, 'y', 'Yes'],
+    [{ type: 'flag' }, 'N ', 'No'],
+    [{ type: 'flag' }, 'U', 'U'],
+    [{ type: 'codes' }, 'D001,F003,,D018', 'D001, F003, D018'],
+    [{ type: 'date' }, '2024-02-29', '2024-02-29'],
+    [{ type: 'text' }, '  Acme  ', 'Acme'],
+  ] as const)('%o shows %o as %o', (kind: ColumnKind, value, shown) => {
+    expect(formatValue(kind, value)).toBe(shown);
   });
 });

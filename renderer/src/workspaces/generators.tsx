@@ -4,6 +4,7 @@ import {
   type GeneratorRecord,
   type GeneratorTotals,
 } from '../../../shared/api/index.ts';
+import { GENERATOR_COLUMNS } from '../../../shared/columns.ts';
 import { generatorLookup, generatorPage, generatorTotals } from '../data/tracker-data.ts';
 import { formatCount, formatTons } from '../format.ts';
 import { useNavigation } from '../state/navigation.ts';
@@ -19,33 +20,17 @@ export const GENERATORS: WorkspaceDefinition<GeneratorFilterFields, GeneratorRec
   noun: 'generators',
   scope: 'generators',
   store: useGeneratorWorkspace,
-  columns: [
-    { field: 'epa_handler_id', headerName: 'EPA ID', kind: 'text', width: 150, profileOf },
-    { field: 'generator_name', headerName: 'Name', kind: 'text', flex: 2, profileOf },
-    { field: 'physical_address', headerName: 'Address', kind: 'text', flex: 2 },
-    { field: 'location_street_number', headerName: 'Street number', kind: 'text' },
-    { field: 'location_street_1', headerName: 'Street', kind: 'text' },
-    { field: 'location_city', headerName: 'City', kind: 'text' },
-    { field: 'location_state', headerName: 'State', kind: 'text', width: 90 },
-    { field: 'location_zip', headerName: 'ZIP', kind: 'text', width: 100 },
-    { field: 'contact_name', headerName: 'Contact', kind: 'text' },
-    { field: 'contact_phone_number', headerName: 'Phone', kind: 'text' },
-    { field: 'contact_email', headerName: 'Email', kind: 'text' },
-    { field: 'primary_naics_code', headerName: 'NAICS', kind: 'text', width: 110 },
-    { field: 'primary_naics_desc', headerName: 'NAICS description', kind: 'text', flex: 2 },
-    { field: 'registration_status', headerName: 'Status', kind: 'text' },
-    { field: 'state_handler_id', headerName: 'State ID', kind: 'text' },
-    { field: 'total_waste', headerName: 'Total waste (tons)', kind: 'tons', width: 170 },
-  ],
-  defaultColumns: [
-    'epa_handler_id',
-    'generator_name',
-    'location_city',
-    'location_state',
-    'primary_naics_code',
-    'registration_status',
-    'total_waste',
-  ],
+  columns: GENERATOR_COLUMNS,
+  layout: {
+    epa_handler_id: { width: 150, profileOf },
+    generator_name: { flex: 2, profileOf },
+    physical_address: { flex: 2 },
+    location_state: { width: 90 },
+    location_zip: { width: 100 },
+    primary_naics_code: { width: 110 },
+    primary_naics_desc: { flex: 2 },
+    total_waste: { width: 170 },
+  },
   requiredFields: ['epa_handler_id'],
   members: [
     { member: 'shippedYears', field: 'shipped_year', label: 'Shipped year' },

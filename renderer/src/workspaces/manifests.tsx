@@ -5,6 +5,7 @@ import {
   type ManifestRecord,
   type ManifestTotals,
 } from '../../../shared/api/index.ts';
+import { MANIFEST_COLUMNS } from '../../../shared/columns.ts';
 import { DateRange } from '../components/date-range.tsx';
 import { WasteLines } from '../components/waste-lines.tsx';
 import { manifestLookup, manifestPage, manifestTotals } from '../data/tracker-data.ts';
@@ -22,30 +23,20 @@ export const MANIFESTS: WorkspaceDefinition<ManifestFilterFields, ManifestRecord
   noun: 'manifests',
   scope: 'manifests',
   store: useManifestWorkspace,
-  columns: [
-    { field: 'manifest_tracking_number', headerName: 'Tracking number', kind: 'text', width: 170 },
-    { field: 'generator_name', headerName: 'Generator', kind: 'text', flex: 2, profileOf },
-    { field: 'generator_epa_id', headerName: 'Generator EPA ID', kind: 'text', width: 160, profileOf },
-    { field: 'generator_location_state', headerName: 'State', kind: 'text', width: 90 },
-    { field: 'transporter', headerName: 'Transporter', kind: 'text', flex: 2 },
-    { field: 'designated_facility_name', headerName: 'Designated facility', kind: 'text', flex: 2 },
-    { field: 'shipped_date', headerName: 'Shipped', kind: 'text', width: 120 },
-    { field: 'received_date', headerName: 'Received', kind: 'text', width: 120 },
-    { field: 'total_waste_quantity_tons', headerName: 'Waste (tons)', kind: 'tons', width: 130 },
-    { field: 'container_count', headerName: 'Containers', kind: 'count', width: 120 },
-    { field: 'waste_stream_count', headerName: 'Waste lines', kind: 'count', width: 120 },
-  ],
-  defaultColumns: [
-    'manifest_tracking_number',
-    'generator_name',
-    'generator_epa_id',
-    'transporter',
-    'designated_facility_name',
-    'shipped_date',
-    'received_date',
-    'total_waste_quantity_tons',
-    'container_count',
-  ],
+  columns: MANIFEST_COLUMNS,
+  layout: {
+    manifest_tracking_number: { width: 170 },
+    generator_name: { flex: 2, profileOf },
+    generator_epa_id: { width: 160, profileOf },
+    generator_location_state: { width: 90 },
+    transporter: { flex: 2 },
+    designated_facility_name: { flex: 2 },
+    shipped_date: { width: 120 },
+    received_date: { width: 120 },
+    total_waste_quantity_tons: { width: 130 },
+    container_count: { width: 120 },
+    waste_stream_count: { width: 120 },
+  },
   // Each page carries its manifests' waste lines, so selecting a row shows them without another request.
   requiredFields: ['manifest_tracking_number', 'generator_epa_id', 'waste_lines'],
   members: [

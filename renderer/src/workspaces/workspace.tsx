@@ -6,20 +6,19 @@
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import type { ColDef, ColDefField, ICellRendererParams } from 'ag-grid-community';
 import type { LookupResult, Scope } from '../../../shared/api/index.ts';
+import { defaultFields, isNumeric, type Column } from '../../../shared/columns.ts';
 import type { Result } from '../../../shared/ipc/contract.ts';
 import { ColumnChooser } from '../components/column-chooser.tsx';
 import { FilterPanel, type LookupMember, type ScalarMember } from '../components/filter-panel.tsx';
 import { ResultsGrid, type PageAnswer } from '../components/results-grid.tsx';
 import { SummaryBoxes, type Box } from '../components/summary-boxes.tsx';
 import type { PageRequest } from '../data/tracker-data.ts';
-import { formatCount, formatTons } from '../format.ts';
+import { formatValue } from '../format.ts';
 import { useNavigation } from '../state/navigation.ts';
 import type { FilterFields, WorkspaceStore } from '../state/workspace-store.ts';
 
-export type ColumnSpec<Row> = {
-  field: string;
-  headerName: string;
-  kind: 'text' | 'tons' | 'count';
+/** How the grid lays out one column of the catalogue; a column without one takes an even share. */
+export type ColumnLayout<Row> = {
   width?: number;
   flex?: number;
   /** The cell opens this generator's profile (EPA handler id of the row), when there is one. */
@@ -36,8 +35,9 @@ export type WorkspaceDefinition<F extends FilterFields, Row, Totals> = {
   /** The permission the workspace's endpoints need. */
   scope: Scope;
   store: WorkspaceStore<F>;
-  columns: readonly ColumnSpec<Row>[];
-  defaultColumns: readonly string[];
+  /** The list's columns from the shared catalogue: header, kind, default visibility, order. */
+  columns: readonly Column<string>[];
+  layout: Readonly<Record<string, ColumnLayout<Row>>>;
   /** Fields requested whatever the columns: the row's identity and what links and panes need. */
   requiredFields: readonly string[];
   members: readonly LookupMember[];
@@ -70,21 +70,21 @@ function ProfileLink<Row>({
   );
 }
 
-function columnDef<Row>(spec: ColumnSpec<Row>): ColDef<Row> {
+function columnDef<Row>(column: Column<string>, layout: ColumnLayout<Row> = {}): ColDef<Row> {
   const def: ColDef<Row> = {
-    // A definition's field is one of the row type's keys; ColDef spells that as a template-literal type.
-    field: spec.field as ColDefField<Row>,
-    headerName: spec.headerName,
-    ...(spec.width ? { width: spec.width } : { flex: spec.flex ?? 1 }),
+    // A catalogue field is one of the row type's keys; ColDef spells that as a template-literal type.
+    field: column.field as ColDefField<Row>,
+    headerName: column.header,
+    ...(layout.width ? { width: layout.width } : { flex: layout.flex ?? 1 }),
   };
-  if (spec.kind !== 'text') {
-    const format = spec.kind === 'tons' ? formatTons : formatCount;
+  if (isNumeric(column.kind)) {
     def.type = 'rightAligned';
-    def.valueFormatter = (params) => (typeof params.value === 'number' ? format(params.value) : '');
+    def.valueFormatter = (params) =>
+      typeof params.value === 'number' ? formatValue(column.kind, params.value) : '';
   }
-  if (spec.profileOf) {
+  if (layout.profileOf) {
     def.cellRenderer = ProfileLink<Row>;
-    def.cellRendererParams = { profileOf: spec.profileOf };
+    def.cellRendererParams = { profileOf: layout.profileOf };
   }
   return def;
 }
@@ -118,11 +118,14 @@ export function Workspace<F extends FilterFields, Row, Totals>({
   const [selected, setSelected] = useState<Row | undefined>(undefined);
 
   const known = new Set(def.columns.map((c) => c.field));
-  const shown = (chosen ?? def.defaultColumns).filter((field) => known.has(field));
+  const shown = (chosen ?? defaultFields(def.columns)).filter((field) => known.has(field));
   const shownKey = shown.join(',');
   const columnDefs = useMemo(
-    () => def.columns.filter((c) => shownKey.split(',').includes(c.field)).map((c) => columnDef(c)),
-    [def.columns, shownKey],
+    () =>
+      def.columns
+        .filter((c) => shownKey.split(',').includes(c.field))
+        .map((c) => columnDef(c, def.layout[c.field])),
+    [def.columns, def.layout, shownKey],
   );
   const selectedFields = [...new Set([...def.requiredFields, ...shownKey.split(',')])].join(',');
   const query = useMemo(() => ({ filterFields, searchKey }), [filterFields, searchKey]);
@@ -158,7 +161,7 @@ export function Workspace<F extends FilterFields, Row, Totals>({
         />
         <div className="results-toolbar">
           <ColumnChooser
-            columns={def.columns}
+            columns={def.columns.map((c) => ({ field: c.field, headerName: c.header }))}
             shown={shown}
             onChange={setColumns}
             onReset={() => setColumns(undefined)}
