@@ -1,0 +1,103 @@
+/**
+ * How one value of a catalogue column becomes a spreadsheet cell: numbers stay numbers, ISO calendar dates
+ * become real date cells, the spec's Y/N flags read Yes/No, empty values are empty cells, and text is made
+ * safe for the file format. Pure functions, shared by the xlsx and CSV writers.
+ */
+import type { ColumnKind } from '../../../shared/columns.ts';
+
+/** Excel's limit on the characters of one cell; a longer one makes Excel "repair" the file. */
+export const CELL_CHARACTERS_MAX = 32_767;
+
+/**
+ * Characters XML 1.0 cannot carry (C0 controls but tab, newline and return; lone surrogates; U+FFFE and
+ * U+FFFF). Written into a sheet, any of them makes Excel refuse or "repair" the workbook.
+ */
+const XML_ILLEGAL =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Text as a cell can hold it: XML-illegal characters removed, cut at Excel's limit without splitting a pair. */
+export function cellText(text: string): string {
+  const clean = text.replace(XML_ILLEGAL, '');
+  if (clean.length <= CELL_CHARACTERS_MAX) return clean;
+  const cut = clean.slice(0, CELL_CHARACTERS_MAX);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * An ISO calendar date as the Date ExcelJS writes for it. ExcelJS turns a Date into a serial day number
+ * from its UTC fields, so the date is built with Date.UTC: midnight local time would shift a day west of UTC.
+ */
+export function calendarDate(text: string): Date | undefined {
+  const match = ISO_DATE.exec(text.trim());
+  if (!match) return undefined;
+  const [, year, month, day] = match.map(Number) as [number, number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  // 2024-02-30 rolls over to March; such a date is kept as the text the API sent.
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? date : undefined;
+}
+
+export type CellValue = string | number | Date | null;
+
+/** The cell for one value; null is an empty cell. */
+export function cellValue(kind: ColumnKind, value: unknown): CellValue {
+  if (value === undefined || value === null) return null;
+  if (kind.type === 'number' || kind.type === 'count') {
+    return typeof value === 'number' && Number.isFinite(value) ? value : null;
+  }
+  const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+  if (text === '') return null;
+  switch (kind.type) {
+    case 'date':
+      return calendarDate(text) ?? cellText(text);
+    case 'flag': {
+      const flag = text.toUpperCase();
+      return flag === 'Y' ? 'Yes' : flag === 'N' ? 'No' : cellText(text);
+    }
+    case 'codes':
+      return cellText(
+        text
+          .split(',')
+          .map((code) => code.trim())
+          .filter((code) => code !== '')
+          .join(', '),
+      );
+    case 'text':
+      return cellText(text);
+  }
+}
+
+/** The number format of a column's cells; undefined for text, which needs none. */
+export function numberFormat(kind: ColumnKind): string | undefined {
+  switch (kind.type) {
+    case 'number':
+      return kind.decimals === 0 ? '0' : `0.${'0'.repeat(kind.decimals)}`;
+    case 'count':
+      return '#,##0';
+    case 'date':
+      return 'yyyy-mm-dd';
+    case 'flag':
+    case 'codes':
+    case 'text':
+      return undefined;
+  }
+}
+
+/** Characters a value takes when shown, for sizing its column. */
+export function shownLength(kind: ColumnKind, cell: CellValue): number {
+  if (cell === null) return 0;
+  if (cell instanceof Date) return 10;
+  if (typeof cell === 'number') {
+    const digits = Math.trunc(Math.abs(cell)).toString().length;
+    const separators = Math.floor((digits - 1) / 3);
+    return digits + separators + (kind.type === 'number' ? kind.decimals + 1 : 0) + (cell < 0 ? 1 : 0);
+  }
+  return cell.length;
+}
+
+/** Column widths in characters: wide enough for the header and the sampled values, within reason. */
+export function columnWidth(header: string, longest: number): number {
+  return Math.min(60, Math.max(8, header.length + 2, longest + 2));
+}

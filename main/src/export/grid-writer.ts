@@ -1,0 +1,287 @@
+/**
+ * Writes the rows of a grid to a file as they arrive, page by page: an xlsx workbook through ExcelJS's
+ * streaming writer, or CSV. Memory stays flat whatever the row count: each row is committed as soon as it is
+ * written, and the writer waits for the file to drain between pages.
+ *
+ * ExcelJS's streaming writer has rules that are easy to break silently, each followed here on purpose:
+ * frozen panes are passed to addWorksheet (set later they are ignored); column widths and formats are set
+ * before the first row; every row is committed; one sheet is finished and committed before the next is
+ * started (the zip holds one open entry at a time, so a second sheet's rows would pile up in memory); no
+ * shared strings (their table is held in memory to the end); styles only on the header and number columns.
+ */
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import ExcelJS from 'exceljs';
+import { WASTE_LINE_COLUMNS, type Column } from '../../../shared/columns.ts';
+import { cellText, cellValue, columnWidth, numberFormat, shownLength, type CellValue } from './cells.ts';
+
+export type ExportRow = Readonly<Record<string, unknown>>;
+
+export interface ExportPage {
+  totalElements: number;
+  rows: readonly ExportRow[];
+}
+
+/** One line of the Query sheet: what was exported, from where, when. */
+export type QueryLine = readonly [label: string, value: string | number | Date];
+
+export interface GridFile {
+  format: 'xlsx' | 'csv';
+  /** Name of the rows' sheet: "Generators" or "Manifests". */
+  sheetName: string;
+  columns: readonly Column<string>[];
+  /** Manifest workbooks add a sheet with every waste line of the rows (`waste_lines` of each row). */
+  wasteLines: boolean;
+  /** The Query sheet, given the number of rows written (xlsx only). */
+  describe: (rows: number) => readonly QueryLine[];
+}
+
+export interface WriteProgress {
+  rowsWritten: number;
+  total: number;
+}
+
+export interface WriteOptions {
+  signal: AbortSignal;
+  onProgress: (progress: WriteProgress) => void;
+  /** Where the waste lines wait while the first sheet is written; removed when done. */
+  spillPath: string;
+}
+
+/** Writes every page to `path`; throws the signal's reason when aborted. Returns the number of rows. */
+export async function writeGridFile(
+  path: string,
+  file: GridFile,
+  pages: AsyncIterable<ExportPage>,
+  options: WriteOptions,
+): Promise<number> {
+  return file.format === 'csv' ? writeCsv(path, file, pages, options) : writeXlsx(path, file, pages, options);
+}
+
+const BOLD = { bold: true } as const;
+
+function frozenSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, name: string) {
+  return workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
+}
+
+/** Widths from the header and the first page; formats per column, so only number cells carry a style. */
+function sheetColumns(columns: readonly Column<string>[], sample: readonly CellValue[][]) {
+  return columns.map((column, index) => {
+    const longest = Math.max(0, ...sample.map((cells) => shownLength(column.kind, cells[index] ?? null)));
+    const format = numberFormat(column.kind);
+    return {
+      key: column.field,
+      width: columnWidth(column.header, longest),
+      ...(format ? { style: { numFmt: format } } : {}),
+    };
+  });
+}
+
+function cellsOf(columns: readonly Column<string>[], row: ExportRow): CellValue[] {
+  return columns.map((column) => cellValue(column.kind, row[column.field]));
+}
+
+/** Lets the zip and the file catch up: without it, committed rows pile up in memory ahead of the disk. */
+async function drain(output: WriteStream, signal: AbortSignal): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  if (output.writableNeedDrain) await once(output, 'drain', { signal });
+  signal.throwIfAborted();
+}
+
+function addHeader(sheet: ExcelJS.Worksheet, columns: readonly Column<string>[]): void {
+  const header = sheet.addRow(columns.map((column) => column.header));
+  header.font = BOLD;
+  header.commit();
+}
+
+async function writeXlsx(
+  path: string,
+  file: GridFile,
+  pages: AsyncIterable<ExportPage>,
+  { signal, onProgress, spillPath }: WriteOptions,
+): Promise<number> {
+  const output = createWriteStream(path);
+  const closed = once(output, 'close');
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: output,
+    useStyles: true,
+    useSharedStrings: false,
+  });
+  const spill = file.wasteLines ? createWriteStream(spillPath) : undefined;
+  let rows = 0;
+  let lines = 0;
+  try {
+    let sheet: ExcelJS.Worksheet | undefined;
+    for await (const page of pages) {
+      signal.throwIfAborted();
+      const cells = page.rows.map((row) => cellsOf(file.columns, row));
+      if (!sheet) {
+        sheet = frozenSheet(workbook, file.sheetName);
+        sheet.columns = sheetColumns(file.columns, cells);
+        addHeader(sheet, file.columns);
+      }
+      for (const values of cells) sheet.addRow(values).commit();
+      if (spill) {
+        const text = page.rows
+          .flatMap((row) => wasteLinesOf(row).map((line) => JSON.stringify(line)))
+          .join('\n');
+        lines += text === '' ? 0 : text.split('\n').length;
+        if (text !== '' && !spill.write(`${text}\n`)) await once(spill, 'drain', { signal });
+      }
+      rows += page.rows.length;
+      onProgress({ rowsWritten: rows, total: Math.max(page.totalElements, rows) });
+      await drain(output, signal);
+    }
+    if (!sheet) {
+      sheet = frozenSheet(workbook, file.sheetName);
+      sheet.columns = sheetColumns(file.columns, []);
+      addHeader(sheet, file.columns);
+    }
+    sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: rows + 1, column: file.columns.length } };
+    sheet.commit();
+    if (spill) {
+      spill.end();
+      await once(spill, 'close');
+      await writeWasteLines(workbook, spillPath, lines, output, signal);
+    }
+    writeQuerySheet(workbook, file.describe(rows));
+    await workbook.commit();
+    await closed;
+    return rows;
+  } catch (error) {
+    stopZip(workbook, output);
+    spill?.destroy();
+    throw error;
+  } finally {
+    if (spill) await rm(spillPath, { force: true });
+  }
+}
+
+/** ExcelJS keeps its zip (archiver) on the writer without declaring it; this is the part used here. */
+interface ZipOwner {
+  zip: NodeJS.ReadableStream & { abort(): void };
+}
+
+/**
+ * Stops a workbook midway: detached from the file first, so the zip's last buffered bytes are not written
+ * to a closed file, then aborted, then the file is closed (the caller removes it).
+ */
+function stopZip(workbook: ExcelJS.stream.xlsx.WorkbookWriter, output: WriteStream): void {
+  const { zip } = workbook as unknown as ZipOwner;
+  zip.unpipe(output);
+  zip.abort();
+  output.destroy();
+}
+
+function wasteLinesOf(row: ExportRow): readonly ExportRow[] {
+  const lines = row.waste_lines;
+  return Array.isArray(lines) ? (lines as ExportRow[]) : [];
+}
+
+async function writeWasteLines(
+  workbook: ExcelJS.stream.xlsx.WorkbookWriter,
+  spillPath: string,
+  count: number,
+  output: WriteStream,
+  signal: AbortSignal,
+): Promise<void> {
+  const sheet = frozenSheet(workbook, 'Waste lines');
+  const reader = createInterface({ input: createReadStream(spillPath), crlfDelay: Infinity });
+  let sample: CellValue[][] | undefined = [];
+  const pending: CellValue[][] = [];
+  let written = 0;
+  const start = () => {
+    sheet.columns = sheetColumns(WASTE_LINE_COLUMNS, sample ?? []);
+    addHeader(sheet, WASTE_LINE_COLUMNS);
+    for (const values of pending) sheet.addRow(values).commit();
+    sample = undefined;
+  };
+  for await (const text of reader) {
+    signal.throwIfAborted();
+    const values = cellsOf(WASTE_LINE_COLUMNS, JSON.parse(text) as ExportRow);
+    written += 1;
+    if (sample) {
+      // The first lines size the columns, as the first page does for the rows' sheet.
+      sample.push(values);
+      pending.push(values);
+      if (sample.length === 500) start();
+    } else sheet.addRow(values).commit();
+    if (written % 2000 === 0) await drain(output, signal);
+  }
+  if (sample) start();
+  sheet.autoFilter = {
+    from: { row: 1, column: 1 },
+    to: { row: count + 1, column: WASTE_LINE_COLUMNS.length },
+  };
+  sheet.commit();
+}
+
+function writeQuerySheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, lines: readonly QueryLine[]): void {
+  const sheet = workbook.addWorksheet('Query');
+  const longest = Math.max(...lines.map(([label]) => label.length));
+  sheet.columns = [
+    { key: 'label', width: Math.max(12, longest + 2) },
+    { key: 'value', width: 80 },
+  ];
+  for (const [label, value] of lines) {
+    const row = sheet.addRow([
+      label,
+      value instanceof Date ? value : typeof value === 'number' ? value : cellText(value),
+    ]);
+    row.getCell(1).font = BOLD;
+    if (value instanceof Date) row.getCell(2).numFmt = 'yyyy-mm-dd hh:mm:ss';
+    row.commit();
+  }
+  sheet.commit();
+}
+
+/**
+ * CSV as Excel opens it: UTF-8 with a byte-order mark, CRLF, RFC 4180 quoting. Numbers are written plain
+ * (no thousands separators), dates as ISO text. A text cell that starts like a formula (= + - @, tab,
+ * return) gets a leading apostrophe, so a spreadsheet shows it instead of running it (CSV injection).
+ */
+async function writeCsv(
+  path: string,
+  file: GridFile,
+  pages: AsyncIterable<ExportPage>,
+  { signal, onProgress }: WriteOptions,
+): Promise<number> {
+  const output = createWriteStream(path);
+  const closed = once(output, 'close');
+  let rows = 0;
+  try {
+    output.write(`\uFEFF${file.columns.map((column) => csvField(column.header)).join(',')}\r\n`);
+    for await (const page of pages) {
+      signal.throwIfAborted();
+      const text = page.rows
+        .map((row) =>
+          file.columns.map((column) => csvCell(cellValue(column.kind, row[column.field]))).join(','),
+        )
+        .join('\r\n');
+      rows += page.rows.length;
+      if (text !== '' && !output.write(`${text}\r\n`)) await once(output, 'drain', { signal });
+      onProgress({ rowsWritten: rows, total: Math.max(page.totalElements, rows) });
+    }
+    output.end();
+    await closed;
+    return rows;
+  } catch (error) {
+    output.destroy();
+    throw error;
+  }
+}
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+function csvCell(cell: CellValue): string {
+  if (cell === null) return '';
+  if (cell instanceof Date) return cell.toISOString().slice(0, 10);
+  if (typeof cell === 'number') return String(cell);
+  return csvField(FORMULA_START.test(cell) ? `'${cell}` : cell);
+}
+
+function csvField(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
