@@ -10,9 +10,10 @@
  * shared strings (their table is held in memory to the end); styles only on the header and number columns.
  */
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { WASTE_LINE_COLUMNS, type Column } from '../../../shared/columns.ts';
 import { cellText, cellValue, columnWidth, numberFormat, shownLength, type CellValue } from './cells.ts';
@@ -48,6 +49,36 @@ export interface WriteOptions {
   onProgress: (progress: WriteProgress) => void;
   /** Where the waste lines wait while the first sheet is written; removed when done. */
   spillPath: string;
+  /** Opens the output file; replaceable so tests can simulate a full disk. */
+  open?: (path: string) => Writable;
+}
+
+/**
+ * Watches an output stream from the moment it is opened: a failure (no permission, disk full) can come
+ * before anyone waits on the stream, and must then surface at the next check instead of being lost.
+ */
+function watch(stream: Writable) {
+  let failure: Error | undefined;
+  stream.on('error', (error) => {
+    failure ??= error;
+  });
+  const closed = new Promise<void>((resolve) => stream.once('close', resolve));
+  const check = () => {
+    if (failure !== undefined) throw failure;
+  };
+  return {
+    check,
+    /** Resolves when the stream can take more, or when it closed (then `check` throws its failure). */
+    async drained(signal: AbortSignal): Promise<void> {
+      check();
+      if (stream.writableNeedDrain) await Promise.race([once(stream, 'drain', { signal }), closed]);
+      check();
+    },
+    async finished(): Promise<void> {
+      await closed;
+      check();
+    },
+  };
 }
 
 /** Writes every page to `path`; throws the signal's reason when aborted. Returns the number of rows. */
@@ -83,10 +114,12 @@ function cellsOf(columns: readonly Column<string>[], row: ExportRow): CellValue[
   return columns.map((column) => cellValue(column.kind, row[column.field]));
 }
 
+type Watched = ReturnType<typeof watch>;
+
 /** Lets the zip and the file catch up: without it, committed rows pile up in memory ahead of the disk. */
-async function drain(output: WriteStream, signal: AbortSignal): Promise<void> {
+async function drain(output: Watched, signal: AbortSignal): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
-  if (output.writableNeedDrain) await once(output, 'drain', { signal });
+  await output.drained(signal);
   signal.throwIfAborted();
 }
 
@@ -100,16 +133,17 @@ async function writeXlsx(
   path: string,
   file: GridFile,
   pages: AsyncIterable<ExportPage>,
-  { signal, onProgress, spillPath }: WriteOptions,
+  { signal, onProgress, spillPath, open = createWriteStream }: WriteOptions,
 ): Promise<number> {
-  const output = createWriteStream(path);
-  const closed = once(output, 'close');
+  const stream = open(path);
+  const output = watch(stream);
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-    stream: output,
+    stream,
     useStyles: true,
     useSharedStrings: false,
   });
-  const spill = file.wasteLines ? createWriteStream(spillPath) : undefined;
+  const spillStream = file.wasteLines ? createWriteStream(spillPath) : undefined;
+  const spill = spillStream && { stream: spillStream, watched: watch(spillStream) };
   let rows = 0;
   let lines = 0;
   try {
@@ -128,7 +162,8 @@ async function writeXlsx(
           .flatMap((row) => wasteLinesOf(row).map((line) => JSON.stringify(line)))
           .join('\n');
         lines += text === '' ? 0 : text.split('\n').length;
-        if (text !== '' && !spill.write(`${text}\n`)) await once(spill, 'drain', { signal });
+        if (text !== '') spill.stream.write(`${text}\n`);
+        await spill.watched.drained(signal);
       }
       rows += page.rows.length;
       onProgress({ rowsWritten: rows, total: Math.max(page.totalElements, rows) });
@@ -142,17 +177,21 @@ async function writeXlsx(
     sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: rows + 1, column: file.columns.length } };
     sheet.commit();
     if (spill) {
-      spill.end();
-      await once(spill, 'close');
+      spill.stream.end();
+      await spill.watched.finished();
       await writeWasteLines(workbook, spillPath, lines, output, signal);
     }
     writeQuerySheet(workbook, file.describe(rows));
     await workbook.commit();
-    await closed;
+    await output.finished();
     return rows;
   } catch (error) {
-    stopZip(workbook, output);
-    spill?.destroy();
+    stopZip(workbook, stream);
+    if (spill) {
+      spill.stream.destroy();
+      // Removed once closed, so a write still in flight cannot land after the removal.
+      await spill.watched.finished().catch(() => undefined);
+    }
     throw error;
   } finally {
     if (spill) await rm(spillPath, { force: true });
@@ -168,7 +207,7 @@ interface ZipOwner {
  * Stops a workbook midway: detached from the file first, so the zip's last buffered bytes are not written
  * to a closed file, then aborted, then the file is closed (the caller removes it).
  */
-function stopZip(workbook: ExcelJS.stream.xlsx.WorkbookWriter, output: WriteStream): void {
+function stopZip(workbook: ExcelJS.stream.xlsx.WorkbookWriter, output: Writable): void {
   const { zip } = workbook as unknown as ZipOwner;
   zip.unpipe(output);
   zip.abort();
@@ -184,7 +223,7 @@ async function writeWasteLines(
   workbook: ExcelJS.stream.xlsx.WorkbookWriter,
   spillPath: string,
   count: number,
-  output: WriteStream,
+  output: Watched,
   signal: AbortSignal,
 ): Promise<void> {
   const sheet = frozenSheet(workbook, 'Waste lines');
@@ -246,13 +285,13 @@ async function writeCsv(
   path: string,
   file: GridFile,
   pages: AsyncIterable<ExportPage>,
-  { signal, onProgress }: WriteOptions,
+  { signal, onProgress, open = createWriteStream }: WriteOptions,
 ): Promise<number> {
-  const output = createWriteStream(path);
-  const closed = once(output, 'close');
+  const stream = open(path);
+  const output = watch(stream);
   let rows = 0;
   try {
-    output.write(`\uFEFF${file.columns.map((column) => csvField(column.header)).join(',')}\r\n`);
+    stream.write(`\uFEFF${file.columns.map((column) => csvField(column.header)).join(',')}\r\n`);
     for await (const page of pages) {
       signal.throwIfAborted();
       const text = page.rows
@@ -261,14 +300,15 @@ async function writeCsv(
         )
         .join('\r\n');
       rows += page.rows.length;
-      if (text !== '' && !output.write(`${text}\r\n`)) await once(output, 'drain', { signal });
+      if (text !== '') stream.write(`${text}\r\n`);
+      await output.drained(signal);
       onProgress({ rowsWritten: rows, total: Math.max(page.totalElements, rows) });
     }
-    output.end();
-    await closed;
+    stream.end();
+    await output.finished();
     return rows;
   } catch (error) {
-    output.destroy();
+    stream.destroy();
     throw error;
   }
 }

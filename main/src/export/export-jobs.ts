@@ -1,0 +1,154 @@
+/**
+ * Running exports: each has an id, its own AbortController, and reports progress, done or failed as events.
+ * Rows come page by page from a source (the API through the session, or chunks the renderer sends from an
+ * offline pack); the file is written beside its target under a temporary name and renamed into place only
+ * when complete, so a cancel or a failure leaves no file behind and any existing file untouched.
+ *
+ * An export is a caller of its own: it never shares or cancels the grid's requests, and asks for the next
+ * page while the current one is being written so the network and the disk overlap.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Result } from '../../../shared/ipc/contract.ts';
+import { writeAtomically } from './atomic-file.ts';
+import { writeGridFile, type ExportPage, type GridFile, type WriteProgress } from './grid-writer.ts';
+
+/** Rows per page asked of the API: the server's largest page (docs/api.md "Limits"). */
+export const EXPORT_PAGE_SIZE = 500;
+
+/** One page of rows, or why there is none; `page` is 0-based. */
+export type FetchPage = (page: number, signal: AbortSignal) => Promise<Result<ExportPage>>;
+
+export interface ExportEvents {
+  progress(id: string, progress: WriteProgress & { waiting?: 'sign-in' }): void;
+  done(id: string, outcome: { path: string; rows: number }): void;
+  failed(id: string, message: string): void;
+}
+
+export interface ExportSpec {
+  /** The file the user chose. */
+  target: string;
+  file: GridFile;
+  pages: (signal: AbortSignal) => AsyncIterable<ExportPage>;
+}
+
+export interface ExportDeps {
+  events: ExportEvents;
+  /** Where waste lines wait while the first sheet is written. */
+  spillFolder: string;
+  /** Replaceable so tests can simulate a full disk. */
+  open?: Parameters<typeof writeGridFile>[3]['open'];
+}
+
+/** A failure whose message is for the user as it stands. */
+export class ExportFailure extends Error {}
+
+/** Progress events at most this often: a fast export must not flood IPC with thousands of them. */
+const PROGRESS_INTERVAL_MS = 100;
+
+export function createExports(deps: ExportDeps) {
+  const running = new Map<string, AbortController>();
+
+  async function run(id: string, spec: ExportSpec, controller: AbortController): Promise<void> {
+    let lastProgress = 0;
+    try {
+      const rows = await writeAtomically(spec.target, (temporary) =>
+        writeGridFile(temporary, spec.file, spec.pages(controller.signal), {
+          signal: controller.signal,
+          spillPath: `${deps.spillFolder}/${id}.jsonl`,
+          ...(deps.open ? { open: deps.open } : {}),
+          onProgress: (progress) => {
+            const now = Date.now();
+            if (now - lastProgress < PROGRESS_INTERVAL_MS && progress.rowsWritten < progress.total) return;
+            lastProgress = now;
+            deps.events.progress(id, progress);
+          },
+        }),
+      );
+      deps.events.done(id, { path: spec.target, rows });
+    } catch (error) {
+      if (controller.signal.aborted) deps.events.failed(id, 'The export was cancelled; no file was written.');
+      else deps.events.failed(id, failureMessage(error, spec.target));
+    } finally {
+      running.delete(id);
+    }
+  }
+
+  return {
+    /** Starts an export; its events carry the returned id. */
+    start(spec: ExportSpec): string {
+      const id = randomUUID();
+      const controller = new AbortController();
+      running.set(id, controller);
+      void run(id, spec, controller);
+      return id;
+    },
+    /** Cancels a running export; false when there is none with this id (finished, or never started). */
+    cancel(id: string): boolean {
+      const controller = running.get(id);
+      if (!controller) return false;
+      controller.abort(new ExportFailure('cancelled'));
+      return true;
+    },
+    /** Cancels everything, e.g. when the window closes. */
+    cancelAll(): void {
+      for (const controller of running.values()) controller.abort(new ExportFailure('cancelled'));
+    },
+  };
+}
+
+export type Exports = ReturnType<typeof createExports>;
+
+/** File-system failures in the user's words; the target named so they know which file is meant. */
+function failureMessage(error: unknown, target: string): string {
+  if (error instanceof ExportFailure) return error.message;
+  const code = (error as { code?: unknown } | null)?.code;
+  switch (code) {
+    case 'ENOSPC':
+      return `The disk is full; ${target} was not written. Free some space and export again.`;
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      return `There is no permission to write ${target}; choose another folder.`;
+    case 'ENOENT':
+      return `The folder of ${target} does not exist any more; choose another.`;
+    default:
+      return `The export could not be written to ${target}: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/**
+ * Every page of a list from the API, the next one asked for while the current one is written. A page
+ * that needs a new sign-in waits for it (`waitForSignIn` resolves false if the user signs out instead);
+ * any other failure ends the export with the API's message.
+ */
+export async function* apiPages(
+  fetchPage: FetchPage,
+  signal: AbortSignal,
+  waitForSignIn: (signal: AbortSignal) => Promise<boolean>,
+  onWaiting: () => void,
+): AsyncGenerator<ExportPage> {
+  const fetchWithSignIn = async (page: number): Promise<ExportPage> => {
+    for (;;) {
+      const answer = await fetchPage(page, signal);
+      signal.throwIfAborted();
+      if (answer.ok) return answer.data;
+      if (answer.error.kind !== 'unauthorized') throw new ExportFailure(answer.error.message);
+      onWaiting();
+      if (!(await waitForSignIn(signal))) throw new ExportFailure('You signed out, so the export stopped.');
+    }
+  };
+  let next = fetchWithSignIn(0);
+  let seen = 0;
+  for (let page = 0; ; page += 1) {
+    const current = await next;
+    seen += current.rows.length;
+    const more = current.rows.length === EXPORT_PAGE_SIZE && seen < current.totalElements;
+    if (more) {
+      next = fetchWithSignIn(page + 1);
+      // Awaited on the next turn; a failure while this page is written must not count as unhandled.
+      next.catch(() => undefined);
+    }
+    yield current;
+    if (!more) return;
+  }
+}
