@@ -27,6 +27,19 @@ export interface AppOptions {
   warm?: boolean;
 }
 
+/** A route as registered, for the auth test to walk every one of them rather than a hand-kept list. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  public: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    registeredRoutes: readonly RegisteredRoute[];
+  }
+}
+
 export const DEFAULT_TOKEN_TTL_MS = 8 * 60 * 60 * 1000;
 
 export function buildApp(options: AppOptions): FastifyInstance {
@@ -38,6 +51,14 @@ export function buildApp(options: AppOptions): FastifyInstance {
     trustProxy: false,
   });
   registerProblemHandlers(app);
+
+  const routes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      routes.push({ method, url: route.url, public: route.config?.public === true });
+    }
+  });
 
   // JSON bodies; an empty body reads as "no body" so that schema validation names what is missing.
   // Only JSON: Fastify's text/plain parser would turn a text body into a string and hide the 415.
