@@ -23,7 +23,7 @@ declare module 'fastify' {
 }
 
 const REALM = 'Bearer realm="tracker"';
-export const API_PREFIX = '/api/tracker/';
+const API_PREFIX = '/api/tracker/';
 
 function unauthorized(detail: string, error?: 'invalid_token'): HttpProblem {
   return new HttpProblem(401, detail, {
