@@ -1,6 +1,7 @@
 /**
- * The tracker API as a Fastify plugin-style factory: problem handlers, the JSON body parser, the Bearer
- * guard, then the routes. The entry (server.ts) only opens the database and listens.
+ * The tracker API as a Fastify plugin-style factory: connection limits, problem handlers, the JSON body
+ * parser, the Host check, the Bearer guard, then the routes. The entry (server.ts) only opens the database
+ * and listens.
  */
 import type { Database } from 'better-sqlite3';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -8,6 +9,7 @@ import { LIMITS, type Dialect } from '../../shared/api/index.ts';
 import { guard } from './auth/guard.ts';
 import { DEFAULT_THROTTLE, LoginThrottle, type ThrottleOptions } from './auth/throttle.ts';
 import { TokenStore } from './auth/tokens.ts';
+import { hostCheck, type HostPolicy } from './http/host-check.ts';
 import { HttpProblem, registerProblemHandlers } from './http/problem.ts';
 import { DetailRepository } from './repositories/detail-repository.ts';
 import { GeneratorsRepository } from './repositories/generators-repository.ts';
@@ -25,19 +27,78 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Read the lookup lists and unfiltered totals before the first request. */
   warm?: boolean;
+  /** Which Host names are answered; default loopback names only (serve() derives it from the bind address). */
+  hosts?: HostPolicy;
+  /** Timeouts and the connection cap; each defaults to CONNECTION_LIMITS. */
+  connections?: Partial<ConnectionLimits>;
+}
+
+/** Guards against clients that connect and then send slowly or not at all (docs/api.md "Limits"). */
+export interface ConnectionLimits {
+  /** The request line and headers must arrive within this. */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this; else 408 and the connection is closed. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** A connection with no traffic either way for this long is destroyed. */
+  idleTimeoutMs: number;
+  /** Connections open at once; past it a new connection is closed on arrival. */
+  maxConnections: number;
+}
+
+export const CONNECTION_LIMITS: ConnectionLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 60_000,
+  maxConnections: 512,
+};
+
+/** A route as registered, for the auth test to walk every one of them rather than a hand-kept list. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  public: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    registeredRoutes: readonly RegisteredRoute[];
+  }
 }
 
 export const DEFAULT_TOKEN_TTL_MS = 8 * 60 * 60 * 1000;
 
 export function buildApp(options: AppOptions): FastifyInstance {
+  const limits = { ...CONNECTION_LIMITS, ...options.connections };
   const app = Fastify({
     logger: options.logger ?? false,
     // One line per request, written below, instead of Fastify's two; it never includes headers or bodies.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: LIMITS.bodyBytesMax,
     trustProxy: false,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionTimeout: limits.idleTimeoutMs,
+    http: {
+      // Node refuses a headers timeout longer than the request timeout.
+      headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
+      // Node looks for overdue requests only this often (30 s by default), which would let a stalled body
+      // live up to 30 s past its timeout.
+      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs, limits.requestTimeoutMs),
+    },
   });
+  app.server.maxConnections = limits.maxConnections;
   registerProblemHandlers(app);
+
+  const routes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      routes.push({ method, url: route.url, public: route.config?.public === true });
+    }
+  });
 
   // JSON bodies; an empty body reads as "no body" so that schema validation names what is missing.
   // Only JSON: Fastify's text/plain parser would turn a text body into a string and hide the 415.
@@ -62,6 +123,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     manifests.warm();
   }
 
+  app.addHook('onRequest', hostCheck(options.hosts ?? { loopback: true, names: [] }));
   app.addHook('onRequest', guard(tokens));
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(

@@ -4,6 +4,7 @@ import pino from 'pino';
 import type { Dialect } from '../../shared/api/index.ts';
 import { buildApp } from './app.ts';
 import { openDatabase } from './db/open.ts';
+import { hostPolicyFor } from './http/host-check.ts';
 
 export interface ServeOptions {
   db: string;
@@ -11,6 +12,8 @@ export interface ServeOptions {
   port: number;
   dialect: Dialect;
   tokenTtlMs?: number;
+  /** Host names answered besides loopback ones (bound to loopback) or instead of any (bound elsewhere). */
+  allowedHosts?: readonly string[];
   logLevel: 'info' | 'warn' | 'error' | 'silent';
 }
 
@@ -28,6 +31,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     db,
     dialect: options.dialect,
     tokenTtlMs: options.tokenTtlMs,
+    hosts: hostPolicyFor(options.host, options.allowedHosts ?? []),
     logger: log && {
       level: options.logLevel,
       redact: ['req.headers.authorization', 'body.password'],

@@ -1,11 +1,15 @@
 /**
- * Sign-in, tokens, scopes, throttling and the accounts CLI (spec 5; docs/api.md "Authentication").
+ * Sign-in, tokens, scopes, throttling, password storage and the accounts CLI (spec 5; docs/api.md
+ * "Authentication").
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/src/app.ts';
+import { hashPassword } from '../../server/src/auth/passwords.ts';
+import { addUser } from '../../server/src/auth/users.ts';
 import { buildTestDatabase, startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
 import {
   GENERATORS_ONLY,
@@ -108,7 +112,7 @@ describe('sign-in', () => {
     expect(expectProblem(answer, 400).type).toBe('urn:waste-tracker:problem:validation');
   });
 
-  it('stores passwords only as scrypt hashes (N=16384, r=8, p=1, 16-byte salt)', () => {
+  it('stores passwords only as scrypt hashes (N=2^17, r=8, p=1, 16-byte salt)', () => {
     const rows = server.db.prepare('SELECT username, password_hash FROM users').all() as {
       username: string;
       password_hash: string;
@@ -116,7 +120,7 @@ describe('sign-in', () => {
     expect(rows.map((row) => row.username)).toEqual(expect.arrayContaining(['inspector', 'generators-only']));
     for (const row of rows) {
       const [scheme, n, r, p, salt, hash] = row.password_hash.split('$');
-      expect([scheme, n, r, p]).toEqual(['scrypt', '16384', '8', '1']);
+      expect([scheme, n, r, p]).toEqual(['scrypt', '131072', '8', '1']);
       expect(Buffer.from(salt ?? '', 'base64')).toHaveLength(16);
       expect(Buffer.from(hash ?? '', 'base64').length).toBeGreaterThanOrEqual(32);
       expect(row.password_hash).not.toContain('demo');
@@ -148,11 +152,50 @@ describe('the Bearer check', () => {
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="tracker"/);
   });
 
-  it('answers a request without Authorization with 401 and WWW-Authenticate: Bearer', async () => {
-    for (const endpoint of endpoints(undefined)) {
-      const answer = await endpoint.call();
-      expectProblem(answer, 401);
-      expect(answer.headers.get('www-authenticate'), endpoint.name).toBe('Bearer realm="tracker"');
+  it('marks only sign-in as public among the routes the server registered', () => {
+    const routes = server.app.registeredRoutes;
+    expect(routes.filter((route) => route.url.startsWith('/api/tracker/')).length).toBeGreaterThan(8);
+    expect(routes.filter((route) => route.public)).toEqual([
+      { method: 'POST', url: PATHS.login, public: true },
+    ]);
+  });
+
+  it('answers every registered route but sign-in without Authorization with 401 and WWW-Authenticate: Bearer', async () => {
+    const guarded = server.app.registeredRoutes.filter(
+      (route) => route.url.startsWith('/api/tracker/') && !route.public,
+    );
+    for (const url of Object.values(PATHS).filter((path) => path !== PATHS.login)) {
+      expect(guarded.map((route) => route.url)).toContain(url);
+    }
+    for (const route of guarded) {
+      const response = await fetch(`${server.baseUrl}${route.url}`, {
+        method: route.method,
+        ...(route.method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}),
+      });
+      expect(response.status, `${route.method} ${route.url}`).toBe(401);
+      expect(response.headers.get('www-authenticate'), `${route.method} ${route.url}`).toBe(
+        'Bearer realm="tracker"',
+      );
+      await response.arrayBuffer();
+    }
+  });
+
+  it('denies by default: a route registered without any auth setting needs a token', async () => {
+    const app = buildApp({ db: server.db, warm: false });
+    app.get('/api/tracker/added-later/', () => ({ reached: true }));
+    try {
+      const anonymous = await app.inject({ method: 'GET', url: '/api/tracker/added-later/' });
+      expect(anonymous.statusCode).toBe(401);
+      expect(anonymous.headers['www-authenticate']).toBe('Bearer realm="tracker"');
+      const session = await signInAs(server.baseUrl, GENERATORS_ONLY.username, GENERATORS_ONLY.password);
+      const signedIn = await app.inject({
+        method: 'GET',
+        url: '/api/tracker/added-later/',
+        headers: { authorization: `Bearer ${session.token}` },
+      });
+      expect(signedIn.json()).toEqual({ reached: true });
+    } finally {
+      await app.close();
     }
   });
 
@@ -282,6 +325,75 @@ describe('throttling failed sign-ins', () => {
   });
 });
 
+describe('guesses sent at once', () => {
+  it('judges at most the allowed number: 40 concurrent wrong passwords give 5 × 401 and 35 × 429', async () => {
+    const fresh = await startTrackerServer({ dbPath });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, index) => login(fresh.baseUrl, INSPECTOR.username, `guess-${index}`)),
+      );
+      const statuses = answers.map((answer) => answer.status);
+      expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(35);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('gives the attempt back when the password was right, so sign-ins never use up the limit', async () => {
+    const fresh = await startTrackerServer({
+      dbPath,
+      throttle: { perUser: 2, perAddress: 2, windowMs: 60_000 },
+    });
+    try {
+      for (let attempt = 1; attempt <= 3; attempt += 1) {
+        expect((await login(fresh.baseUrl, INSPECTOR.username, INSPECTOR.password)).status).toBe(200);
+      }
+      expectProblem(await login(fresh.baseUrl, INSPECTOR.username, 'wrong-1'), 401);
+      expectProblem(await login(fresh.baseUrl, GENERATORS_ONLY.username, 'wrong-2'), 401);
+      expectProblem(await login(fresh.baseUrl, GENERATORS_ONLY.username, GENERATORS_ONLY.password), 429);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe('password storage and changes', () => {
+  const storedHash = (username: string) =>
+    server.db.prepare('SELECT password_hash FROM users WHERE username = ?').pluck().get(username) as string;
+
+  it('re-hashes a hash made at the old cost (N=2^14) at N=2^17 on the next successful sign-in', async () => {
+    await addUser(server.db, 'erin', 'erin-password-1', ['generators'], { cost: { N: 2 ** 14, r: 8, p: 1 } });
+    const old = storedHash('erin');
+    expect(old).toMatch(/^scrypt\$16384\$8\$1\$/);
+    expectProblem(await login(server.baseUrl, 'erin', 'not-erins-password'), 401);
+    expect(storedHash('erin')).toBe(old);
+
+    const first = await signInAs(server.baseUrl, 'erin', 'erin-password-1');
+    const upgraded = storedHash('erin');
+    expect(upgraded).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect(upgraded.split('$')[4]).not.toBe(old.split('$')[4]);
+    // The same password: the sign-in that upgraded it keeps its token, and the new hash verifies.
+    expect((await post(server.baseUrl, PATHS.generatorTotals, first.token, {})).status).toBe(200);
+    await signInAs(server.baseUrl, 'erin', 'erin-password-1');
+    expect(storedHash('erin')).toBe(upgraded);
+  });
+
+  it('revokes every token of a user at once when the password is replaced', async () => {
+    await addUser(server.db, 'frank', 'frank-password-1', ['manifests'], {
+      cost: { N: 2 ** 14, r: 8, p: 1 },
+    });
+    const session = await signInAs(server.baseUrl, 'frank', 'frank-password-1');
+    expect((await post(server.baseUrl, PATHS.manifestTotals, session.token, {})).status).toBe(200);
+    await addUser(server.db, 'frank', 'frank-password-2', ['manifests'], {
+      replace: true,
+      passwordHash: await hashPassword('frank-password-2', { N: 2 ** 14, r: 8, p: 1 }),
+    });
+    expectProblem(await post(server.baseUrl, PATHS.manifestTotals, session.token, {}), 401);
+    expect((await login(server.baseUrl, 'frank', 'frank-password-2')).status).toBe(200);
+  });
+});
+
 describe('the accounts CLI (npm run users)', () => {
   const cli = resolve(import.meta.dirname, '../../server/src/cli/users.ts');
 
@@ -342,6 +454,26 @@ describe('the accounts CLI (npm run users)', () => {
     expect(signedIn.status).toBe(200);
     expect((signedIn.body as { scopes: string[] }).scopes).toEqual(['manifests', 'generators']);
     expect((await users(['remove', 'dave'])).code).toBe(0);
+  });
+
+  it('changes a password with passwd, ending the sign-ins made with the old one at once', async () => {
+    expect((await users(['add', 'grace', '--scopes', 'generators'], 'grace-password-1')).code).toBe(0);
+    const session = await signInAs(server.baseUrl, 'grace', 'grace-password-1');
+    expect((await post(server.baseUrl, PATHS.generatorTotals, session.token, {})).status).toBe(200);
+
+    const changed = await users(['passwd', 'grace'], 'grace-password-2');
+    expect(changed.code, changed.stderr).toBe(0);
+    expectProblem(await post(server.baseUrl, PATHS.generatorTotals, session.token, {}), 401);
+    expectProblem(await login(server.baseUrl, 'grace', 'grace-password-1'), 401);
+    expect((await login(server.baseUrl, 'grace', 'grace-password-2')).status).toBe(200);
+
+    const missing = await users(['passwd', 'nobody-at-all'], 'long-enough-password');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no user "nobody-at-all"');
+    const short = await users(['passwd', 'grace'], 'short');
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain('at least 8 characters');
+    expect((await users(['remove', 'grace'])).code).toBe(0);
   });
 
   it('refuses unknown scopes with exit code 2 and a message naming them', async () => {

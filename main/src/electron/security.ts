@@ -4,7 +4,7 @@
 // origins, which links) live in main/src/security/policy.ts, where they are tested without Electron.
 // ===========================================================================================================
 import { readFile } from 'node:fs/promises';
-import { app, protocol, type Session, type WebContents, type WebPreferences } from 'electron';
+import { app, protocol, type Session, type WebContents } from 'electron';
 import {
   APP_SCHEME,
   CONTENT_SECURITY_POLICY,
@@ -23,25 +23,6 @@ export function hardenAppBeforeReady(): void {
   ]);
   app.enableSandbox();
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
-}
-
-/** Written out in full rather than trusting defaults, so a reader sees every switch. */
-export function secureWebPreferences(preload: string): WebPreferences {
-  return {
-    preload,
-    sandbox: true,
-    contextIsolation: true,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    nodeIntegrationInSubFrames: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    webviewTag: false,
-    experimentalFeatures: false,
-    navigateOnDragDrop: false,
-    safeDialogs: true,
-    spellcheck: false,
-  };
 }
 
 /** No navigation away from the app, no new windows, no <webview>: the app is one page in one window. */

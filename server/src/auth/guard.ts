@@ -1,6 +1,8 @@
 /**
- * The Bearer check on every tracker endpoint but login (spec 5): a missing, unknown, revoked or expired token
- * is a 401 with `WWW-Authenticate: Bearer`; a valid token without the endpoint's scope is a 403 naming it.
+ * The Bearer check (spec 5), deny by default: every route under /api/tracker/ needs a live token unless it is
+ * marked `public` (login). A missing, unknown, revoked or expired token is a 401 with `WWW-Authenticate:
+ * Bearer`; a valid token without one of the route's `scopes` is a 403 naming them. An unknown path stays a
+ * 404 whoever asks: there is nothing behind it to protect.
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Scope } from '../../../shared/api/index.ts';
@@ -13,12 +15,15 @@ declare module 'fastify' {
     bearerToken?: string;
   }
   interface FastifyContextConfig {
-    /** Scopes of which the caller needs at least one; absent means the endpoint needs no token. */
+    /** Scopes of which the caller needs at least one; absent means any signed-in caller. */
     scopes?: readonly Scope[];
+    /** Reachable without a token. Only sign-in is. */
+    public?: boolean;
   }
 }
 
 const REALM = 'Bearer realm="tracker"';
+const API_PREFIX = '/api/tracker/';
 
 function unauthorized(detail: string, error?: 'invalid_token'): HttpProblem {
   return new HttpProblem(401, detail, {
@@ -34,8 +39,9 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 function check(request: FastifyRequest, tokens: TokenStore): void {
-  const scopes = request.routeOptions.config.scopes;
-  if (!scopes) return;
+  if (request.is404) return;
+  const { url, config } = request.routeOptions;
+  if (config.public === true || !url?.startsWith(API_PREFIX)) return;
   if (!request.headers.authorization) {
     throw unauthorized('sign in first: send Authorization: Bearer <token>');
   }
@@ -46,7 +52,8 @@ function check(request: FastifyRequest, tokens: TokenStore): void {
   }
   request.owner = owner;
   request.bearerToken = token;
-  if (!scopes.some((scope) => owner.scopes.includes(scope))) {
+  const scopes = config.scopes;
+  if (scopes && !scopes.some((scope) => owner.scopes.includes(scope))) {
     throw new HttpProblem(
       403,
       `user "${owner.username}" lacks the "${scopes.join('" or "')}" permission this endpoint needs`,

@@ -1,7 +1,11 @@
 /**
  * Login throttling: failed attempts are counted per user name + address and per address alone, in a sliding
  * window; past the limit a login is refused with 429 and Retry-After until the oldest failure ages out.
- * A successful login clears the user + address count. Kept in memory: it protects one server process.
+ *
+ * An attempt is reserved (counted as a failure) before its password is checked, and the reservation is
+ * given back when the password was right: checking takes about a second, and guesses sent at once would
+ * otherwise all be judged before the first failure was counted. A successful login also clears the
+ * user + address count. Kept in memory: it protects one server process.
  */
 export interface ThrottleOptions {
   /** Failures allowed per user name and address within the window. */
@@ -14,6 +18,13 @@ export interface ThrottleOptions {
 
 export const DEFAULT_THROTTLE: ThrottleOptions = { perUser: 5, perAddress: 20, windowMs: 15 * 60 * 1000 };
 
+/** A reserved attempt: a failure unless `succeeded()` is called. */
+export interface LoginAttempt {
+  succeeded(): void;
+}
+
+export type Reservation = { allowed: true; attempt: LoginAttempt } | { allowed: false; retryAfter: number };
+
 export class LoginThrottle {
   private readonly failures = new Map<string, number[]>();
   private readonly options: ThrottleOptions;
@@ -24,27 +35,37 @@ export class LoginThrottle {
     this.now = options.now ?? Date.now;
   }
 
-  /** Seconds until another attempt is allowed, or 0 when it is allowed now. */
-  retryAfter(username: string, address: string): number {
+  /**
+   * Counts one attempt now, or refuses it with the seconds until one is allowed. Synchronous, so two
+   * requests can never both take the last free attempt.
+   */
+  reserve(username: string, address: string): Reservation {
     const now = this.now();
-    const waits = [
-      this.wait(`user:${username.toLowerCase()}|${address}`, this.options.perUser, now),
-      this.wait(`address:${address}`, this.options.perAddress, now),
-    ];
-    return Math.max(...waits);
+    const userKey = `user:${username.toLowerCase()}|${address}`;
+    const addressKey = `address:${address}`;
+    const retryAfter = Math.max(
+      this.wait(userKey, this.options.perUser, now),
+      this.wait(addressKey, this.options.perAddress, now),
+    );
+    if (retryAfter > 0) return { allowed: false, retryAfter };
+    for (const key of [userKey, addressKey]) this.failures.set(key, [...this.recent(key, now), now]);
+    return {
+      allowed: true,
+      attempt: {
+        succeeded: () => {
+          this.failures.delete(userKey);
+          this.giveBack(addressKey, now);
+        },
+      },
+    };
   }
 
-  fail(username: string, address: string): void {
-    const now = this.now();
-    for (const key of [`user:${username.toLowerCase()}|${address}`, `address:${address}`]) {
-      const list = this.recent(key, now);
-      list.push(now);
-      this.failures.set(key, list);
-    }
-  }
-
-  succeed(username: string, address: string): void {
-    this.failures.delete(`user:${username.toLowerCase()}|${address}`);
+  private giveBack(key: string, time: number): void {
+    const list = this.failures.get(key);
+    const index = list?.lastIndexOf(time) ?? -1;
+    if (!list || index < 0) return;
+    list.splice(index, 1);
+    if (list.length === 0) this.failures.delete(key);
   }
 
   private recent(key: string, now: number): number[] {

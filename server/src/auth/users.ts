@@ -1,7 +1,11 @@
-/** The accounts of one tracker database: add, list, remove, and look up for login. */
+/**
+ * The accounts of one tracker database: add, list, change the password of, remove, and look up for login.
+ * Changing a password or removing an account deletes the account's tokens in the same transaction: the
+ * server checks every token against the database, so they stop working at once, even in a running server.
+ */
 import type { Database } from 'better-sqlite3';
 import { Scope } from '../../../shared/api/index.ts';
-import { hashPassword } from './passwords.ts';
+import { hashPassword, type ScryptCost } from './passwords.ts';
 
 export interface User {
   id: number;
@@ -42,29 +46,70 @@ function toUser(row: UserRow): User {
   return { id: row.id, username: row.username, scopes: parseScopes(row.scopes), createdAt: row.created_at };
 }
 
-/** Adds an account, or replaces the password and scopes of an existing one when `replace` is set. */
+function checkPassword(password: string): void {
+  if (password.length < 8) throw new UserError('a password has at least 8 characters');
+}
+
+/**
+ * Adds an account, or replaces the password and scopes of an existing one when `replace` is set (its tokens
+ * are then revoked). `passwordHash` stores a hash made earlier instead of hashing `password` again.
+ */
 export async function addUser(
   db: Database,
   username: string,
   password: string,
   scopes: Scope[],
-  options: { replace?: boolean } = {},
+  options: { replace?: boolean; cost?: ScryptCost; passwordHash?: string } = {},
 ): Promise<User> {
   if (!USERNAME.test(username)) {
     throw new UserError('a user name is 1–100 letters, digits or . _ @ -');
   }
-  if (password.length < 8) throw new UserError('a password has at least 8 characters');
+  checkPassword(password);
   if (scopes.length === 0) throw new UserError('give at least one scope');
-  const exists = db.prepare('SELECT 1 FROM users WHERE username = ?').get(username) !== undefined;
+  const exists = findUser(db, username) !== undefined;
   if (exists && !options.replace) throw new UserError(`user "${username}" already exists`);
-  const hash = await hashPassword(password);
-  db.prepare(
-    `INSERT INTO users (username, password_hash, scopes, created_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (username) DO UPDATE SET password_hash = excluded.password_hash, scopes = excluded.scopes`,
-  ).run(username, hash, scopes.join(','), new Date().toISOString());
+  const hash = options.passwordHash ?? (await hashPassword(password, options.cost));
+  db.transaction(() => {
+    db.prepare(
+      `INSERT INTO users (username, password_hash, scopes, created_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (username) DO UPDATE SET password_hash = excluded.password_hash, scopes = excluded.scopes`,
+    ).run(username, hash, scopes.join(','), new Date().toISOString());
+    db.prepare('DELETE FROM tokens WHERE user_id = (SELECT id FROM users WHERE username = ?)').run(username);
+  })();
   const user = findUser(db, username);
   if (!user) throw new UserError(`user "${username}" could not be stored`);
   return toUser(user);
+}
+
+/** Sets a new password and revokes every token of the account; false when there is no such account. */
+export async function changePassword(
+  db: Database,
+  username: string,
+  password: string,
+  options: { cost?: ScryptCost } = {},
+): Promise<boolean> {
+  checkPassword(password);
+  if (!findUser(db, username)) return false;
+  const hash = await hashPassword(password, options.cost);
+  return db.transaction(() => {
+    const user = findUser(db, username);
+    if (!user) return false;
+    db.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(hash, user.id);
+    db.prepare('DELETE FROM tokens WHERE user_id = ?').run(user.id);
+    return true;
+  })();
+}
+
+/**
+ * Stores a new hash of the same password (a cost upgrade at sign-in). Tokens stay valid: the password did
+ * not change. Only replaces `oldHash`, so a password changed meanwhile is never overwritten.
+ */
+export function replacePasswordHash(db: Database, userId: number, oldHash: string, newHash: string): void {
+  db.prepare('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?').run(
+    newHash,
+    userId,
+    oldHash,
+  );
 }
 
 export function findUser(db: Database, username: string): UserRow | undefined {

@@ -1,5 +1,6 @@
 /**
  * npm run server -- --db FILE --port P --host 127.0.0.1 [--dialect sample|typed] [--token-ttl-minutes M]
+ *   [--allowed-host NAME]...
  *
  * With no --db: creates (on first run) and serves the demo database under data/, and prints the demo
  * accounts. Port 0 picks a free port; the URL is printed either way.
@@ -11,11 +12,12 @@ import { Dialect } from '../../../shared/api/index.ts';
 import { DEMO_ACCOUNTS } from '../auth/demo-accounts.ts';
 import { buildDemoDatabase } from '../data/demo/build-demo.ts';
 import { DatabaseError, hasCurrentSchema } from '../db/open.ts';
+import { hostName } from '../http/host-check.ts';
 import { serve } from '../server.ts';
 
 const USAGE =
   'usage: npm run server -- [--db FILE] [--port P] [--host 127.0.0.1] [--dialect sample|typed] ' +
-  '[--token-ttl-minutes M] [--log-level info|warn|error|silent] [--demo-manifests N]';
+  '[--token-ttl-minutes M] [--allowed-host NAME]... [--log-level info|warn|error|silent] [--demo-manifests N]';
 
 export const DEMO_DATABASE = resolve(import.meta.dirname, '../../../data/demo.db');
 const DEMO_MANIFESTS = 50_000;
@@ -49,6 +51,7 @@ async function main(): Promise<void> {
         host: { type: 'string', default: '127.0.0.1' },
         dialect: { type: 'string', default: 'sample' },
         'token-ttl-minutes': { type: 'string' },
+        'allowed-host': { type: 'string', multiple: true },
         'log-level': { type: 'string', default: 'info' },
         'demo-manifests': { type: 'string' },
       },
@@ -67,6 +70,14 @@ async function main(): Promise<void> {
   const port = positiveInteger(args.port, 'port', 4010, true);
   if (port > 65535) fail(`--port must be at most 65535, got ${port}`);
   const ttlMinutes = args['token-ttl-minutes'];
+  const allowedHosts = args['allowed-host'] ?? [];
+  for (const name of allowedHosts) {
+    if (hostName(name) !== name.toLowerCase() || name.startsWith('[')) {
+      fail(
+        `--allowed-host takes a host name without port or scheme, e.g. tracker.example.org; got "${name}"`,
+      );
+    }
+  }
 
   let db = args.db;
   if (db === undefined) {
@@ -93,6 +104,7 @@ async function main(): Promise<void> {
     dialect: dialect.data,
     tokenTtlMs:
       ttlMinutes === undefined ? undefined : positiveInteger(ttlMinutes, 'token-ttl-minutes', 480) * 60_000,
+    allowedHosts,
     logLevel,
   });
   console.error(`Tracker API (${dialect.data} dialect) on ${server.origin}/api/tracker/`);

@@ -1,15 +1,17 @@
 /**
  * npm run users -- --db FILE add NAME --scopes generators,manifests   (password from TRACKER_PASSWORD or stdin)
+ * npm run users -- --db FILE passwd NAME   (new password from TRACKER_PASSWORD or stdin; revokes the tokens)
  * npm run users -- --db FILE list
- * npm run users -- --db FILE remove NAME
+ * npm run users -- --db FILE remove NAME     (revokes the tokens)
  */
 import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
 import { DatabaseError, openDatabase } from '../db/open.ts';
-import { UserError, addUser, listUsers, parseScopes, removeUser } from '../auth/users.ts';
+import { UserError, addUser, changePassword, listUsers, parseScopes, removeUser } from '../auth/users.ts';
 
 const USAGE = `usage:
   npm run users -- --db FILE add NAME --scopes generators,manifests   (password from TRACKER_PASSWORD or standard input)
+  npm run users -- --db FILE passwd NAME   (new password from TRACKER_PASSWORD or standard input)
   npm run users -- --db FILE list
   npm run users -- --db FILE remove NAME`;
 
@@ -52,6 +54,11 @@ async function main(): Promise<void> {
         console.log(`added ${user.username} (${user.scopes.join(', ')})`);
         break;
       }
+      case 'passwd':
+        if (!name) fail('passwd needs a user name');
+        if (!(await changePassword(db, name, await readPassword()))) fail(`no user "${name}"`);
+        console.log(`changed the password of ${name}; its sign-ins were ended`);
+        break;
       case 'list':
         for (const user of listUsers(db)) {
           console.log(`${user.username}\t${user.scopes.join(',')}\t${user.createdAt}`);
@@ -64,7 +71,7 @@ async function main(): Promise<void> {
         break;
       case undefined:
       default:
-        fail(command ? `unknown command "${command}"` : 'give a command: add, list or remove');
+        fail(command ? `unknown command "${command}"` : 'give a command: add, passwd, list or remove');
     }
   } finally {
     db.close();

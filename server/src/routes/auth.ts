@@ -1,28 +1,37 @@
 /** Login and logout (docs/api.md, "Authentication"; the spec leaves the login operation "not shown"). */
+import type { Database } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { LoginRequest } from '../../../shared/api/index.ts';
+import { PASSWORD_COST, hashPassword, needsRehash, verifyPassword } from '../auth/passwords.ts';
 import type { LoginThrottle } from '../auth/throttle.ts';
 import type { TokenStore } from '../auth/tokens.ts';
-import { findUser, parseScopes } from '../auth/users.ts';
-import { verifyPassword } from '../auth/passwords.ts';
+import { findUser, parseScopes, replacePasswordHash } from '../auth/users.ts';
 import { HttpProblem, validationProblem } from '../http/problem.ts';
-import type { Database } from 'better-sqlite3';
 
-/** Verifies a password even for an unknown user, so the answer time does not tell which names exist. */
-const UNKNOWN_USER_HASH =
-  'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+/**
+ * Verified in place of a password hash for an unknown user, at the current cost, so the answer time does
+ * not tell which names exist.
+ */
+const UNKNOWN_USER_HASH = [
+  'scrypt',
+  PASSWORD_COST.N,
+  PASSWORD_COST.r,
+  PASSWORD_COST.p,
+  'AAAAAAAAAAAAAAAAAAAAAA==',
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+].join('$');
 
 export function authRoutes(
   app: FastifyInstance,
   deps: { db: Database; tokens: TokenStore; throttle: LoginThrottle },
 ) {
-  app.post('/api/tracker/auth/login/', async (request, reply) => {
+  app.post('/api/tracker/auth/login/', { config: { public: true } }, async (request, reply) => {
     const parsed = LoginRequest.safeParse(request.body);
     if (!parsed.success) throw validationProblem(parsed.error, 'body');
     const { username, password } = parsed.data;
-    const address = request.ip;
-    const wait = deps.throttle.retryAfter(username, address);
-    if (wait > 0) {
+    const reservation = deps.throttle.reserve(username, request.ip);
+    if (!reservation.allowed) {
+      const wait = reservation.retryAfter;
       throw new HttpProblem(429, `too many failed sign-ins; try again in ${wait} s`, {
         headers: { 'retry-after': String(wait) },
       });
@@ -30,12 +39,14 @@ export function authRoutes(
     const user = findUser(deps.db, username);
     const matches = await verifyPassword(password, user?.password_hash ?? UNKNOWN_USER_HASH);
     if (!user || !matches) {
-      deps.throttle.fail(username, address);
       throw new HttpProblem(401, 'the user name or password is wrong', {
         headers: { 'www-authenticate': 'Bearer realm="tracker"' },
       });
     }
-    deps.throttle.succeed(username, address);
+    reservation.attempt.succeeded();
+    if (needsRehash(user.password_hash)) {
+      replacePasswordHash(deps.db, user.id, user.password_hash, await hashPassword(password));
+    }
     return reply.send({
       access_token: deps.tokens.issue(user.id),
       token_type: 'Bearer',
@@ -44,12 +55,8 @@ export function authRoutes(
     });
   });
 
-  app.post(
-    '/api/tracker/auth/logout/',
-    { config: { scopes: ['generators', 'manifests'] } },
-    async (request, reply) => {
-      if (request.bearerToken) deps.tokens.revoke(request.bearerToken);
-      return reply.code(204).send();
-    },
-  );
+  app.post('/api/tracker/auth/logout/', async (request, reply) => {
+    if (request.bearerToken) deps.tokens.revoke(request.bearerToken);
+    return reply.code(204).send();
+  });
 }
