@@ -36,8 +36,14 @@ export interface Session {
   signOut(): Promise<Result<SessionStatus>>;
   /** Picks up a remembered sign-in at start-up, if it is for the current server and not expired. */
   restore(): Promise<void>;
-  /** Calls an endpoint with the session's token; a 401 ends the session as expired. */
-  call<Schema extends z.ZodType>(request: ApiRequest<Schema>): Promise<Result<z.output<Schema>>>;
+  /**
+   * Calls an endpoint with the session's token; a 401 ends the session as expired. `signal` is the caller's:
+   * when it aborts, the call answers `cancelled` and its fetch stops.
+   */
+  call<Schema extends z.ZodType>(
+    request: ApiRequest<Schema>,
+    signal?: AbortSignal,
+  ): Promise<Result<z.output<Schema>>>;
   /** The server address changed: a token must never be sent to a server other than the one that issued it. */
   serverChanged(baseUrl: string): Promise<void>;
 }
@@ -172,6 +178,7 @@ export function createSession(deps: SessionDeps): Session {
 
   async function call<Schema extends z.ZodType>(
     request: ApiRequest<Schema>,
+    signal?: AbortSignal,
   ): Promise<Result<z.output<Schema>>> {
     const current = active;
     if (!current) return failure('unauthorized', SIGN_IN_FIRST);
@@ -179,7 +186,7 @@ export function createSession(deps: SessionDeps): Session {
       await expire(current);
       return failure('unauthorized', EXPIRED);
     }
-    const result = await client.send(request, { baseUrl: current.baseUrl, token: current.token });
+    const result = await client.send(request, { baseUrl: current.baseUrl, token: current.token }, signal);
     if (!result.ok && result.error.kind === 'unauthorized') {
       // A 401 for a token already replaced by a new sign-in must not end the new session.
       await expire(current);
