@@ -134,7 +134,7 @@ test('date ranges filter manifests; a start after the end is refused and says wh
   const first = dot.getByRole('checkbox').first();
   const value = (await first.locator('xpath=..').innerText()).trim();
   await first.check();
-  const lookup = await window.ask('manifests', 'lookup', { field: 'dot_id_no', search: '', page: 1 });
+  const lookup = await window.call('manifests', 'lookup', { field: 'dot_id_no', search: '', page: 1 });
   if (!lookup.ok) throw new Error(lookup.error.message);
   const picked = lookup.data.results.find((entry) => entry.text === value)?.value ?? value;
   const both = await manifestTruth(window, {
@@ -154,7 +154,7 @@ test('sorting asks the server for that order; sort and columns survive a switch 
   const grid = results(page, 'Generators');
   await grid.getByRole('columnheader', { name: 'Total waste (tons)' }).click();
   await grid.getByRole('columnheader', { name: 'Total waste (tons)' }).click();
-  const list = await window.ask('generators', 'list', {
+  const list = await window.call('generators', 'list', {
     filterFields: {},
     searchKey: '',
     pageInfo: { page: 0, pageSize: 5, sort: 'total_waste desc', selectedFields: 'epa_handler_id' },
@@ -168,7 +168,7 @@ test('sorting asks the server for that order; sort and columns survive a switch 
   await page.getByRole('checkbox', { name: 'Contact' }).check();
   await page.keyboard.press('Escape');
   await expect(grid.getByRole('columnheader', { name: 'City' })).toHaveCount(0);
-  const contacts = await window.ask('generators', 'list', {
+  const contacts = await window.call('generators', 'list', {
     filterFields: {},
     searchKey: '',
     pageInfo: { page: 0, pageSize: 1, sort: 'total_waste desc', selectedFields: 'contact_name' },
@@ -204,7 +204,7 @@ test('the generator profile opens from both workspaces and comes back to the sam
   const [id] = await column(page, 'Generators', 'epa_handler_id', 1);
   if (!id) throw new Error('no generator rows');
   // Asked before the click: main keeps one detail request in flight, and the page's is the one under test.
-  const detail = await window.ask('generators', 'detail', { handler_id: id });
+  const detail = await window.call('generators', 'detail', { handler_id: id });
   if (!detail.ok) throw new Error(detail.error.message);
   await results(page, 'Generators')
     .getByRole('button', { name: new RegExp(`profile of ${id}`) })
