@@ -26,6 +26,15 @@ type Scrollable = { scrollTop: number };
 
 const SCREENSHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
 
+/**
+ * Writes the README's screenshot `name` only when asked (UPDATE_SCREENSHOTS=1): a test run must not rewrite
+ * tracked files.
+ */
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
+  await page.screenshot({ path: resolve(SCREENSHOTS, name) });
+}
+
 /** Text as a regular expression that matches it literally. */
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -47,7 +56,7 @@ test('sign in, then both workspaces show boxes and rows that match the API', asy
   await expectCount(page, 'Generators', generators.total);
   expect(await column(page, 'Generators', 'epa_handler_id')).toEqual(generators.ids);
   expect(await seriousViolations(page)).toEqual([]);
-  await page.screenshot({ path: resolve(SCREENSHOTS, 'generators.png') });
+  await screenshot(page, 'generators.png');
 
   await openWorkspace(page, 'Manifests');
   const manifests = await manifestTruth(window, {});
@@ -57,7 +66,7 @@ test('sign in, then both workspaces show boxes and rows that match the API', asy
   await results(page, 'Manifests').locator('.ag-row[row-index="0"]').click();
   await expect(page.getByRole('table', { name: /^Waste lines of manifest/ })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
-  await page.screenshot({ path: resolve(SCREENSHOTS, 'manifests.png') });
+  await screenshot(page, 'manifests.png');
 });
 
 test('a lookup filter with type-to-search and load-more narrows rows and boxes alike', async ({ window }) => {
@@ -217,7 +226,7 @@ test('the generator profile opens from both workspaces and comes back to the sam
   expect(await seriousViolations(page)).toEqual([]);
   // The profile scrolls inside the window; a tall window shows all of it in the screenshot.
   await page.setViewportSize({ width: 1440, height: 1000 });
-  await page.screenshot({ path: resolve(SCREENSHOTS, 'profile.png') });
+  await screenshot(page, 'profile.png');
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.getByRole('button', { name: 'Back' }).click();
   await expect(results(page, 'Generators')).toBeVisible();
