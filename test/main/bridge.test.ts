@@ -14,6 +14,7 @@ import { channelOf, eventChannelOf, type Result } from '../../shared/ipc/contrac
 import { bridgeContentSecurityPolicy, withPreload } from '../../main/src/bridge/page.ts';
 import { startBridge, type RunningBridge } from '../../main/src/bridge/server.ts';
 import { CONTENT_SECURITY_POLICY } from '../../main/src/security/policy.ts';
+import { DEMO_USERS } from './support.ts';
 import { startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
 
 const RENDERER_HTML = `<!doctype html><html><head><title>t</title>
@@ -257,8 +258,7 @@ describe('calls through the bridge', () => {
     expect(result.error.kind).toBe('bad-request');
     expect(result.error.message).toMatch(/^pageInfo\.pageSize: /);
     const smuggled = await invoke(channelOf('session', 'signIn'), {
-      username: 'inspector',
-      password: 'inspector-demo',
+      ...DEMO_USERS.inspector,
       remember: false,
       token: 'smuggled',
     });
@@ -272,8 +272,7 @@ describe('calls through the bridge', () => {
       socket.once('message', (data: Buffer) => resolve(JSON.parse(data.toString()))),
     );
     const remembered = await invoke(channelOf('session', 'signIn'), {
-      username: 'inspector',
-      password: 'inspector-demo',
+      ...DEMO_USERS.inspector,
       remember: true,
     });
     const refused = JSON.parse(remembered.body) as Result<unknown>;
@@ -281,8 +280,7 @@ describe('calls through the bridge', () => {
     expect(refused.error).toMatchObject({ kind: 'bad-request' });
     expect(refused.error.message).toContain('cannot keep you signed in');
     const signedIn = await invoke(channelOf('session', 'signIn'), {
-      username: 'inspector',
-      password: 'inspector-demo',
+      ...DEMO_USERS.inspector,
       remember: false,
     });
     expect(JSON.parse(signedIn.body)).toMatchObject({

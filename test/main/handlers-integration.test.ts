@@ -8,10 +8,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { z } from 'zod';
 import { contract, events, type Result } from '../../shared/ipc/contract.ts';
 import { startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
-import { createTestApp, temporaryFolder, type TestApp } from './support.ts';
+import { DEMO_USERS, createTestApp, temporaryFolder, type TestApp } from './support.ts';
 
-const INSPECTOR = { username: 'inspector', password: 'inspector-demo' };
-const GENERATORS_ONLY = { username: 'generators-only', password: 'generators-demo' };
+const INSPECTOR = DEMO_USERS.inspector;
+const GENERATORS_ONLY = DEMO_USERS.generatorsOnly;
 
 /** Every token the server issued or the app sent, and every value the renderer was handed. */
 const tokens = new Set<string>();

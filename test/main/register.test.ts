@@ -8,6 +8,7 @@ import {
 } from '../../main/src/ipc/handlers.ts';
 import { channelTable, registerHandlers } from '../../main/src/ipc/register.ts';
 import { createSenderRequests, type SenderRequests } from '../../main/src/ipc/requests.ts';
+import { DEMO_USERS } from './support.ts';
 import { isTrustedSender, type FrameLike } from '../../main/src/ipc/sender.ts';
 import { APP_ENTRY_URL, trustedOrigins } from '../../main/src/security/policy.ts';
 
@@ -34,7 +35,7 @@ const allChannels = Object.entries(contract).flatMap(([group, methods]) =>
   Object.keys(methods).map((method) => channelOf(group, method)),
 );
 
-const signIn = { username: 'inspector', password: 'inspector-demo', remember: false };
+const signIn = { ...DEMO_USERS.inspector, remember: false };
 const pageInfo = { page: 0, pageSize: 25 };
 
 /** For every method: inputs the contract refuses, and what the message must name. */

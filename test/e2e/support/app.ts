@@ -21,10 +21,9 @@ import { startTrackerServer, type TrackerServer } from '../../helpers/tracker-se
 
 export const BUILD_ROOT = resolve(import.meta.dirname, '../../../out');
 
-export const DEMO_USERS = {
-  inspector: { username: 'inspector', password: 'inspector-demo' },
-  generatorsOnly: { username: 'generators-only', password: 'generators-demo' },
-} as const;
+import { DEMO_USERS } from '../../main/support.ts';
+
+export { DEMO_USERS };
 
 export interface AppOptions {
   /** Manifests in the demo dataset; small by default so start-up stays quick. */
