@@ -40,6 +40,9 @@ export const MESSAGES = {
   cannotFind: (server: string) => `Cannot find ${server}: check the server address and your network.`,
   connectionFailed: (server: string, code: string | undefined) =>
     `The connection to ${server} failed${code ? ` (${code})` : ''}: check your network.`,
+  signInFirst: 'Sign in to see this data.',
+  sessionExpired: 'Your session has expired; sign in again.',
+  wrongCredentials: 'The user name or password is wrong.',
   internal: 'Something went wrong inside the app; the details are in its log.',
   onlyHttpsLinks: 'Only https:// links can be opened outside the app.',
   noInput: 'This method takes no input.',

@@ -14,6 +14,7 @@ import type {
 } from '../../../shared/ipc/contract.ts';
 import type { ApiClient, ApiRequest } from '../api/client.ts';
 import { endpoints } from '../api/endpoints.ts';
+import { MESSAGES } from '../../../shared/ipc/messages.ts';
 import { failure, success } from '../api/errors.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import { ENCRYPTION_UNAVAILABLE_MESSAGE, type TokenStore } from './token-store.ts';
@@ -57,9 +58,7 @@ interface ActiveSession {
   remembered: boolean;
 }
 
-const SIGN_IN_FIRST = 'Sign in to see this data.';
-const EXPIRED = 'Your session has expired; sign in again.';
-const WRONG_CREDENTIALS = 'The user name or password is wrong.';
+const { signInFirst: SIGN_IN_FIRST, sessionExpired: EXPIRED, wrongCredentials: WRONG_CREDENTIALS } = MESSAGES;
 
 export function createSession(deps: SessionDeps): Session {
   const { client, tokens, settings, emit } = deps;
