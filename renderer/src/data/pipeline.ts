@@ -89,6 +89,7 @@ function invoke(name: TrackerRequestName, input: object, signal?: AbortSignal): 
   return new Promise((resolve, reject) => {
     const cancel = () => {
       reject(abortError(signal));
+      // A cancel that cannot reach main has nothing left to stop there.
       tracker()
         .requests.cancel({ id: requestId })
         .catch(() => undefined);
