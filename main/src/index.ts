@@ -4,18 +4,14 @@
  */
 import { join } from 'node:path';
 import { app, session as electronSession, type BrowserWindow } from 'electron';
-import { createApiClient } from './api/client.ts';
 import { createMainWindow, runApp } from './electron/app.ts';
 import { registerIpc, windowEventSender } from './electron/ipc.ts';
 import { safeStorageEncryption } from './electron/safe-storage.ts';
 import { hardenAppBeforeReady, hardenSession, serveAppProtocol } from './electron/security.ts';
 import { openExternal } from './electron/shell.ts';
 import { handlers } from './ipc/handlers.ts';
+import { createMainServices } from './ipc/services.ts';
 import { APP_ENTRY_URL, devServerOrigin, trustedOrigins } from './security/policy.ts';
-import { createSession } from './session/session.ts';
-import { createTokenStore } from './session/token-store.ts';
-import { launchDefaults } from './settings/launch-options.ts';
-import { openSettingsStore } from './settings/settings-store.ts';
 
 hardenAppBeforeReady();
 
@@ -40,23 +36,18 @@ async function ready(): Promise<void> {
   hardenSession(electronSession.defaultSession, devOrigin);
   serveAppProtocol(rendererRoot);
 
-  const userData = app.getPath('userData');
-  const launch = launchDefaults(process.argv, process.env);
-  if (launch.problem) console.warn(launch.problem);
-  const { store: settings, problem } = await openSettingsStore({
-    file: join(userData, 'settings.json'),
-    defaults: launch.defaults,
+  const services = await createMainServices({
+    userDataDir: app.getPath('userData'),
+    argv: process.argv,
+    env: process.env,
+    encryption: safeStorageEncryption,
+    emit: windowEventSender(() => mainWindow),
+    openExternal,
   });
-  if (problem) console.warn(problem);
-
-  const client = createApiClient({ timeoutMs: () => settings.get().requestTimeoutMs });
-  const tokens = createTokenStore({ file: join(userData, 'session.bin'), encryption: safeStorageEncryption });
-  const session = createSession({ client, tokens, settings, emit: windowEventSender(() => mainWindow) });
-  await session.restore();
 
   registerIpc({
     handlers,
-    context: { session, settings, openExternal },
+    context: services,
     getWindow: () => mainWindow,
     trustedOrigins: trustedOrigins(devOrigin),
   });

@@ -1,9 +1,14 @@
 /**
  * The IPC contract: every method the renderer may call in main, with its input and output schema, and every
  * event main may send. Main registers its handlers from this map, the preload exposes exactly this map on
- * `window.tracker`, and the renderer's type of `window.tracker` is derived from it. Nothing else crosses.
+ * `window.tracker` (through the plain name list in ./methods.ts, held equal to it by a test), and the
+ * renderer's type of `window.tracker` is derived from it. Nothing else crosses.
  *
  * Inputs never carry a URL to fetch, a header or a file path: the renderer asks for data, main decides how.
+ *
+ * The caller owns its requests: a data method takes, besides its input, options with a request id the
+ * caller chose, and `requests.cancel({ id })` stops that request. Main never cancels one caller's request
+ * because another started, and a sender can cancel only its own requests.
  */
 import { z } from 'zod';
 import {
@@ -32,6 +37,7 @@ export const ERROR_KINDS = [
   'not-found',
   'server',
   'invalid-response',
+  /** The caller cancelled the request; only that caller hears it, and it never reaches the screen. */
   'cancelled',
   /** 429: too many failed sign-ins; the message says when to try again. */
   'rate-limited',
@@ -95,6 +101,15 @@ export type SignInInput = z.infer<typeof SignInInput>;
 
 const NoInput = z.undefined();
 
+/** A caller's name for one of its requests, unique among its requests in flight. */
+export const RequestId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a request id is 1 to 64 letters, digits, "-" or "_"');
+
+/** The second argument of a cancellable method. */
+export const RequestOptions = z.strictObject({ requestId: RequestId });
+export type RequestOptions = z.infer<typeof RequestOptions>;
+
 export const OpenExternalInput = z.strictObject({ url: z.string().max(4000) });
 
 export const contract = {
@@ -108,15 +123,19 @@ export const contract = {
     set: { input: Settings.partial().strict(), output: result(Settings) },
   },
   generators: {
-    aggregate: { input: GeneratorAggregateRequest, output: result(GeneratorTotals) },
-    list: { input: GeneratorListRequest, output: result(GeneratorList) },
-    lookup: { input: GeneratorLookupQuery, output: result(LookupResult) },
-    detail: { input: GeneratorDetailQuery, output: result(GeneratorDetail) },
+    aggregate: { input: GeneratorAggregateRequest, output: result(GeneratorTotals), cancellable: true },
+    list: { input: GeneratorListRequest, output: result(GeneratorList), cancellable: true },
+    lookup: { input: GeneratorLookupQuery, output: result(LookupResult), cancellable: true },
+    detail: { input: GeneratorDetailQuery, output: result(GeneratorDetail), cancellable: true },
   },
   manifests: {
-    aggregate: { input: ManifestAggregateRequest, output: result(ManifestTotals) },
-    list: { input: ManifestListRequest, output: result(ManifestList) },
-    lookup: { input: ManifestLookupQuery, output: result(LookupResult) },
+    aggregate: { input: ManifestAggregateRequest, output: result(ManifestTotals), cancellable: true },
+    list: { input: ManifestListRequest, output: result(ManifestList), cancellable: true },
+    lookup: { input: ManifestLookupQuery, output: result(LookupResult), cancellable: true },
+  },
+  requests: {
+    /** Cancels one of the sender's own requests in flight; an id it does not know is no error. */
+    cancel: { input: z.strictObject({ id: RequestId }), output: result(z.null()) },
   },
   shell: {
     /** Opens an https: link in the user's browser; anything else is refused. */
@@ -149,20 +168,23 @@ export type ParsedInputOf<G extends Group, M extends MethodOf<G>> = z.output<Spe
 export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
 
-/** The IPC channel of one method; every channel starts with "tracker:". */
-export function channelOf(group: string, method: string): string {
-  return `tracker:${group}.${method}`;
-}
-export function eventChannelOf(event: string): string {
-  return `tracker-event:${event}`;
-}
+export { channelOf, eventChannelOf } from './methods.ts';
+
+/** Methods whose caller may cancel them, e.g. 'generators.list'. */
+export type CancellableMethod = {
+  [G in Group]: {
+    [M in MethodOf<G>]: Contract[G][M] extends { cancellable: true } ? `${G}.${M}` : never;
+  }[MethodOf<G>];
+}[Group];
 
 /** The shape of `window.tracker`, derived from the contract. */
 export type TrackerApi = {
   [G in Group]: {
-    [M in MethodOf<G>]: InputOf<G, M> extends undefined
-      ? () => Promise<OutputOf<G, M>>
-      : (input: InputOf<G, M>) => Promise<OutputOf<G, M>>;
+    [M in MethodOf<G>]: Contract[G][M] extends { cancellable: true }
+      ? (input: InputOf<G, M>, options?: RequestOptions) => Promise<OutputOf<G, M>>
+      : InputOf<G, M> extends undefined
+        ? () => Promise<OutputOf<G, M>>
+        : (input: InputOf<G, M>) => Promise<OutputOf<G, M>>;
   };
 } & {
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;

@@ -26,6 +26,15 @@ type Scrollable = { scrollTop: number };
 
 const SCREENSHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
 
+/**
+ * Writes the README's screenshot `name` only when asked (UPDATE_SCREENSHOTS=1): a test run must not rewrite
+ * tracked files.
+ */
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
+  await page.screenshot({ path: resolve(SCREENSHOTS, name) });
+}
+
 /** Text as a regular expression that matches it literally. */
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -47,7 +56,7 @@ test('sign in, then both workspaces show boxes and rows that match the API', asy
   await expectCount(page, 'Generators', generators.total);
   expect(await column(page, 'Generators', 'epa_handler_id')).toEqual(generators.ids);
   expect(await seriousViolations(page)).toEqual([]);
-  await page.screenshot({ path: resolve(SCREENSHOTS, 'generators.png') });
+  await screenshot(page, 'generators.png');
 
   await openWorkspace(page, 'Manifests');
   const manifests = await manifestTruth(window, {});
@@ -57,7 +66,7 @@ test('sign in, then both workspaces show boxes and rows that match the API', asy
   await results(page, 'Manifests').locator('.ag-row[row-index="0"]').click();
   await expect(page.getByRole('table', { name: /^Waste lines of manifest/ })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
-  await page.screenshot({ path: resolve(SCREENSHOTS, 'manifests.png') });
+  await screenshot(page, 'manifests.png');
 });
 
 test('a lookup filter with type-to-search and load-more narrows rows and boxes alike', async ({ window }) => {
@@ -134,7 +143,7 @@ test('date ranges filter manifests; a start after the end is refused and says wh
   const first = dot.getByRole('checkbox').first();
   const value = (await first.locator('xpath=..').innerText()).trim();
   await first.check();
-  const lookup = await window.ask('manifests', 'lookup', { field: 'dot_id_no', search: '', page: 1 });
+  const lookup = await window.call('manifests', 'lookup', { field: 'dot_id_no', search: '', page: 1 });
   if (!lookup.ok) throw new Error(lookup.error.message);
   const picked = lookup.data.results.find((entry) => entry.text === value)?.value ?? value;
   const both = await manifestTruth(window, {
@@ -154,7 +163,7 @@ test('sorting asks the server for that order; sort and columns survive a switch 
   const grid = results(page, 'Generators');
   await grid.getByRole('columnheader', { name: 'Total waste (tons)' }).click();
   await grid.getByRole('columnheader', { name: 'Total waste (tons)' }).click();
-  const list = await window.ask('generators', 'list', {
+  const list = await window.call('generators', 'list', {
     filterFields: {},
     searchKey: '',
     pageInfo: { page: 0, pageSize: 5, sort: 'total_waste desc', selectedFields: 'epa_handler_id' },
@@ -168,7 +177,7 @@ test('sorting asks the server for that order; sort and columns survive a switch 
   await page.getByRole('checkbox', { name: 'Contact' }).check();
   await page.keyboard.press('Escape');
   await expect(grid.getByRole('columnheader', { name: 'City' })).toHaveCount(0);
-  const contacts = await window.ask('generators', 'list', {
+  const contacts = await window.call('generators', 'list', {
     filterFields: {},
     searchKey: '',
     pageInfo: { page: 0, pageSize: 1, sort: 'total_waste desc', selectedFields: 'contact_name' },
@@ -204,7 +213,7 @@ test('the generator profile opens from both workspaces and comes back to the sam
   const [id] = await column(page, 'Generators', 'epa_handler_id', 1);
   if (!id) throw new Error('no generator rows');
   // Asked before the click: main keeps one detail request in flight, and the page's is the one under test.
-  const detail = await window.ask('generators', 'detail', { handler_id: id });
+  const detail = await window.call('generators', 'detail', { handler_id: id });
   if (!detail.ok) throw new Error(detail.error.message);
   await results(page, 'Generators')
     .getByRole('button', { name: new RegExp(`profile of ${id}`) })
@@ -217,7 +226,7 @@ test('the generator profile opens from both workspaces and comes back to the sam
   expect(await seriousViolations(page)).toEqual([]);
   // The profile scrolls inside the window; a tall window shows all of it in the screenshot.
   await page.setViewportSize({ width: 1440, height: 1000 });
-  await page.screenshot({ path: resolve(SCREENSHOTS, 'profile.png') });
+  await screenshot(page, 'profile.png');
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.getByRole('button', { name: 'Back' }).click();
   await expect(results(page, 'Generators')).toBeVisible();

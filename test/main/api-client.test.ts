@@ -92,7 +92,8 @@ describe('API client: requests', () => {
     expect(server.seen[0]?.url).toBe(
       '/tracker-prefix/api/tracker/shipments_and_waste_volumes/filters/?field=transporter_name&page=2&search=a%26b',
     );
-    expect(server.seen[0]?.headers['content-type']).toBeUndefined();
+    // Spec 4.0 rule 1: a GET carries Content-Type: application/json too.
+    expect(server.seen[0]?.headers['content-type']).toBe('application/json');
   });
 });
 
@@ -281,18 +282,84 @@ describe('API client: retry, timeout, cancellation', () => {
     expect(server.seen).toHaveLength(2);
   });
 
-  it('a newer request of the same method and key cancels the one in flight', async () => {
-    const server = await faultServer((request, _index, response) => {
-      const delay = request.body.includes('"first"') ? 1000 : 10;
-      setTimeout(() => json(response, 200, TOTALS), delay);
+  it('identical requests in flight share one fetch; a request of another query never cancels it', async () => {
+    const server = await faultServer((_request, _index, response) => {
+      setTimeout(() => json(response, 200, TOTALS), 100);
     });
     const api = client();
     const target = { baseUrl: server.baseUrl, token: TOKEN };
-    const first = api.send(endpoints.generatorsAggregate({ filterFields: {}, searchKey: 'first' }), target);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const second = api.send(endpoints.generatorsAggregate({ filterFields: {}, searchKey: 'second' }), target);
+    const ask = (searchKey: string) =>
+      api.send(endpoints.generatorsAggregate({ filterFields: {}, searchKey }), target);
+    const results = await Promise.all([ask('first'), ask('first'), ask('second')]);
+    expect(results.map((result) => result.ok)).toEqual([true, true, true]);
+    const searched = server.seen.map(
+      (request) => (JSON.parse(request.body) as { searchKey: string }).searchKey,
+    );
+    expect(searched.sort()).toEqual(['first', 'second']);
+  });
+
+  it("a caller's abort answers it at once and stops its fetch: the server sees the connection close", async () => {
+    let closed!: () => void;
+    const connectionClosed = new Promise<void>((resolve) => (closed = resolve));
+    const server = await faultServer((_request, _index, response) => {
+      // Never answers: only the client's abort can end this request.
+      response.on('close', closed);
+    });
+    const controller = new AbortController();
+    const pending = client().send(totals, { baseUrl: server.baseUrl, token: TOKEN }, controller.signal);
+    while (server.seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    await expect(pending).resolves.toMatchObject({ ok: false, error: { kind: 'cancelled' } });
+    await connectionClosed;
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('a shared fetch stops only when every caller sharing it has cancelled', async () => {
+    const abandoned: number[] = [];
+    const server = await faultServer((_request, index, response) => {
+      // A connection that closes before its answer was written is one the client gave up on.
+      response.on('close', () => response.writableFinished || abandoned.push(index));
+      setTimeout(() => json(response, 200, TOTALS), 300);
+    });
+    const api = client();
+    const target = { baseUrl: server.baseUrl, token: TOKEN };
+    const leaving = new AbortController();
+    const staying = new AbortController();
+    const first = api.send(totals, target, leaving.signal);
+    const second = api.send(totals, target, staying.signal);
+    while (server.seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    leaving.abort();
     await expect(first).resolves.toMatchObject({ ok: false, error: { kind: 'cancelled' } });
     await expect(second).resolves.toMatchObject({ ok: true });
+    expect(server.seen).toHaveLength(1);
+
+    const third = new AbortController();
+    const fourth = new AbortController();
+    const both = [api.send(totals, target, third.signal), api.send(totals, target, fourth.signal)];
+    while (server.seen.length === 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    third.abort();
+    await expect(both[0]).resolves.toMatchObject({ error: { kind: 'cancelled' } });
+    expect(abandoned).toEqual([]);
+    fourth.abort();
+    await expect(both[1]).resolves.toMatchObject({ error: { kind: 'cancelled' } });
+    while (abandoned.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(abandoned).toEqual([1]);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('never shares an answer between two tokens', async () => {
+    const server = await faultServer((_request, _index, response) => {
+      setTimeout(() => json(response, 200, TOTALS), 50);
+    });
+    const api = client();
+    await Promise.all([
+      api.send(totals, { baseUrl: server.baseUrl, token: 'token-of-one-user' }),
+      api.send(totals, { baseUrl: server.baseUrl, token: 'token-of-another' }),
+    ]);
+    expect(server.seen.map((request) => request.headers.authorization).sort()).toEqual([
+      'Bearer token-of-another',
+      'Bearer token-of-one-user',
+    ]);
   });
 
   it('list pages of one query do not cancel each other; lookups of different boxes neither', async () => {

@@ -13,7 +13,9 @@ import { WebSocket } from 'ws';
 import { channelOf, eventChannelOf, type Result } from '../../shared/ipc/contract.ts';
 import { bridgeContentSecurityPolicy, withPreload } from '../../main/src/bridge/page.ts';
 import { startBridge, type RunningBridge } from '../../main/src/bridge/server.ts';
+import { handlers as realHandlers, type Handlers } from '../../main/src/ipc/handlers.ts';
 import { CONTENT_SECURITY_POLICY } from '../../main/src/security/policy.ts';
+import { DEMO_USERS } from './support.ts';
 import { startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
 
 const RENDERER_HTML = `<!doctype html><html><head><title>t</title>
@@ -257,8 +259,7 @@ describe('calls through the bridge', () => {
     expect(result.error.kind).toBe('bad-request');
     expect(result.error.message).toMatch(/^pageInfo\.pageSize: /);
     const smuggled = await invoke(channelOf('session', 'signIn'), {
-      username: 'inspector',
-      password: 'inspector-demo',
+      ...DEMO_USERS.inspector,
       remember: false,
       token: 'smuggled',
     });
@@ -272,8 +273,7 @@ describe('calls through the bridge', () => {
       socket.once('message', (data: Buffer) => resolve(JSON.parse(data.toString()))),
     );
     const remembered = await invoke(channelOf('session', 'signIn'), {
-      username: 'inspector',
-      password: 'inspector-demo',
+      ...DEMO_USERS.inspector,
       remember: true,
     });
     const refused = JSON.parse(remembered.body) as Result<unknown>;
@@ -281,8 +281,7 @@ describe('calls through the bridge', () => {
     expect(refused.error).toMatchObject({ kind: 'bad-request' });
     expect(refused.error.message).toContain('cannot keep you signed in');
     const signedIn = await invoke(channelOf('session', 'signIn'), {
-      username: 'inspector',
-      password: 'inspector-demo',
+      ...DEMO_USERS.inspector,
       remember: false,
     });
     expect(JSON.parse(signedIn.body)).toMatchObject({
@@ -307,6 +306,54 @@ describe('calls through the bridge', () => {
   it('log why a caller was refused, never the secret', () => {
     expect(logged.some((line) => line.includes('refused'))).toBe(true);
     expect(logged.join('\n')).not.toContain(bridge.secret);
+  });
+});
+
+describe("a page's request over the bridge", () => {
+  it("is cancelled by the page's requests.cancel with its id: the handler's signal fires", async () => {
+    const started: AbortSignal[] = [];
+    const handlers: Handlers = {
+      ...realHandlers,
+      generators: {
+        ...realHandlers.generators,
+        // Answers only when cancelled, so the test needs no timing.
+        detail: (_input, { signal }) =>
+          new Promise((resolve) => {
+            started.push(signal!);
+            signal!.addEventListener('abort', () =>
+              resolve({ ok: false, error: { kind: 'cancelled', message: 'cancelled' } }),
+            );
+          }),
+      },
+    };
+    const own = await startBridge({
+      rendererRoot: join(folder, 'renderer'),
+      preloadFile: join(folder, 'preload.cjs'),
+      apiBaseUrl: server.baseUrl,
+      handlers,
+      log: () => undefined,
+    });
+    try {
+      const call = (channel: string, input: unknown, options?: unknown) =>
+        send(own.port, {
+          path: `/${own.secret}/__bridge/invoke`,
+          method: 'POST',
+          headers: { origin: own.origin, 'content-type': 'application/json' },
+          body: JSON.stringify({ channel, input, options }),
+        });
+      const pending = call(
+        channelOf('generators', 'detail'),
+        { handler_id: 'TXD000000001' },
+        { requestId: 'r7' },
+      );
+      while (started.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      const cancelled = await call(channelOf('requests', 'cancel'), { id: 'r7' });
+      expect(JSON.parse(cancelled.body)).toEqual({ ok: true, data: null });
+      expect(started[0]?.aborted).toBe(true);
+      expect(JSON.parse((await pending).body)).toMatchObject({ ok: false, error: { kind: 'cancelled' } });
+    } finally {
+      await own.close();
+    }
   });
 });
 

@@ -8,10 +8,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { z } from 'zod';
 import { contract, events, type Result } from '../../shared/ipc/contract.ts';
 import { startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
-import { createTestApp, temporaryFolder, type TestApp } from './support.ts';
+import { DEMO_USERS, createTestApp, temporaryFolder, type TestApp } from './support.ts';
 
-const INSPECTOR = { username: 'inspector', password: 'inspector-demo' };
-const GENERATORS_ONLY = { username: 'generators-only', password: 'generators-demo' };
+const INSPECTOR = DEMO_USERS.inspector;
+const GENERATORS_ONLY = DEMO_USERS.generatorsOnly;
 
 /** Every token the server issued or the app sent, and every value the renderer was handed. */
 const tokens = new Set<string>();
@@ -68,8 +68,8 @@ function tracked(app: TestApp): TestApp {
   const { invoke, restart } = app;
   return {
     ...app,
-    invoke: async (group, method, input) => {
-      const result = await invoke(group, method, input);
+    invoke: async (group, method, input, options) => {
+      const result = await invoke(group, method, input, options);
       handedToRenderer.push(result);
       // What main hands the renderer must itself satisfy the contract's output schema.
       const spec = contract[group][method] as { output: z.ZodType };
@@ -319,6 +319,74 @@ describe('both wire dialects read the same', () => {
       ok: false,
       error: { kind: 'not-found', status: 404 },
     });
+  });
+});
+
+describe('the caller owns its requests', () => {
+  it('requests for the same page number of different queries, and details of different generators, all answer', async () => {
+    const app = await openApp(sample.baseUrl);
+    assertOk(await app.invoke('session', 'signIn', { ...INSPECTOR, remember: false }));
+    const first = assertOk(await app.invoke('generators', 'list', { pageInfo: { page: 0, pageSize: 2 } }));
+    const [a, b] = first.content.map((row) => row.epa_handler_id ?? '');
+    const state = first.content[0]?.location_state ?? '';
+    const answers = await Promise.all([
+      app.invoke('generators', 'list', { pageInfo: { page: 1, pageSize: 5 } }, { requestId: 'list-all' }),
+      app.invoke(
+        'generators',
+        'list',
+        { pageInfo: { page: 1, pageSize: 5 }, filterFields: { states: [state] } },
+        { requestId: 'list-state' },
+      ),
+      app.invoke('generators', 'detail', { handler_id: a! }, { requestId: 'detail-a' }),
+      app.invoke('generators', 'detail', { handler_id: b! }, { requestId: 'detail-b' }),
+    ]);
+    const [all, inState, detailA, detailB] = answers.map((answer) => assertOk<unknown>(answer)) as [
+      { content: unknown[] },
+      { content: { location_state?: string }[] },
+      { generator_data: { epa_handler_id: string } },
+      { generator_data: { epa_handler_id: string } },
+    ];
+    expect(all.content).toHaveLength(5);
+    expect(inState.content.every((row) => row.location_state === state)).toBe(true);
+    expect(detailA.generator_data.epa_handler_id).toBe(a);
+    expect(detailB.generator_data.epa_handler_id).toBe(b);
+  });
+
+  it("a cancel stops main's fetch of that request, and only that request", async () => {
+    const signals = new Map<string, AbortSignal>();
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    // Holds data requests until the test opens the gate, so the cancel surely meets a fetch in flight.
+    const gatedFetch: typeof fetch = async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : input);
+      if (!url.pathname.includes('/auth/') && init?.signal) {
+        const body = typeof init.body === 'string' ? (JSON.parse(init.body) as { searchKey?: string }) : {};
+        signals.set(body.searchKey ?? url.search, init.signal);
+        await Promise.race([
+          gate,
+          new Promise((resolve) => init.signal!.addEventListener('abort', resolve, { once: true })),
+        ]);
+      }
+      return recordingFetch(input, init);
+    };
+    const app = tracked(
+      await createTestApp({ dir: folder.dir, baseUrl: sample.baseUrl, client: { fetch: gatedFetch } }),
+    );
+    assertOk(await app.invoke('session', 'signIn', { ...INSPECTOR, remember: false }));
+    const wanted = app.invoke('generators', 'aggregate', { searchKey: 'kept' }, { requestId: 'kept' });
+    const unwanted = app.invoke(
+      'generators',
+      'aggregate',
+      { searchKey: 'dropped' },
+      { requestId: 'dropped' },
+    );
+    while (signals.size < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await app.invoke('requests', 'cancel', { id: 'dropped' })).toEqual({ ok: true, data: null });
+    await expect(unwanted).resolves.toMatchObject({ ok: false, error: { kind: 'cancelled' } });
+    expect(signals.get('dropped')?.aborted).toBe(true);
+    expect(signals.get('kept')?.aborted).toBe(false);
+    open();
+    assertOk(await wanted);
   });
 });
 

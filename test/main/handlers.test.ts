@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ENCRYPTION_UNAVAILABLE_MESSAGE } from '../../main/src/session/token-store.ts';
-import { createTestApp, fakeEncryption, temporaryFolder } from './support.ts';
+import { DEMO_USERS, createTestApp, fakeEncryption, temporaryFolder } from './support.ts';
 
 /** A fetch that must not be reached: these handlers answer without the network. */
 function noNetwork() {
@@ -44,8 +44,7 @@ describe('handlers without a server', () => {
       client: { fetch: network.fetch },
     });
     const result = await app.invoke('session', 'signIn', {
-      username: 'inspector',
-      password: 'inspector-demo',
+      ...DEMO_USERS.inspector,
       remember: true,
     });
     expect(result).toEqual({
@@ -75,8 +74,7 @@ describe('handlers without a server', () => {
       throw new Error('the key store is locked');
     };
     const result = await app.invoke('session', 'signIn', {
-      username: 'inspector',
-      password: 'inspector-demo',
+      ...DEMO_USERS.inspector,
       remember: true,
     });
     expect(result).toMatchObject({

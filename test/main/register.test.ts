@@ -1,11 +1,18 @@
 import { describe, expect, it, vi } from 'vitest';
 import { channelOf, contract, type Result } from '../../shared/ipc/contract.ts';
-import { handlers as realHandlers, type HandlerContext, type Handlers } from '../../main/src/ipc/handlers.ts';
+import {
+  handlers as realHandlers,
+  type CallContext,
+  type HandlerContext,
+  type Handlers,
+} from '../../main/src/ipc/handlers.ts';
 import { channelTable, registerHandlers } from '../../main/src/ipc/register.ts';
+import { createSenderRequests, type SenderRequests } from '../../main/src/ipc/requests.ts';
+import { DEMO_USERS } from './support.ts';
 import { isTrustedSender, type FrameLike } from '../../main/src/ipc/sender.ts';
 import { APP_ENTRY_URL, trustedOrigins } from '../../main/src/security/policy.ts';
 
-type Spy = ReturnType<typeof vi.fn<(input: unknown, context: HandlerContext) => Promise<Result<unknown>>>>;
+type Spy = ReturnType<typeof vi.fn<(input: unknown, context: CallContext) => Promise<Result<unknown>>>>;
 
 /** A handler spy for every method of the contract, answering what it was given. */
 function spyHandlers(): { handlers: Handlers; spies: Map<string, Spy> } {
@@ -23,11 +30,12 @@ function spyHandlers(): { handlers: Handlers; spies: Map<string, Spy> } {
 }
 
 const context = {} as HandlerContext;
+const TOTALS = { epa_total: 1, shipped_count: 2, container_count: 3, mmc_count: 4 };
 const allChannels = Object.entries(contract).flatMap(([group, methods]) =>
   Object.keys(methods).map((method) => channelOf(group, method)),
 );
 
-const signIn = { username: 'inspector', password: 'inspector-demo', remember: false };
+const signIn = { ...DEMO_USERS.inspector, remember: false };
 const pageInfo = { page: 0, pageSize: 25 };
 
 /** For every method: inputs the contract refuses, and what the message must name. */
@@ -87,6 +95,13 @@ const invalidInputs: Record<string, [unknown, string][]> = {
     [{ field: 'generator_city', page: 1 }, 'field'],
     [{ field: 'transporter_name', page: 'first' }, 'page'],
   ],
+  'tracker:requests.cancel': [
+    [undefined, 'input'],
+    [{ id: '' }, 'id'],
+    [{ id: 'x'.repeat(65) }, 'id'],
+    [{ id: '../other-window' }, 'id'],
+    [{ id: 'a', sender: 2 }, 'sender'],
+  ],
   'tracker:shell.openExternal': [
     [{}, 'url'],
     [{ url: 5 }, 'url'],
@@ -124,7 +139,51 @@ describe('IPC registration core', () => {
     const { handlers, spies } = spyHandlers();
     const channel = channelOf('generators', 'aggregate');
     await channelTable(handlers).get(channel)!.invoke({}, context);
-    expect(spies.get(channel)).toHaveBeenCalledWith({ filterFields: {}, searchKey: '' }, context);
+    expect(spies.get(channel)).toHaveBeenCalledWith(
+      { filterFields: {}, searchKey: '' },
+      expect.objectContaining({ signal: undefined }),
+    );
+  });
+
+  it.each([
+    [
+      'a cancellable method given a bad request id',
+      'generators',
+      'aggregate',
+      { requestId: 'a b' },
+      'requestId',
+    ],
+    [
+      'a cancellable method given unknown options',
+      'generators',
+      'list',
+      { requestId: 'r1', priority: 1 },
+      'priority',
+    ],
+    ['a method that takes no options', 'session', 'status', { requestId: 'r1' }, 'no options'],
+  ] as const)('refuses %s', async (_name, group, method, options, names) => {
+    const { handlers, spies } = spyHandlers();
+    const input = method === 'list' ? { pageInfo } : method === 'status' ? undefined : {};
+    const result = await channelTable(handlers)
+      .get(channelOf(group, method))!
+      .invoke(input, context, { options, requests: createSenderRequests() });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'bad-request' } });
+    if (!result.ok) expect(result.error.message).toContain(names);
+    expect(spies.get(channelOf(group, method))).not.toHaveBeenCalled();
+  });
+
+  it('refuses a request id its sender already has in flight', async () => {
+    const { handlers } = spyHandlers();
+    let release = () => undefined as void;
+    handlers.generators.aggregate = () =>
+      new Promise((resolve) => (release = () => resolve({ ok: true, data: TOTALS })));
+    const table = channelTable(handlers);
+    const caller = { options: { requestId: 'r1' }, requests: createSenderRequests() };
+    const first = table.get(channelOf('generators', 'aggregate'))!.invoke({}, context, caller);
+    const second = await table.get(channelOf('generators', 'aggregate'))!.invoke({}, context, caller);
+    expect(second).toMatchObject({ ok: false, error: { kind: 'bad-request' } });
+    release();
+    await expect(first).resolves.toMatchObject({ ok: true });
   });
 
   it('turns a handler that throws into a server error without its stack or message', async () => {
@@ -150,18 +209,77 @@ describe('IPC sender check', () => {
     const { handlers, spies } = spyHandlers();
     const listeners = new Map<
       string,
-      (event: { senderFrame: FrameLike | null }, input: unknown) => Promise<unknown>
+      (event: { senderFrame: FrameLike | null }, input: unknown, options?: unknown) => Promise<unknown>
     >();
     const foreign: string[] = [];
+    // One table per process, as the Electron adapter keeps one per webContents.
+    const tables = new Map<number, SenderRequests>();
     const channels = registerHandlers<{ senderFrame: FrameLike | null }>({
       registrar: { handle: (channel, listener) => void listeners.set(channel, listener) },
       handlers,
       context,
       isTrustedSender: (event) => isTrustedSender(event.senderFrame, getMainFrame(), origins),
+      requestsOf: ({ senderFrame }) => {
+        const key = senderFrame?.processId ?? -1;
+        if (!tables.has(key)) tables.set(key, createSenderRequests());
+        return tables.get(key)!;
+      },
       onForeignSender: (channel) => foreign.push(channel),
     });
     return { listeners, spies, foreign, channels };
   }
+
+  it("a sender's cancel stops its own request and never another sender's", async () => {
+    const otherWindow: FrameLike = { url: APP_ENTRY_URL, processId: 7, routingId: 1 };
+    const trusted = [mainFrame, otherWindow];
+    const { handlers } = spyHandlers();
+    handlers.requests.cancel = realHandlers.requests.cancel;
+    const signals: AbortSignal[] = [];
+    const listening = new Map<
+      string,
+      (event: { senderFrame: FrameLike | null }, ...args: unknown[]) => Promise<unknown>
+    >();
+    const tables = new Map<number, SenderRequests>();
+    handlers.generators.detail = (_input, { signal }) => {
+      signals.push(signal!);
+      return new Promise((resolve) =>
+        signal!.addEventListener('abort', () =>
+          resolve({ ok: false, error: { kind: 'cancelled', message: 'cancelled' } }),
+        ),
+      );
+    };
+    registerHandlers<{ senderFrame: FrameLike | null }>({
+      registrar: { handle: (channel, listener) => void listening.set(channel, listener) },
+      handlers,
+      context,
+      isTrustedSender: (event) => trusted.includes(event.senderFrame!),
+      requestsOf: ({ senderFrame }) => {
+        const key = senderFrame!.processId;
+        if (!tables.has(key)) tables.set(key, createSenderRequests());
+        return tables.get(key)!;
+      },
+    });
+    const detail = listening.get(channelOf('generators', 'detail'))!;
+    const cancel = listening.get(channelOf('requests', 'cancel'))!;
+    // Both windows happen to choose the same id; each id belongs to its own sender.
+    const mine = detail({ senderFrame: mainFrame }, { handler_id: 'A' }, { requestId: 'r1' });
+    const theirs = detail({ senderFrame: otherWindow }, { handler_id: 'B' }, { requestId: 'r1' });
+    await expect(cancel({ senderFrame: otherWindow }, { id: 'r1' })).resolves.toEqual({
+      ok: true,
+      data: null,
+    });
+    await expect(theirs).resolves.toMatchObject({ ok: false, error: { kind: 'cancelled' } });
+    expect(signals.map((signal) => signal.aborted)).toEqual([false, true]);
+    await cancel({ senderFrame: mainFrame }, { id: 'r1' });
+    await expect(mine).resolves.toMatchObject({ ok: false, error: { kind: 'cancelled' } });
+  });
+
+  it('a cancel that overtakes its request still stops it', () => {
+    const requests = createSenderRequests();
+    requests.cancel('early');
+    expect(requests.start('early')?.signal.aborted).toBe(true);
+    expect(requests.start('other')?.signal.aborted).toBe(false);
+  });
 
   it('registers one listener per contract channel', () => {
     const { channels, listeners } = registered(() => mainFrame);

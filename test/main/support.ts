@@ -1,6 +1,7 @@
 /**
- * Test wiring for the main-process handlers in plain Node: real settings and token stores in a temp folder,
- * the real API client and session, an encryption stand-in for safeStorage, and every emitted event recorded.
+ * Test wiring for the main-process handlers in plain Node: main's own service factory over a temp folder
+ * (real settings and token stores, the real API client and session), an encryption stand-in for
+ * safeStorage, and every emitted event recorded.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,15 +13,31 @@ import type {
   InputOf,
   MethodOf,
   OutputOf,
+  RequestOptions,
 } from '../../shared/ipc/contract.ts';
 import { channelOf } from '../../shared/ipc/contract.ts';
-import { createApiClient, type ApiClientOptions } from '../../main/src/api/client.ts';
+import { DEMO_ACCOUNTS } from '../../server/src/auth/demo-accounts.ts';
+import type { ApiClientOptions } from '../../main/src/api/client.ts';
 import { handlers, type HandlerContext } from '../../main/src/ipc/handlers.ts';
 import { channelTable } from '../../main/src/ipc/register.ts';
-import { createSession, type Session } from '../../main/src/session/session.ts';
-import { createTokenStore, type Encryption, type TokenStore } from '../../main/src/session/token-store.ts';
-import { launchDefaults } from '../../main/src/settings/launch-options.ts';
-import { openSettingsStore, type SettingsStore } from '../../main/src/settings/settings-store.ts';
+import { createSenderRequests } from '../../main/src/ipc/requests.ts';
+import { createMainServices } from '../../main/src/ipc/services.ts';
+import type { Session } from '../../main/src/session/session.ts';
+import type { Encryption, TokenStore } from '../../main/src/session/token-store.ts';
+import { API_BASE_URL_OPTION } from '../../main/src/settings/launch-options.ts';
+import type { SettingsStore } from '../../main/src/settings/settings-store.ts';
+
+function demoUser(username: string): { username: string; password: string } {
+  const account = DEMO_ACCOUNTS.find((candidate) => candidate.username === username);
+  if (!account) throw new Error(`the demo data has no user ${username}`);
+  return { username: account.username, password: account.password };
+}
+
+/** The demo accounts' sign-ins, read from the one list the demo data is built from. */
+export const DEMO_USERS = {
+  inspector: demoUser('inspector'),
+  generatorsOnly: demoUser('generators-only'),
+} as const;
 
 /** Stands in for safeStorage: reversible, and never leaves the plain text visible in the bytes. */
 export function fakeEncryption(available = true): Encryption & { available: boolean } {
@@ -58,11 +75,15 @@ export interface TestApp {
   events: RecordedEvent[];
   context: HandlerContext;
   opened: string[];
-  /** Calls a method as the renderer would: by its channel, the input unparsed until main parses it. */
+  /**
+   * Calls a method as the renderer would: by its channel, the input unparsed until main parses it, as one
+   * sender (the app's window), so `requests.cancel` reaches the requests given an id here.
+   */
   invoke: <G extends Group, M extends MethodOf<G>>(
     group: G,
     method: M,
     input?: InputOf<G, M>,
+    options?: RequestOptions,
   ) => Promise<OutputOf<G, M>>;
   /** A fresh app process over the same user-data folder (settings and saved sign-in). */
   restart: () => Promise<TestApp>;
@@ -76,29 +97,25 @@ export async function createTestApp(options: {
 }): Promise<TestApp> {
   const { dir } = options;
   const encryption = options.encryption ?? fakeEncryption();
-  const { defaults } = launchDefaults(['--api-base-url', options.baseUrl], {});
-  const { store: settings } = await openSettingsStore({ file: join(dir, 'settings.json'), defaults });
-  const tokens = createTokenStore({ file: join(dir, 'session.bin'), encryption });
-  const client = createApiClient({ timeoutMs: () => settings.get().requestTimeoutMs, ...options.client });
   const events: RecordedEvent[] = [];
-  const session = createSession({
-    client,
-    tokens,
-    settings,
+  const opened: string[] = [];
+  const services = await createMainServices({
+    userDataDir: dir,
+    argv: [API_BASE_URL_OPTION, options.baseUrl],
+    env: {},
+    encryption,
     emit: (event, payload) => events.push({ event, payload }),
     log: () => undefined,
-  });
-  await session.restore();
-  const opened: string[] = [];
-  const context: HandlerContext = {
-    session,
-    settings,
     openExternal: (url) => {
       opened.push(url);
       return Promise.resolve();
     },
-  };
+    ...(options.client ? { client: options.client } : {}),
+  });
+  const { session, settings, tokens } = services;
+  const context: HandlerContext = services;
   const table = channelTable(handlers);
+  const requests = createSenderRequests();
   return {
     dir,
     settings,
@@ -108,11 +125,14 @@ export async function createTestApp(options: {
     events,
     context,
     opened,
-    async invoke(group, method, input) {
+    async invoke(group, method, input, requestOptions) {
       const entry = table.get(channelOf(group, method));
       if (!entry) throw new Error(`no channel for ${group}.${method}`);
       // The channel's handler is the one typed for this group and method in Handlers.
-      return (await entry.invoke(input, context)) as OutputOf<typeof group, typeof method>;
+      return (await entry.invoke(input, context, { options: requestOptions, requests })) as OutputOf<
+        typeof group,
+        typeof method
+      >;
     },
     restart: () => createTestApp(options),
   };

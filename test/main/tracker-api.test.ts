@@ -1,6 +1,22 @@
 import { describe, expect, it, vi } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { channelOf, contract, eventChannelOf, events } from '../../shared/ipc/contract.ts';
+import { EVENT_NAMES, METHOD_NAMES } from '../../shared/ipc/methods.ts';
 import { buildTrackerApi, exposeTrackerApi, type IpcRendererLike } from '../../preload/src/tracker-api.ts';
+
+/** Every module the file loads at run time (type-only imports are erased), followed through relative paths. */
+function runtimeImports(file: string, seen = new Set<string>()): Set<string> {
+  const source = readFileSync(file, 'utf8');
+  for (const match of source.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s+'([^']+)'/gms)) {
+    const target = match[1]!;
+    const key = target.startsWith('.') ? resolve(dirname(file), target) : target;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (target.startsWith('.')) runtimeImports(key, seen);
+  }
+  return seen;
+}
 
 type Listener = (event: unknown, ...args: unknown[]) => void;
 
@@ -42,22 +58,43 @@ describe('preload: window.tracker built from the contract', () => {
     }
   });
 
-  it("forwards every method to its channel with the input as given, and answers main's result", async () => {
+  it("forwards every method to its channel with input and options as given, and answers main's result", async () => {
     const { ipc, invoked } = fakeIpcRenderer();
     const api = buildTrackerApi(ipc) as unknown as Record<
       string,
-      Record<string, (input?: unknown) => Promise<unknown>>
+      Record<string, (input?: unknown, options?: unknown) => Promise<unknown>>
     >;
     for (const [group, methods] of Object.entries(contract)) {
       for (const method of Object.keys(methods)) {
         const input = { probe: `${group}.${method}` };
-        await expect(api[group]![method]!(input)).resolves.toEqual({
+        const options = { requestId: `${group}-${method}` };
+        await expect(api[group]![method]!(input, options)).resolves.toEqual({
           ok: true,
           data: channelOf(group, method),
         });
-        expect(invoked.at(-1)).toEqual({ channel: channelOf(group, method), args: [input] });
+        expect(invoked.at(-1)).toEqual({ channel: channelOf(group, method), args: [input, options] });
       }
     }
+  });
+
+  it("the preload's plain name list is exactly the contract's methods and events", () => {
+    expect(Object.keys(METHOD_NAMES).sort()).toEqual(Object.keys(contract).sort());
+    for (const [group, methods] of Object.entries(contract)) {
+      expect([...METHOD_NAMES[group as keyof typeof METHOD_NAMES]].sort()).toEqual(
+        Object.keys(methods).sort(),
+      );
+    }
+    expect([...EVENT_NAMES].sort()).toEqual(Object.keys(events).sort());
+  });
+
+  it('the preload loads no zod and no schema, only electron and the name list', () => {
+    const loaded = [...runtimeImports(resolve(import.meta.dirname, '../../preload/src/index.ts'))];
+    const packages = loaded.filter((name) => !name.startsWith('/'));
+    expect(packages).toEqual(['electron']);
+    const files = loaded
+      .filter((name) => name.startsWith('/'))
+      .map((name) => name.split('/').slice(-2).join('/'));
+    expect(files.sort()).toEqual(['ipc/methods.ts', 'src/tracker-api.ts']);
   });
 
   it('on() hands the listener the payload only, never the IPC event, and returns an unsubscribe', () => {

@@ -67,7 +67,7 @@ describe('FilterPanel', () => {
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
     fireEvent.click(toggle);
     await flush(300);
-    expect(lookupSpy).toHaveBeenCalledWith('generator_state', '', 1);
+    expect(lookupSpy).toHaveBeenCalledWith('generator_state', '', 1, expect.any(AbortSignal));
     fireEvent.click(screen.getByRole('checkbox', { name: 'CA' }));
     fireEvent.click(screen.getByRole('checkbox', { name: 'TX' }));
     expect(store.getState().filterFields).toEqual({ states: ['CA', 'TX'] });

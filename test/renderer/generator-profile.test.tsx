@@ -74,6 +74,9 @@ function install(answers: Record<string, Result<GeneratorDetail>>) {
         ),
       ),
     },
+    requests: {
+      cancel: vi.fn((_input: { id: string }) => Promise.resolve({ ok: true as const, data: null })),
+    },
     shell: { openExternal: vi.fn(() => Promise.resolve({ ok: true as const, data: null })) },
   };
   // Only the methods the profile reaches; the data layer resolves window.tracker at call time.
@@ -140,6 +143,18 @@ describe('GeneratorProfile', () => {
     tracker.generators.detail.mockResolvedValueOnce({ ok: true, data: wireDetail('') });
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('heading', { level: 2, name: /Gulf Coast/ })).toBeTruthy();
+  });
+
+  it('opening another generator cancels the detail it no longer wants, and shows no error for it', async () => {
+    const tracker = install({ TXD000000001: { ok: true, data: wireDetail('') } });
+    tracker.generators.detail.mockImplementationOnce(() => new Promise(() => undefined));
+    const view = render(<GeneratorProfile handlerId="SLOW00000000" onClose={() => undefined} />);
+    view.rerender(<GeneratorProfile handlerId="TXD000000001" onClose={() => undefined} />);
+    expect(await screen.findByRole('heading', { level: 2, name: /Gulf Coast/ })).toBeTruthy();
+    const [slow] = tracker.generators.detail.mock.calls;
+    const slowId = (slow as unknown as [unknown, { requestId: string }])[1].requestId;
+    expect(tracker.requests.cancel).toHaveBeenCalledExactlyOnceWith({ id: slowId });
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('names the missing permission on a 403', async () => {

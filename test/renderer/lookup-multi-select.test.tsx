@@ -29,12 +29,12 @@ describe('LookupMultiSelect', () => {
     const onChange = vi.fn();
     render(<LookupMultiSelect label="State" selected={[]} onChange={onChange} fetchPage={fetchPage} />);
     await flush(300);
-    expect(fetchPage).toHaveBeenCalledWith('', 1);
+    expect(fetchPage).toHaveBeenCalledWith('', 1, expect.any(AbortSignal));
     fireEvent.click(screen.getByRole('checkbox', { name: 'TX' }));
     expect(onChange).toHaveBeenCalledWith(['TX']);
     fireEvent.click(screen.getByRole('button', { name: 'Load more State' }));
     await flush(0);
-    expect(fetchPage).toHaveBeenLastCalledWith('', 2);
+    expect(fetchPage).toHaveBeenLastCalledWith('', 2, expect.any(AbortSignal));
     expect(screen.getByRole('checkbox', { name: 'NY' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Load more State' })).toBeNull();
   });
@@ -52,7 +52,40 @@ describe('LookupMultiSelect', () => {
     expect(fetchPage).toHaveBeenCalledTimes(1);
     await flush(250);
     expect(fetchPage).toHaveBeenCalledTimes(2);
-    expect(fetchPage).toHaveBeenLastCalledWith('Hou', 1);
+    expect(fetchPage).toHaveBeenLastCalledWith('Hou', 1, expect.any(AbortSignal));
+  });
+});
+
+describe('LookupMultiSelect owns its requests', () => {
+  it('a new search aborts the older one, whose late answer never shows; leaving aborts the rest', async () => {
+    vi.useFakeTimers();
+    const signals: AbortSignal[] = [];
+    const answers: ((answer: Result<LookupResult>) => void)[] = [];
+    const fetchPage = vi.fn(
+      (_search: string, _page: number, signal: AbortSignal) =>
+        new Promise<Result<LookupResult>>((resolve, reject) => {
+          signals.push(signal);
+          answers.push(resolve);
+          signal.addEventListener('abort', () => reject(new DOMException('gone', 'AbortError')));
+        }),
+    );
+    const view = render(
+      <LookupMultiSelect label="City" selected={[]} onChange={() => {}} fetchPage={fetchPage} />,
+    );
+    await flush(300);
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search City' }), { target: { value: 'Hou' } });
+    await flush(300);
+    expect(signals.map((signal) => signal.aborted)).toEqual([true, false]);
+    answers[0]!(page(['Austin'], false));
+    answers[1]!(page(['Houston'], false));
+    await flush(0);
+    expect(screen.queryByRole('checkbox', { name: 'Austin' })).toBeNull();
+    expect(screen.getByRole('checkbox', { name: 'Houston' })).toBeTruthy();
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search City' }), { target: { value: 'Dal' } });
+    await flush(300);
+    view.unmount();
+    expect(signals.at(-1)?.aborted).toBe(true);
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });
 

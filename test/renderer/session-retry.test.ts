@@ -15,6 +15,7 @@ const EXPIRED: Result<GeneratorTotals> = {
 function install(aggregate: () => Promise<Result<GeneratorTotals>>) {
   const tracker = {
     generators: { aggregate: vi.fn(aggregate) },
+    requests: { cancel: vi.fn(() => Promise.resolve({ ok: true, data: null })) },
     session: { signOut: vi.fn(() => Promise.resolve({ ok: true, data: SIGNED_OUT })) },
   };
   // Only the methods these tests reach; the data layer resolves window.tracker at call time.
@@ -44,7 +45,7 @@ describe('a call that meets an expired session', () => {
     sessionChanged(SIGNED_OUT, 'expired');
     expect(useSession.getState().status?.signedIn).toBe(true);
     sessionChanged(SIGNED_IN, 'signed-in');
-    expect(await pending).toEqual({ ok: true, data: TOTALS });
+    expect(await pending).toMatchObject({ ok: true, data: TOTALS, source: 'network' });
     expect(tracker.generators.aggregate).toHaveBeenCalledTimes(2);
     expect(useSession.getState().expired).toBe(false);
   });
@@ -56,6 +57,19 @@ describe('a call that meets an expired session', () => {
     await signOut();
     expect(await pending).toEqual(EXPIRED);
     expect(useSession.getState()).toMatchObject({ expired: false, status: SIGNED_OUT });
+  });
+
+  it('lets go at once when its caller aborts while it waits, and asks main for nothing more', async () => {
+    const tracker = install(() => Promise.resolve(EXPIRED));
+    const wanted = new AbortController();
+    const pending = generatorTotals({ filterFields: {}, searchKey: '' }, wanted.signal);
+    await settle();
+    expect(useSession.getState().expired).toBe(true);
+    wanted.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    sessionChanged(SIGNED_IN, 'signed-in');
+    await settle();
+    expect(tracker.generators.aggregate).toHaveBeenCalledTimes(1);
   });
 
   it('answers at once when nobody was signed in', async () => {

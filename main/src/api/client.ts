@@ -1,12 +1,14 @@
 /**
  * The tracker API client: one place that knows how to talk HTTP to the server. It adds the Bearer token,
- * bounds every call by the timeout from settings, retries what is safe to retry, cancels requests a newer
- * one made pointless, reads answers with shared/api's tolerant schemas, and turns every failure into one of
- * the contract's error values. It never throws.
+ * bounds every call by the timeout from settings, retries what is safe to retry, stops a request when its
+ * caller's signal aborts, shares one fetch between identical requests in flight, reads answers with
+ * shared/api's tolerant schemas, and turns every failure into one of the contract's error values. It never
+ * throws.
  */
 import type { z } from 'zod';
 import { Problem, type Scope } from '../../../shared/api/index.ts';
 import type { Result } from '../../../shared/ipc/contract.ts';
+import { MESSAGES } from '../../../shared/ipc/messages.ts';
 import { failure, httpFailure, networkFailure, redacted, success, type FailureContext } from './errors.ts';
 
 export interface ApiRequest<Schema extends z.ZodType> {
@@ -18,10 +20,11 @@ export interface ApiRequest<Schema extends z.ZodType> {
   /** Schema of the 2xx body; an empty body (204) is read as null. */
   response: Schema;
   /**
-   * Requests with the same method and key supersede each other: a new one aborts the one in flight, which
-   * then answers `cancelled`. Without a key a request is never cancelled by another.
+   * Requests with the same key (and method, server and token) get the same answer, so callers that ask while
+   * one is in flight share its fetch. Only the canonical request key (shared/query/canonical.ts) is fit for
+   * this; a request without a key is never shared.
    */
-  supersedeKey?: string;
+  shareKey?: string;
   /** The permission the endpoint needs, named in a 403 message when the server gives no detail. */
   scope?: Scope;
   /** Retry on network errors and 502/503/504; off for calls that must not repeat. Default on. */
@@ -44,14 +47,19 @@ export interface ApiClientOptions {
 }
 
 export interface ApiClient {
+  /**
+   * Sends a request. When `signal` aborts, the caller gets a `cancelled` failure at once and the fetch stops,
+   * unless other callers still share it.
+   */
   send<Schema extends z.ZodType>(
     request: ApiRequest<Schema>,
     target: ApiTarget,
+    signal?: AbortSignal,
   ): Promise<Result<z.output<Schema>>>;
 }
 
 const TIMED_OUT = { reason: 'timeout' } as const;
-const SUPERSEDED = { reason: 'superseded' } as const;
+const CANCELLED = { reason: 'cancelled' } as const;
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
 
 interface Attempt<Data> {
@@ -59,22 +67,30 @@ interface Attempt<Data> {
   retryable: boolean;
 }
 
+/** One fetch in flight and the callers waiting for it; it stops only when every caller has left. */
+interface Flight {
+  controller: AbortController;
+  callers: number;
+  answer: Promise<Result<unknown>>;
+}
+
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const fetchImpl = options.fetch ?? fetch;
   const maxAttempts = options.maxAttempts ?? 3;
   const backoffBaseMs = options.backoffBaseMs ?? 200;
   const random = options.random ?? Math.random;
-  const inFlight = new Map<string, AbortController>();
+  const flights = new Map<string, Flight>();
 
-  async function send<Schema extends z.ZodType>(
+  async function run<Schema extends z.ZodType>(
     request: ApiRequest<Schema>,
     target: ApiTarget,
+    cancel: AbortSignal | undefined,
   ): Promise<Result<z.output<Schema>>> {
     let url: URL;
     try {
       url = endpointUrl(target.baseUrl, request.path, request.query);
     } catch {
-      return failure('bad-request', 'The server address in the settings is not a valid URL.');
+      return failure('bad-request', MESSAGES.invalidServerAddress);
     }
     const context: FailureContext = {
       server: url.origin,
@@ -84,14 +100,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const deadline = Date.now() + timeoutMs;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs);
-    const key = request.supersedeKey === undefined ? undefined : `${request.method} ${request.supersedeKey}`;
-    if (key !== undefined) {
-      inFlight.get(key)?.abort(SUPERSEDED);
-      inFlight.set(key, controller);
-    }
+    const cancelled = () => controller.abort(CANCELLED);
+    if (cancel?.aborted) cancelled();
+    cancel?.addEventListener('abort', cancelled);
     try {
       const init = requestInit(request, target.token, controller.signal);
       for (let attempt = 0; ; attempt += 1) {
+        if (controller.signal.aborted) return abortFailure(controller.signal, context, timeoutMs);
         const outcome = await attemptOnce(fetchImpl, url, init, request.response, context, timeoutMs);
         const lastAttempt = attempt + 1 >= maxAttempts || request.retry === false;
         if (!outcome.retryable || lastAttempt) return redacted(outcome.result, [target.token]);
@@ -99,12 +114,60 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         // A retry that could not finish before the deadline only turns a clear error into a timeout.
         if (Date.now() + delay >= deadline) return redacted(outcome.result, [target.token]);
         await pause(delay, controller.signal);
-        if (controller.signal.aborted) return abortFailure(controller.signal, context, timeoutMs);
       }
     } finally {
       clearTimeout(timer);
-      if (key !== undefined && inFlight.get(key) === controller) inFlight.delete(key);
+      cancel?.removeEventListener('abort', cancelled);
     }
+  }
+
+  function send<Schema extends z.ZodType>(
+    request: ApiRequest<Schema>,
+    target: ApiTarget,
+    signal?: AbortSignal,
+  ): Promise<Result<z.output<Schema>>> {
+    if (request.shareKey === undefined) return run(request, target, signal);
+    if (signal?.aborted) return Promise.resolve(failure('cancelled', MESSAGES.cancelled));
+    // The token is part of the key: an answer fetched with one user's token is never handed to another.
+    const key = JSON.stringify([request.method, target.baseUrl, target.token ?? '', request.shareKey]);
+    let flight = flights.get(key);
+    if (!flight) {
+      const controller = new AbortController();
+      const started: Flight = {
+        controller,
+        callers: 0,
+        answer: run(request, target, controller.signal).finally(() => {
+          if (flights.get(key) === started) flights.delete(key);
+        }),
+      };
+      flights.set(key, started);
+      flight = started;
+    }
+    const shared = flight;
+    shared.callers += 1;
+    return new Promise((resolve) => {
+      let settled = false;
+      const leave = () => {
+        if (settled) return;
+        settled = true;
+        shared.callers -= 1;
+        if (shared.callers === 0) {
+          // Nobody is left to read the answer: stop the fetch, and let the next caller start afresh.
+          if (flights.get(key) === shared) flights.delete(key);
+          shared.controller.abort(CANCELLED);
+        }
+        resolve(failure('cancelled', MESSAGES.cancelled));
+      };
+      signal?.addEventListener('abort', leave, { once: true });
+      void shared.answer.then((answer) => {
+        signal?.removeEventListener('abort', leave);
+        if (settled) return;
+        settled = true;
+        shared.callers -= 1;
+        // Every caller asked with the same schema: the key holds the request name.
+        resolve(answer as Result<z.output<Schema>>);
+      });
+    });
   }
 
   return { send };
@@ -121,13 +184,14 @@ function requestInit(
   token: string | undefined,
   signal: AbortSignal,
 ): RequestInit {
-  const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
+  // Spec 4.0 rule 1: every request carries Content-Type: application/json, a GET without a body included.
+  const headers: Record<string, string> = {
+    accept: 'application/json, application/problem+json',
+    'content-type': 'application/json',
+  };
   if (token !== undefined) headers.authorization = `Bearer ${token}`;
   const init: RequestInit = { method: request.method, headers, signal, redirect: 'manual' };
-  if (request.body !== undefined) {
-    headers['content-type'] = 'application/json';
-    init.body = JSON.stringify(request.body);
-  }
+  if (request.body !== undefined) init.body = JSON.stringify(request.body);
   return init;
 }
 
@@ -171,17 +235,14 @@ function readBody<Schema extends z.ZodType>(text: string, schema: Schema): Resul
     try {
       value = JSON.parse(text);
     } catch {
-      return failure('invalid-response', 'The server answered with something that is not JSON.');
+      return failure('invalid-response', MESSAGES.notJson);
     }
   }
   const parsed = schema.safeParse(value);
   if (parsed.success) return success(parsed.data);
   const issue = parsed.error.issues[0];
   const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
-  return failure(
-    'invalid-response',
-    `The server's answer does not match the tracker API${where}: ${issue?.message ?? 'unexpected shape'}.`,
-  );
+  return failure('invalid-response', MESSAGES.unexpectedShape(where, issue?.message));
 }
 
 function readProblem(text: string): Problem | undefined {
@@ -208,16 +269,12 @@ function redirectFailure(location: string | null, url: URL, context: FailureCont
   } catch {
     target = '';
   }
-  return failure(
-    'server',
-    `The server at ${context.server} redirects${target}; put the address it redirects to in the settings.`,
-  );
+  return failure('server', MESSAGES.redirects(context.server, target));
 }
 
 function abortFailure(signal: AbortSignal, context: FailureContext, timeoutMs: number) {
-  if (signal.reason === SUPERSEDED) return failure('cancelled', 'A newer request replaced this one.');
-  const limit = timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`;
-  return failure('timeout', `The server at ${context.server} did not answer within ${limit}.`);
+  if (signal.reason === CANCELLED) return failure('cancelled', MESSAGES.cancelled);
+  return failure('timeout', MESSAGES.timedOut(context.server, timeoutMs));
 }
 
 /** Resolves after `ms`, or at once when the signal aborts (the caller checks which). */

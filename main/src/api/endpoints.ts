@@ -1,9 +1,13 @@
 /**
  * The tracker API's endpoints as request descriptions for the client: path (trailing slash as the API
- * spells it), body or query, the schema that reads the answer, and which requests supersede each other.
+ * spells it), body or query, the schema that reads the answer, and the canonical key under which identical
+ * requests in flight share one fetch. Bodies carry every member the spec's samples carry, so a tracker
+ * service that expects them all (not only ours) reads them as it reads the samples.
  */
 import { z } from 'zod';
 import {
+  GENERATOR_FIELDS,
+  MANIFEST_FIELDS,
   GeneratorDetail,
   GeneratorList,
   GeneratorTotals,
@@ -14,19 +18,31 @@ import {
   type LoginRequest,
 } from '../../../shared/api/index.ts';
 import type { ParsedInputOf } from '../../../shared/ipc/contract.ts';
+import { requestKey } from '../../../shared/query/canonical.ts';
+import { DEFAULT_GENERATOR_SORT, DEFAULT_MANIFEST_SORT, type Sort } from '../../../shared/query/index.ts';
 import type { ApiRequest } from './client.ts';
 
 type LookupQuery = ParsedInputOf<'generators', 'lookup'> | ParsedInputOf<'manifests', 'lookup'>;
+type PageInfo = ParsedInputOf<'generators', 'list'>['pageInfo'];
 
 function lookupParameters(query: LookupQuery): Record<string, string> {
   return { field: query.field, page: String(query.page), search: query.search };
 }
 
 /**
- * Supersede keys: a new aggregate or detail replaces the one in flight; a list page replaces the same page
- * of an older query (a grid asks for several pages at once, which must not cancel each other); a lookup
- * replaces the same page of the same filter box (typing "ab" after "a").
+ * Spec 4.0 rule 3 as the samples send it: `filters: "all="`, every field named, and the sort spelled out.
+ * The defaults say exactly what our server does without them, so the answer is the same either way.
  */
+function fullPageInfo(pageInfo: PageInfo, fields: readonly string[], sort: Sort<string>): Required<PageInfo> {
+  return {
+    page: pageInfo.page,
+    pageSize: pageInfo.pageSize,
+    filters: pageInfo.filters || 'all=',
+    selectedFields: pageInfo.selectedFields?.trim() || fields.join(','),
+    sort: pageInfo.sort?.trim() || `${sort.field} ${sort.direction}`,
+  };
+}
+
 export const endpoints = {
   login: (body: LoginRequest): ApiRequest<typeof LoginResponse> => ({
     method: 'POST',
@@ -48,15 +64,15 @@ export const endpoints = {
     path: '/api/tracker/generators/aggregated_data/',
     body,
     response: GeneratorTotals,
-    supersedeKey: 'generators.aggregate',
+    shareKey: requestKey('generators.aggregate', body),
     scope: 'generators',
   }),
   generatorsList: (body: ParsedInputOf<'generators', 'list'>): ApiRequest<typeof GeneratorList> => ({
     method: 'POST',
     path: '/api/tracker/generators/',
-    body,
+    body: { ...body, pageInfo: fullPageInfo(body.pageInfo, GENERATOR_FIELDS, DEFAULT_GENERATOR_SORT) },
     response: GeneratorList,
-    supersedeKey: `generators.list page ${body.pageInfo.page}`,
+    shareKey: requestKey('generators.list', body),
     scope: 'generators',
   }),
   generatorsLookup: (query: ParsedInputOf<'generators', 'lookup'>): ApiRequest<typeof LookupResult> => ({
@@ -64,7 +80,7 @@ export const endpoints = {
     path: '/api/tracker/generators/filters/',
     query: lookupParameters(query),
     response: LookupResult,
-    supersedeKey: `generators.lookup ${query.field} page ${query.page}`,
+    shareKey: requestKey('generators.lookup', query),
     scope: 'generators',
   }),
   generatorDetail: (query: ParsedInputOf<'generators', 'detail'>): ApiRequest<typeof GeneratorDetail> => ({
@@ -72,7 +88,7 @@ export const endpoints = {
     path: '/api/tracker/generators/details/',
     query: { handler_id: query.handler_id },
     response: GeneratorDetail,
-    supersedeKey: 'generators.detail',
+    shareKey: requestKey('generators.detail', query),
     scope: 'generators',
   }),
   manifestsAggregate: (body: ParsedInputOf<'manifests', 'aggregate'>): ApiRequest<typeof ManifestTotals> => ({
@@ -80,15 +96,15 @@ export const endpoints = {
     path: '/api/tracker/manifests/aggregated_data/',
     body,
     response: ManifestTotals,
-    supersedeKey: 'manifests.aggregate',
+    shareKey: requestKey('manifests.aggregate', body),
     scope: 'manifests',
   }),
   manifestsList: (body: ParsedInputOf<'manifests', 'list'>): ApiRequest<typeof ManifestList> => ({
     method: 'POST',
     path: '/api/tracker/manifests/',
-    body,
+    body: { ...body, pageInfo: fullPageInfo(body.pageInfo, MANIFEST_FIELDS, DEFAULT_MANIFEST_SORT) },
     response: ManifestList,
-    supersedeKey: `manifests.list page ${body.pageInfo.page}`,
+    shareKey: requestKey('manifests.list', body),
     scope: 'manifests',
   }),
   manifestsLookup: (query: ParsedInputOf<'manifests', 'lookup'>): ApiRequest<typeof LookupResult> => ({
@@ -96,7 +112,7 @@ export const endpoints = {
     path: '/api/tracker/shipments_and_waste_volumes/filters/',
     query: lookupParameters(query),
     response: LookupResult,
-    supersedeKey: `manifests.lookup ${query.field} page ${query.page}`,
+    shareKey: requestKey('manifests.lookup', query),
     scope: 'manifests',
   }),
 };

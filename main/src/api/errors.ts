@@ -1,9 +1,10 @@
 /**
- * Every way a call can fail, as the typed error values of the IPC contract. Messages are meant for the
- * user's eyes: plain words, which server, what to do next, and never a token.
+ * Every way a call can fail, as the typed error values of the IPC contract. The wording is in
+ * shared/ipc/messages.ts with the rest of what the user reads; here are the decisions of which applies.
  */
 import type { Problem, Scope } from '../../../shared/api/index.ts';
 import type { ErrorKind, IpcError, Result } from '../../../shared/ipc/contract.ts';
+import { MESSAGES } from '../../../shared/ipc/messages.ts';
 
 export type Failure = { ok: false; error: IpcError };
 
@@ -48,47 +49,29 @@ export function httpFailure(
   context: FailureContext,
 ): Failure {
   const said = problemText(problem);
-  if (status === 400) return failure('bad-request', said ?? 'The server did not accept the request.', status);
-  if (status === 401) {
-    return failure('unauthorized', said ?? 'The server did not accept the sign-in; sign in again.', status);
-  }
+  if (status === 400) return failure('bad-request', said ?? MESSAGES.badRequest, status);
+  if (status === 401) return failure('unauthorized', said ?? MESSAGES.signInRefused, status);
   if (status === 403) {
     // The reference server's detail names the missing scope; another server may say nothing.
-    const fallback = context.scope
-      ? `Your account lacks the "${context.scope}" permission this needs.`
-      : 'Your account lacks the permission this needs.';
-    return failure('forbidden', said ? `Not allowed: ${said}` : fallback, status);
+    const message = said ? MESSAGES.notAllowed(said) : MESSAGES.lacksPermission(context.scope);
+    return failure('forbidden', message, status);
   }
-  if (status === 404) return failure('not-found', said ?? 'The server has no such record.', status);
+  if (status === 404) return failure('not-found', said ?? MESSAGES.noSuchRecord, status);
   if (status === 429) {
-    const wait = retryAfterSeconds === undefined ? 'later' : `in ${retryAfterSeconds} s`;
-    return failure('rate-limited', said ?? `Too many attempts; try again ${wait}.`, status);
+    return failure('rate-limited', said ?? MESSAGES.tooManyAttempts(retryAfterSeconds), status);
   }
-  if (status >= 500) {
-    const detail = said ? ` ${said}` : '';
-    return failure(
-      'server',
-      `The server at ${context.server} had a problem (HTTP ${status}).${detail}`,
-      status,
-    );
-  }
-  return failure('bad-request', said ?? `The server refused the request (HTTP ${status}).`, status);
+  if (status >= 500) return failure('server', MESSAGES.serverProblem(context.server, status, said), status);
+  return failure('bad-request', said ?? MESSAGES.refused(status), status);
 }
 
 /** Network-level failures carry a system error code on `cause` (undici's fetch wraps them in a TypeError). */
 export function networkFailure(error: unknown, context: FailureContext): Failure {
   const code = errorCode(error);
-  if (code === 'ECONNREFUSED') {
-    return failure(
-      'offline',
-      `Nothing answers at ${context.server}: is the server running and the address right?`,
-    );
-  }
+  if (code === 'ECONNREFUSED') return failure('offline', MESSAGES.nothingAnswers(context.server));
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return failure('offline', `Cannot find ${context.server}: check the server address and your network.`);
+    return failure('offline', MESSAGES.cannotFind(context.server));
   }
-  const reason = code ? ` (${code})` : '';
-  return failure('offline', `The connection to ${context.server} failed${reason}: check your network.`);
+  return failure('offline', MESSAGES.connectionFailed(context.server, code));
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -30,12 +30,12 @@ function createBridgeElectron() {
   });
 
   const ipcRenderer = {
-    async invoke(channel, input) {
+    async invoke(channel, input, options) {
       await connected;
       const response = await fetch(new URL('invoke', base), {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ channel, input }),
+        body: JSON.stringify({ channel, input, options }),
         cache: 'no-store',
       });
       // Like Electron's invoke, a call main cannot answer rejects; answers themselves are always values.

@@ -15,6 +15,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { eventChannelOf } from '../../../shared/ipc/contract.ts';
 import { handlers as realHandlers, type Handlers } from '../ipc/handlers.ts';
 import { channelTable } from '../ipc/register.ts';
+import { createSenderRequests } from '../ipc/requests.ts';
 import { APP_ORIGIN, contentTypeOf, resolveAppFile } from '../security/policy.ts';
 import type { EmitEvent } from '../session/session.ts';
 import { BRIDGE_HOST, bridgeIdentity, checkRequest, newBridgeSecret, type BridgeIdentity } from './guard.ts';
@@ -78,6 +79,9 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const table = channelTable(options.handlers ?? realHandlers, (message, error) =>
     log(`${message}: ${String(error)}`),
   );
+  // Whoever holds the secret is the bridge's one sender (the page it serves), so there is one request
+  // table; it plays the part of the Electron adapter's table per window.
+  const requests = createSenderRequests();
   const server = createServer();
   try {
     await new Promise<void>((resolve, reject) => {
@@ -116,7 +120,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       typeof body === 'object' && body !== null ? (body as { channel?: unknown }).channel : undefined;
     const entry = typeof channel === 'string' ? table.get(channel) : undefined;
     if (!entry) throw new HttpError(404, `No handler registered for ${JSON.stringify(channel)}.`);
-    return entry.invoke((body as { input?: unknown }).input, context);
+    const { input, options } = body as { input?: unknown; options?: unknown };
+    return entry.invoke(input, context, { options, requests });
   }
 
   async function serveFile(response: ServerResponse, path: string, method: string): Promise<void> {
@@ -202,6 +207,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     secret,
     userDataDir,
     async close() {
+      requests.cancelAll();
       for (const socket of sockets) socket.terminate();
       events.close();
       server.closeAllConnections();

@@ -1,16 +1,13 @@
 /**
- * The main-process services for the bridge, wired as main/src/index.ts wires them for Electron: the same
- * settings store, API client, token store and session. Only what a browser cannot give differs: there is no
- * OS key store, so "keep me signed in" is refused, and links are printed instead of opened.
+ * The main-process services for the bridge, from the same factory the Electron entry uses
+ * (main/src/ipc/services.ts). Only what a browser cannot give differs: there is no OS key store, so "keep
+ * me signed in" is refused, and links are printed instead of opened.
  */
-import { join } from 'node:path';
-import { createApiClient } from '../api/client.ts';
+import { API_BASE_URL_OPTION } from '../settings/launch-options.ts';
 import type { HandlerContext } from '../ipc/handlers.ts';
+import { createMainServices } from '../ipc/services.ts';
 import type { EmitEvent } from '../session/session.ts';
-import { createSession } from '../session/session.ts';
-import { createTokenStore, type Encryption } from '../session/token-store.ts';
-import { launchDefaults } from '../settings/launch-options.ts';
-import { openSettingsStore } from '../settings/settings-store.ts';
+import type { Encryption } from '../session/token-store.ts';
 
 /** No key store: the token store refuses to save and says why. */
 const noEncryption: Encryption = {
@@ -32,30 +29,20 @@ export interface BridgeServiceOptions {
   log?: (message: string) => void;
 }
 
-export async function createBridgeContext(options: BridgeServiceOptions): Promise<HandlerContext> {
+export function createBridgeContext(options: BridgeServiceOptions): Promise<HandlerContext> {
   const log = options.log ?? ((message: string) => console.warn(message));
-  const argv = options.apiBaseUrl === undefined ? [] : ['--api-base-url', options.apiBaseUrl];
-  const launch = launchDefaults(argv, {});
-  if (launch.problem) log(launch.problem);
-  const { store: settings, problem } = await openSettingsStore({
-    file: join(options.userDataDir, 'settings.json'),
-    defaults: launch.defaults,
-  });
-  if (problem) log(problem);
-  const client = createApiClient({ timeoutMs: () => settings.get().requestTimeoutMs });
-  const tokens = createTokenStore({
-    file: join(options.userDataDir, 'session.bin'),
+  return createMainServices({
+    userDataDir: options.userDataDir,
+    argv: options.apiBaseUrl === undefined ? [] : [API_BASE_URL_OPTION, options.apiBaseUrl],
+    // The bridge's address comes from its options only, never from the environment of the process.
+    env: {},
     encryption: noEncryption,
-  });
-  const session = createSession({ client, tokens, settings, emit: options.emit, log });
-  await session.restore();
-  return {
-    session,
-    settings,
+    emit: options.emit,
+    log,
     // The handler has already refused anything but https:; a browser tab has no shell to hand it to.
     openExternal: (url) => {
       log(`Open this link in your browser: ${url}`);
       return Promise.resolve();
     },
-  };
+  });
 }

@@ -4,12 +4,15 @@
  * call these same functions; the contract's types keep each one honest about its input and output.
  */
 import type { Group, MethodOf, OutputOf, ParsedInputOf } from '../../../shared/ipc/contract.ts';
+import { MESSAGES } from '../../../shared/ipc/messages.ts';
 import { endpoints } from '../api/endpoints.ts';
 import { failure, success } from '../api/errors.ts';
 import { isAllowedExternalUrl } from '../security/policy.ts';
 import type { Session } from '../session/session.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
+import type { SenderRequests } from './requests.ts';
 
+/** Main's services, the same for every call. */
 export interface HandlerContext {
   session: Session;
   settings: SettingsStore;
@@ -17,9 +20,16 @@ export interface HandlerContext {
   openExternal: (url: string) => Promise<void>;
 }
 
+/** One call: the services, the calling sender's requests, and this request's own signal if it has an id. */
+export interface CallContext extends HandlerContext {
+  requests: SenderRequests;
+  /** Aborts when the caller cancels this request. */
+  signal?: AbortSignal | undefined;
+}
+
 export type Handler<G extends Group, M extends MethodOf<G>> = (
   input: ParsedInputOf<G, M>,
-  context: HandlerContext,
+  context: CallContext,
 ) => Promise<OutputOf<G, M>>;
 
 export type Handlers = { [G in Group]: { [M in MethodOf<G>]: Handler<G, M> } };
@@ -40,20 +50,25 @@ export const handlers: Handlers = {
     },
   },
   generators: {
-    aggregate: (input, { session }) => session.call(endpoints.generatorsAggregate(input)),
-    list: (input, { session }) => session.call(endpoints.generatorsList(input)),
-    lookup: (input, { session }) => session.call(endpoints.generatorsLookup(input)),
-    detail: (input, { session }) => session.call(endpoints.generatorDetail(input)),
+    aggregate: (input, { session, signal }) => session.call(endpoints.generatorsAggregate(input), signal),
+    list: (input, { session, signal }) => session.call(endpoints.generatorsList(input), signal),
+    lookup: (input, { session, signal }) => session.call(endpoints.generatorsLookup(input), signal),
+    detail: (input, { session, signal }) => session.call(endpoints.generatorDetail(input), signal),
   },
   manifests: {
-    aggregate: (input, { session }) => session.call(endpoints.manifestsAggregate(input)),
-    list: (input, { session }) => session.call(endpoints.manifestsList(input)),
-    lookup: (input, { session }) => session.call(endpoints.manifestsLookup(input)),
+    aggregate: (input, { session, signal }) => session.call(endpoints.manifestsAggregate(input), signal),
+    list: (input, { session, signal }) => session.call(endpoints.manifestsList(input), signal),
+    lookup: (input, { session, signal }) => session.call(endpoints.manifestsLookup(input), signal),
+  },
+  requests: {
+    cancel: ({ id }, { requests }) => {
+      requests.cancel(id);
+      return Promise.resolve(success(null));
+    },
   },
   shell: {
     openExternal: async ({ url }, { openExternal }) => {
-      if (!isAllowedExternalUrl(url))
-        return failure('bad-request', 'Only https:// links can be opened outside the app.');
+      if (!isAllowedExternalUrl(url)) return failure('bad-request', MESSAGES.onlyHttpsLinks);
       await openExternal(url);
       return success(null);
     },

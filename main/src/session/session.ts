@@ -14,6 +14,7 @@ import type {
 } from '../../../shared/ipc/contract.ts';
 import type { ApiClient, ApiRequest } from '../api/client.ts';
 import { endpoints } from '../api/endpoints.ts';
+import { MESSAGES } from '../../../shared/ipc/messages.ts';
 import { failure, success } from '../api/errors.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import { ENCRYPTION_UNAVAILABLE_MESSAGE, type TokenStore } from './token-store.ts';
@@ -36,8 +37,14 @@ export interface Session {
   signOut(): Promise<Result<SessionStatus>>;
   /** Picks up a remembered sign-in at start-up, if it is for the current server and not expired. */
   restore(): Promise<void>;
-  /** Calls an endpoint with the session's token; a 401 ends the session as expired. */
-  call<Schema extends z.ZodType>(request: ApiRequest<Schema>): Promise<Result<z.output<Schema>>>;
+  /**
+   * Calls an endpoint with the session's token; a 401 ends the session as expired. `signal` is the caller's:
+   * when it aborts, the call answers `cancelled` and its fetch stops.
+   */
+  call<Schema extends z.ZodType>(
+    request: ApiRequest<Schema>,
+    signal?: AbortSignal,
+  ): Promise<Result<z.output<Schema>>>;
   /** The server address changed: a token must never be sent to a server other than the one that issued it. */
   serverChanged(baseUrl: string): Promise<void>;
 }
@@ -51,9 +58,7 @@ interface ActiveSession {
   remembered: boolean;
 }
 
-const SIGN_IN_FIRST = 'Sign in to see this data.';
-const EXPIRED = 'Your session has expired; sign in again.';
-const WRONG_CREDENTIALS = 'The user name or password is wrong.';
+const { signInFirst: SIGN_IN_FIRST, sessionExpired: EXPIRED, wrongCredentials: WRONG_CREDENTIALS } = MESSAGES;
 
 export function createSession(deps: SessionDeps): Session {
   const { client, tokens, settings, emit } = deps;
@@ -172,6 +177,7 @@ export function createSession(deps: SessionDeps): Session {
 
   async function call<Schema extends z.ZodType>(
     request: ApiRequest<Schema>,
+    signal?: AbortSignal,
   ): Promise<Result<z.output<Schema>>> {
     const current = active;
     if (!current) return failure('unauthorized', SIGN_IN_FIRST);
@@ -179,7 +185,7 @@ export function createSession(deps: SessionDeps): Session {
       await expire(current);
       return failure('unauthorized', EXPIRED);
     }
-    const result = await client.send(request, { baseUrl: current.baseUrl, token: current.token });
+    const result = await client.send(request, { baseUrl: current.baseUrl, token: current.token }, signal);
     if (!result.ok && result.error.kind === 'unauthorized') {
       // A 401 for a token already replaced by a new sign-in must not end the new session.
       await expire(current);

@@ -18,7 +18,7 @@ type Props<F extends FilterFields> = {
   store: WorkspaceStore<F>;
   members: readonly LookupMember[];
   scalars?: readonly ScalarMember[];
-  lookup: (field: string, search: string, page: number) => Promise<Result<LookupResult>>;
+  lookup: (field: string, search: string, page: number, signal: AbortSignal) => Promise<Result<LookupResult>>;
   /** Further controls (date ranges) under the lookups. */
   children?: ReactNode;
 };
@@ -81,7 +81,7 @@ function MemberSelect<F extends FilterFields>({
   const [open, setOpen] = useState(false);
   const id = useId();
   const fetchPage = useCallback(
-    (search: string, page: number) => lookup(entry.field, search, page),
+    (search: string, page: number, signal: AbortSignal) => lookup(entry.field, search, page, signal),
     [lookup, entry.field],
   );
   return (

@@ -1,9 +1,14 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { LookupResult } from '../../../shared/api/index.ts';
 import type { Result } from '../../../shared/ipc/contract.ts';
-import { whileWanted } from '../data/while-wanted.ts';
+import { ignoreAbort } from '../data/tracker-data.ts';
 
-export type LookupFetch = (search: string, page: number) => Promise<Result<LookupResult>>;
+/** Asks for one page of options; the signal aborts when the search it belongs to is no longer wanted. */
+export type LookupFetch = (
+  search: string,
+  page: number,
+  signal: AbortSignal,
+) => Promise<Result<LookupResult>>;
 type Option = LookupResult['results'][number];
 
 type Props = {
@@ -24,18 +29,16 @@ export function LookupMultiSelect({ label, selected, onChange, fetchPage, deboun
   const [more, setMore] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
-  // Answers to an older search must not overwrite the list of a newer one.
-  const generation = useRef(0);
+  // The current search's requests: a newer search, or leaving, aborts them, so an older search's answer
+  // never overwrites the list of a newer one.
+  const wanted = useRef<AbortController | null>(null);
 
   useEffect(() => {
-    const mine = ++generation.current;
+    const controller = new AbortController();
+    wanted.current = controller;
     const timer = setTimeout(() => {
       setLoading(true);
-      void whileWanted(
-        () => fetchPage(search, 1),
-        () => mine === generation.current,
-      ).then((answer) => {
-        if (answer === null) return;
+      fetchPage(search, 1, controller.signal).then((answer) => {
         setLoading(false);
         if (answer.ok) {
           setOptions(answer.data.results);
@@ -45,20 +48,20 @@ export function LookupMultiSelect({ label, selected, onChange, fetchPage, deboun
         } else {
           setError(answer.error.message);
         }
-      });
+      }, ignoreAbort);
     }, debounceMs);
-    return () => clearTimeout(timer);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
   }, [search, fetchPage, debounceMs]);
 
   const loadMore = () => {
-    const mine = generation.current;
+    const controller = wanted.current;
+    if (!controller) return;
     const next = page + 1;
     setLoading(true);
-    void whileWanted(
-      () => fetchPage(search, next),
-      () => mine === generation.current,
-    ).then((answer) => {
-      if (answer === null) return;
+    fetchPage(search, next, controller.signal).then((answer) => {
       setLoading(false);
       if (answer.ok) {
         setOptions((previous) => [...previous, ...answer.data.results]);
@@ -67,7 +70,7 @@ export function LookupMultiSelect({ label, selected, onChange, fetchPage, deboun
       } else {
         setError(answer.error.message);
       }
-    });
+    }, ignoreAbort);
   };
 
   const toggle = (value: string) =>

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { AgGridReact } from 'ag-grid-react';
 import {
   AllCommunityModule,
@@ -13,7 +13,7 @@ import type { Scope } from '../../../shared/api/index.ts';
 import type { IpcError, Result } from '../../../shared/ipc/contract.ts';
 import type { SortState } from '../state/workspace-store.ts';
 import { formatCount } from '../format.ts';
-import { whileWanted } from '../data/while-wanted.ts';
+import { ignoreAbort } from '../data/tracker-data.ts';
 import { ErrorBanner } from './error-banner.tsx';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
@@ -43,7 +43,12 @@ type Props<Row> = {
   columnDefs: ColDef<Row>[];
   sort: SortState | undefined;
   onSortChange: (sort: SortState | undefined) => void;
-  fetchPage: (page: number, pageSize: number, sort: string | undefined) => Promise<Result<PageAnswer<Row>>>;
+  fetchPage: (
+    page: number,
+    pageSize: number,
+    sort: string | undefined,
+    signal: AbortSignal,
+  ) => Promise<Result<PageAnswer<Row>>>;
   getRowId: (row: Row) => string;
   /** Enter on a row, or a double click. */
   onRowActivated?: (row: Row) => void;
@@ -68,23 +73,20 @@ export function ResultsGrid<Row>(props: Props<Row>) {
   const [total, setTotal] = useState<{ key: string; count: number } | null>(null);
   const [failure, setFailure] = useState<{ key: string; error: IpcError } | null>(null);
 
-  // The newest request for each block start: an answer is wanted only while its request is still the
-  // newest for that block (a new sort or filter asks for the block again).
-  const newest = useRef(new Map<number, number>());
-  const asked = useRef(0);
-
-  const datasource = useMemo<IDatasource>(
-    () => ({
+  // Each query's datasource keeps its requests in flight by block start. A new sort asks for a block
+  // again, which aborts the older request for it; a new query (a new datasource) or leaving aborts them all.
+  const { datasource, inFlight } = useMemo(() => {
+    const inFlight = new Map<number, AbortController>();
+    const datasource: IDatasource = {
       getRows: (params) => {
         const item = params.sortModel[0];
         const order = item ? `${item.colId} ${item.sort}` : undefined;
-        const id = ++asked.current;
-        newest.current.set(params.startRow, id);
-        void whileWanted(
-          () => latest.current.fetchPage(Math.floor(params.startRow / BLOCK), BLOCK, order),
-          () => newest.current.get(params.startRow) === id,
-        ).then((answer) => {
-          if (answer === null) return;
+        inFlight.get(params.startRow)?.abort();
+        const wanted = new AbortController();
+        inFlight.set(params.startRow, wanted);
+        const page = Math.floor(params.startRow / BLOCK);
+        latest.current.fetchPage(page, BLOCK, order, wanted.signal).then((answer) => {
+          if (inFlight.get(params.startRow) === wanted) inFlight.delete(params.startRow);
           if (answer.ok) {
             params.successCallback(answer.data.content, answer.data.totalElements);
             setTotal({ key: queryKey, count: answer.data.totalElements });
@@ -93,10 +95,17 @@ export function ResultsGrid<Row>(props: Props<Row>) {
             params.failCallback();
             setFailure({ key: queryKey, error: answer.error });
           }
-        });
+        }, ignoreAbort);
       },
-    }),
-    [queryKey],
+    };
+    return { datasource, inFlight };
+  }, [queryKey]);
+  useEffect(
+    () => () => {
+      for (const wanted of inFlight.values()) wanted.abort();
+      inFlight.clear();
+    },
+    [inFlight],
   );
 
   const columns = useMemo(

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Scope } from '../../../shared/api/index.ts';
 import type { IpcError, Result } from '../../../shared/ipc/contract.ts';
-import { whileWanted } from '../data/while-wanted.ts';
+import { ignoreAbort } from '../data/tracker-data.ts';
 import { ErrorBanner } from './error-banner.tsx';
 
 export type Box<Totals> = { label: string; value: (totals: Totals) => string };
@@ -9,7 +9,8 @@ export type Box<Totals> = { label: string; value: (totals: Totals) => string };
 type Props<Totals> = {
   /** Identifies the request: a new key means new figures are on their way. */
   queryKey: string;
-  load: () => Promise<Result<Totals>>;
+  /** Asks for the totals; the signal aborts when this key's figures are no longer wanted. */
+  load: (signal: AbortSignal) => Promise<Result<Totals>>;
   boxes: readonly Box<Totals>[];
   what: string;
   scope: Scope;
@@ -22,17 +23,14 @@ export function SummaryBoxes<Totals>({ queryKey, load, boxes, what, scope }: Pro
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
-    let current = true;
-    void whileWanted(load, () => current).then((answer) => {
-      if (answer === null) return;
+    const wanted = new AbortController();
+    load(wanted.signal).then((answer) => {
       if (answer.ok) {
         setAnswered({ key: queryKey, totals: answer.data });
         setFailed(null);
       } else setFailed({ key: queryKey, error: answer.error });
-    });
-    return () => {
-      current = false;
-    };
+    }, ignoreAbort);
+    return () => wanted.abort();
     // load is derived from queryKey by the caller; the key (and a retry) decide when to ask again.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [queryKey, attempt]);

@@ -1,7 +1,8 @@
 /**
  * The renderer's view of main's session. A call that comes back `unauthorized` while the user was signed
  * in does not fail: it waits here until the user signs in again (the shell shows the sign-in dialog over
- * the current view) and is then retried, so grids, boxes and open details resume where they were.
+ * the current view) and is then retried, so grids, boxes and open details resume where they were. A caller
+ * that stops wanting its answer while it waits is let go at once.
  */
 import { create } from 'zustand';
 import type { SessionStatus } from '../../../shared/ipc/contract.ts';
@@ -39,9 +40,23 @@ export function sessionChanged(status: SessionStatus, reason?: 'signed-in' | 'si
   }
 }
 
-/** Called by the data layer on an `unauthorized` answer; resolves when the user has decided. */
-export function waitForSignIn(): Promise<boolean> {
-  if (!useSession.getState().status?.signedIn) return Promise.resolve(false);
+/**
+ * Called by the data layer on an `unauthorized` answer; resolves when the user has decided, or with false
+ * as soon as `signal` aborts.
+ */
+export function waitForSignIn(signal?: AbortSignal): Promise<boolean> {
+  if (signal?.aborted || !useSession.getState().status?.signedIn) return Promise.resolve(false);
   if (!useSession.getState().expired) useSession.setState({ expired: true });
-  return new Promise((resolve) => waiting.push(resolve));
+  return new Promise((resolve) => {
+    const leave = () => {
+      waiting = waiting.filter((waiter) => waiter !== resume);
+      resolve(false);
+    };
+    const resume = (retry: boolean) => {
+      signal?.removeEventListener('abort', leave);
+      resolve(retry);
+    };
+    signal?.addEventListener('abort', leave, { once: true });
+    waiting.push(resume);
+  });
 }

@@ -1,22 +1,19 @@
 /**
- * The data layer: the only module that calls window.tracker. Views ask it for pages, boxes, lookups and
- * details; a local cache can later wrap these functions without the views noticing. Every API call that
- * meets an expired session waits for the user to sign in again and is retried (./session.ts).
+ * The data layer's front door: the only module besides ./pipeline.ts that calls window.tracker. Views ask
+ * it for pages, boxes, lookups and details, each through the one pipeline (./pipeline.ts) with their own
+ * AbortSignal, and for the session's actions.
  */
 import type { Result, SessionStatus, SignInInput, TrackerApi } from '../../../shared/ipc/contract.ts';
 import type {
-  GeneratorDetail,
   GeneratorFilterFields,
-  GeneratorList,
   GeneratorLookupField,
-  GeneratorTotals,
-  LookupResult,
   ManifestFilterFields,
-  ManifestList,
   ManifestLookupField,
-  ManifestTotals,
 } from '../../../shared/api/index.ts';
-import { sessionChanged, waitForSignIn } from './session.ts';
+import { request, type Answer, type DataOf } from './pipeline.ts';
+import { sessionChanged } from './session.ts';
+
+export { ignoreAbort, isAbortError, type Answer } from './pipeline.ts';
 
 export type GeneratorQuery = { filterFields: GeneratorFilterFields; searchKey: string };
 export type ManifestQuery = { filterFields: ManifestFilterFields; searchKey: string };
@@ -29,53 +26,59 @@ function tracker(): TrackerApi {
   return window.tracker;
 }
 
-/** Runs an API call; an expired session parks it until the user signs in again, then runs it once more. */
-async function api<T>(call: () => Promise<Result<T>>): Promise<Result<T>> {
-  for (;;) {
-    const answer = await call();
-    if (answer.ok || answer.error.kind !== 'unauthorized') return answer;
-    if (!(await waitForSignIn())) return answer;
-  }
+export function generatorTotals(
+  query: GeneratorQuery,
+  signal?: AbortSignal,
+): Promise<Answer<DataOf<'generators.aggregate'>>> {
+  return request('generators.aggregate', query, { signal });
 }
 
-function pageInfo({ page, pageSize, sort, selectedFields }: PageRequest) {
-  return { page, pageSize, ...(sort ? { sort } : {}), ...(selectedFields ? { selectedFields } : {}) };
-}
-
-export function generatorTotals(query: GeneratorQuery): Promise<Result<GeneratorTotals>> {
-  return api(() => tracker().generators.aggregate(query));
-}
-
-export function generatorPage(query: GeneratorQuery, request: PageRequest): Promise<Result<GeneratorList>> {
-  return api(() => tracker().generators.list({ ...query, pageInfo: pageInfo(request) }));
+export function generatorPage(
+  query: GeneratorQuery,
+  page: PageRequest,
+  signal?: AbortSignal,
+): Promise<Answer<DataOf<'generators.list'>>> {
+  return request('generators.list', { ...query, pageInfo: page }, { signal });
 }
 
 export function generatorLookup(
   field: GeneratorLookupField,
   search: string,
   page: number,
-): Promise<Result<LookupResult>> {
-  return api(() => tracker().generators.lookup({ field, search, page }));
+  signal?: AbortSignal,
+): Promise<Answer<DataOf<'generators.lookup'>>> {
+  return request('generators.lookup', { field, search, page }, { signal });
 }
 
-export function generatorDetail(handlerId: string): Promise<Result<GeneratorDetail>> {
-  return api(() => tracker().generators.detail({ handler_id: handlerId }));
+export function generatorDetail(
+  handlerId: string,
+  signal?: AbortSignal,
+): Promise<Answer<DataOf<'generators.detail'>>> {
+  return request('generators.detail', { handler_id: handlerId }, { signal });
 }
 
-export function manifestTotals(query: ManifestQuery): Promise<Result<ManifestTotals>> {
-  return api(() => tracker().manifests.aggregate(query));
+export function manifestTotals(
+  query: ManifestQuery,
+  signal?: AbortSignal,
+): Promise<Answer<DataOf<'manifests.aggregate'>>> {
+  return request('manifests.aggregate', query, { signal });
 }
 
-export function manifestPage(query: ManifestQuery, request: PageRequest): Promise<Result<ManifestList>> {
-  return api(() => tracker().manifests.list({ ...query, pageInfo: pageInfo(request) }));
+export function manifestPage(
+  query: ManifestQuery,
+  page: PageRequest,
+  signal?: AbortSignal,
+): Promise<Answer<DataOf<'manifests.list'>>> {
+  return request('manifests.list', { ...query, pageInfo: page }, { signal });
 }
 
 export function manifestLookup(
   field: ManifestLookupField,
   search: string,
   page: number,
-): Promise<Result<LookupResult>> {
-  return api(() => tracker().manifests.lookup({ field, search, page }));
+  signal?: AbortSignal,
+): Promise<Answer<DataOf<'manifests.lookup'>>> {
+  return request('manifests.lookup', { field, search, page }, { signal });
 }
 
 /** Asks main to open an https: link in the user's browser; main refuses anything else. */

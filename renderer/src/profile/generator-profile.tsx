@@ -7,8 +7,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import type { GeneratorDetail } from '../../../shared/api/index.ts';
 import type { IpcError } from '../../../shared/ipc/contract.ts';
 import { ErrorBanner } from '../components/error-banner.tsx';
-import { generatorDetail, openExternal } from '../data/tracker-data.ts';
-import { whileWanted } from '../data/while-wanted.ts';
+import { generatorDetail, ignoreAbort, openExternal } from '../data/tracker-data.ts';
 import { formatCount, formatTons } from '../format.ts';
 import './profile.css';
 
@@ -286,17 +285,11 @@ export function GeneratorProfile({ handlerId, onClose }: { handlerId: string; on
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
-    let current = true;
-    void whileWanted(
-      () => generatorDetail(handlerId),
-      () => current,
-    ).then((result) => {
-      if (result === null) return;
+    const wanted = new AbortController();
+    generatorDetail(handlerId, wanted.signal).then((result) => {
       setAnswer(result.ok ? { id: handlerId, detail: result.data } : { id: handlerId, error: result.error });
-    });
-    return () => {
-      current = false;
-    };
+    }, ignoreAbort);
+    return () => wanted.abort();
   }, [handlerId, attempt]);
 
   useEffect(() => {

@@ -44,7 +44,8 @@ export const GENERATORS: WorkspaceDefinition<GeneratorFilterFields, GeneratorRec
     { member: 'handlingCodes', field: 'mmc', label: 'Handling code' },
   ],
   // The panel only offers this workspace's members, so the field is one of its lookups.
-  lookup: (field, search, page) => generatorLookup(field as GeneratorLookupField, search, page),
+  lookup: (field, search, page, signal) =>
+    generatorLookup(field as GeneratorLookupField, search, page, signal),
   totals: generatorTotals,
   boxes: [
     { label: 'Manifests shipped', value: (t) => formatCount(t.shipped_count) },

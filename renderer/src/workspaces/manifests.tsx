@@ -54,7 +54,7 @@ export const MANIFESTS: WorkspaceDefinition<ManifestFilterFields, ManifestRecord
     { member: 'received_date_end', label: 'Received to' },
   ],
   // The panel only offers this workspace's members, so the field is one of its lookups.
-  lookup: (field, search, page) => manifestLookup(field as ManifestLookupField, search, page),
+  lookup: (field, search, page, signal) => manifestLookup(field as ManifestLookupField, search, page, signal),
   totals: manifestTotals,
   boxes: [
     { label: 'Manifests shipped', value: (t) => formatCount(t.shipped_count) },

@@ -42,10 +42,10 @@ export type WorkspaceDefinition<F extends FilterFields, Row, Totals> = {
   requiredFields: readonly string[];
   members: readonly LookupMember[];
   scalars?: readonly ScalarMember[];
-  lookup: (field: string, search: string, page: number) => Promise<Result<LookupResult>>;
-  totals: (query: Query<F>) => Promise<Result<Totals>>;
+  lookup: (field: string, search: string, page: number, signal: AbortSignal) => Promise<Result<LookupResult>>;
+  totals: (query: Query<F>, signal: AbortSignal) => Promise<Result<Totals>>;
   boxes: readonly Box<Totals>[];
-  page: (query: Query<F>, request: PageRequest) => Promise<Result<PageAnswer<Row>>>;
+  page: (query: Query<F>, request: PageRequest, signal: AbortSignal) => Promise<Result<PageAnswer<Row>>>;
   rowId: (row: Row) => string;
 };
 
@@ -133,8 +133,8 @@ export function Workspace<F extends FilterFields, Row, Totals>({
   const pageKey = `${totalsKey}|${selectedFields}`;
 
   const fetchPage = useCallback(
-    (page: number, pageSize: number, order: string | undefined) =>
-      def.page(query, { page, pageSize, selectedFields, ...(order ? { sort: order } : {}) }),
+    (page: number, pageSize: number, order: string | undefined, signal: AbortSignal) =>
+      def.page(query, { page, pageSize, selectedFields, ...(order ? { sort: order } : {}) }, signal),
     [def, query, selectedFields],
   );
   const filtersActive = searchKey !== '' || Object.keys(filterFields).length > 0;
@@ -154,7 +154,7 @@ export function Workspace<F extends FilterFields, Row, Totals>({
       <section className="workspace-main" aria-label={def.title}>
         <SummaryBoxes
           queryKey={totalsKey}
-          load={() => def.totals(query)}
+          load={(signal) => def.totals(query, signal)}
           boxes={def.boxes}
           what={def.noun}
           scope={def.scope}

@@ -21,10 +21,9 @@ import { startTrackerServer, type TrackerServer } from '../../helpers/tracker-se
 
 export const BUILD_ROOT = resolve(import.meta.dirname, '../../../out');
 
-export const DEMO_USERS = {
-  inspector: { username: 'inspector', password: 'inspector-demo' },
-  generatorsOnly: { username: 'generators-only', password: 'generators-demo' },
-} as const;
+import { DEMO_USERS } from '../../main/support.ts';
+
+export { DEMO_USERS };
 
 export interface AppOptions {
   /** Manifests in the demo dataset; small by default so start-up stays quick. */
@@ -155,23 +154,6 @@ export class AppWindow {
       },
       [group, method, input[0]] as const,
     ) as Promise<OutputOf<G, M>>;
-  }
-
-  /**
-   * `call`, asked again when main cancelled it: main keeps one request per endpoint page in flight, and the
-   * app's own grid or boxes may be asking for the same page as the test.
-   */
-  async ask<G extends Group, M extends MethodOf<G>>(
-    group: G,
-    method: M,
-    ...input: InputOf<G, M> extends undefined ? [] : [InputOf<G, M>]
-  ): Promise<OutputOf<G, M>> {
-    for (let attempt = 1; ; attempt += 1) {
-      const answer = await this.call(group, method, ...input);
-      // Every output of the contract is a Result; only its kind matters here.
-      const result = answer as unknown as { ok: boolean; error?: { kind: string } };
-      if (result.ok || result.error?.kind !== 'cancelled' || attempt === 10) return answer;
-    }
   }
 
   /** Starts recording an event in the page; the returned function waits for its next occurrence. */

@@ -61,8 +61,8 @@ export async function generatorTruth(
   filterFields: Record<string, string[]>,
   searchKey = '',
 ) {
-  const totals = await window.ask('generators', 'aggregate', { filterFields, searchKey });
-  const list = await window.ask('generators', 'list', {
+  const totals = await window.call('generators', 'aggregate', { filterFields, searchKey });
+  const list = await window.call('generators', 'list', {
     filterFields,
     searchKey,
     pageInfo: { page: 0, pageSize: 5, selectedFields: 'epa_handler_id' },
@@ -85,8 +85,8 @@ export async function manifestTruth(
   filterFields: Record<string, unknown>,
   searchKey = '',
 ) {
-  const totals = await window.ask('manifests', 'aggregate', { filterFields, searchKey });
-  const list = await window.ask('manifests', 'list', {
+  const totals = await window.call('manifests', 'aggregate', { filterFields, searchKey });
+  const list = await window.call('manifests', 'list', {
     filterFields,
     searchKey,
     pageInfo: { page: 0, pageSize: 5, selectedFields: 'manifest_tracking_number' },

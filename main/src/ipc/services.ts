@@ -1,0 +1,53 @@
+/**
+ * Main's services, wired once: settings → API client → token store → session, and the context the handlers
+ * get. The Electron entry (main/src/index.ts) and the browser bridge (main/src/bridge/) both build their
+ * services here and differ only in what they pass in: where user data lives, the launch arguments, the key
+ * store, how events reach the page and how links open.
+ */
+import { join } from 'node:path';
+import { createApiClient, type ApiClientOptions } from '../api/client.ts';
+import { createSession, type EmitEvent } from '../session/session.ts';
+import { createTokenStore, type Encryption, type TokenStore } from '../session/token-store.ts';
+import { launchDefaults } from '../settings/launch-options.ts';
+import { openSettingsStore } from '../settings/settings-store.ts';
+import type { HandlerContext } from './handlers.ts';
+
+export interface MainServiceOptions {
+  /** Holds settings.json and session.bin (Electron's userData folder). */
+  userDataDir: string;
+  /** The command line and environment the app was launched with; they seed the default server address. */
+  argv: readonly string[];
+  env: Readonly<Record<string, string | undefined>>;
+  /** Encrypts a remembered sign-in: safeStorage in Electron; unavailable behind the bridge. */
+  encryption: Encryption;
+  emit: EmitEvent;
+  /** Opens an https: link in the user's browser. */
+  openExternal: (url: string) => Promise<void>;
+  /** Where problems nobody asked about go (a bad launch option, an unreadable settings file). */
+  log?: (message: string) => void;
+  /** Replaces parts of the API client (its fetch, retry timing) where a test must. */
+  client?: Partial<Omit<ApiClientOptions, 'timeoutMs'>>;
+}
+
+export interface MainServices extends HandlerContext {
+  tokens: TokenStore;
+}
+
+export async function createMainServices(options: MainServiceOptions): Promise<MainServices> {
+  const log = options.log ?? ((message: string) => console.warn(message));
+  const launch = launchDefaults(options.argv, options.env);
+  if (launch.problem) log(launch.problem);
+  const { store: settings, problem } = await openSettingsStore({
+    file: join(options.userDataDir, 'settings.json'),
+    defaults: launch.defaults,
+  });
+  if (problem) log(problem);
+  const client = createApiClient({ ...options.client, timeoutMs: () => settings.get().requestTimeoutMs });
+  const tokens = createTokenStore({
+    file: join(options.userDataDir, 'session.bin'),
+    encryption: options.encryption,
+  });
+  const session = createSession({ client, tokens, settings, emit: options.emit, log });
+  await session.restore();
+  return { session, settings, tokens, openExternal: options.openExternal };
+}

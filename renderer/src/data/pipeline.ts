@@ -1,0 +1,147 @@
+/**
+ * The one way the renderer asks for tracker data: normalise the request to its canonical form → the cache
+ * hook → IPC under a request id of its own → on 401, wait for sign-in and ask again → an answer that says
+ * where it came from (`network` or `cache`) and when it was fetched.
+ *
+ * The caller owns the request: its AbortSignal cancels it in main too (`requests.cancel`), also while it
+ * waits for sign-in, and the promise then rejects with an AbortError that views ignore (`ignoreAbort`).
+ * A cancellation is never an answer, so "cancelled" never reaches the screen.
+ */
+import {
+  canonicalRequest,
+  requestKey,
+  type TrackerRequestName,
+  type TrackerRequests,
+} from '../../../shared/query/canonical.ts';
+import type {
+  Group,
+  IpcError,
+  MethodOf,
+  OutputOf,
+  RequestOptions,
+  Result,
+  TrackerApi,
+} from '../../../shared/ipc/contract.ts';
+import { MESSAGES } from '../../../shared/ipc/messages.ts';
+import { noCache, type CacheHook } from './cache-hook.ts';
+import { waitForSignIn } from './session.ts';
+
+type OutputOfName<Name extends TrackerRequestName> = Name extends `${infer G extends Group}.${infer M}`
+  ? M extends MethodOf<G>
+    ? OutputOf<G, M>
+    : never
+  : never;
+/** What a successful request of this name holds. */
+export type DataOf<Name extends TrackerRequestName> =
+  OutputOfName<Name> extends Result<infer Data> ? Data : never;
+
+export interface Provenance {
+  source: 'network' | 'cache';
+  /** Epoch milliseconds. */
+  fetchedAt: number;
+}
+export type Answer<Data> = ({ ok: true; data: Data } & Provenance) | { ok: false; error: IpcError };
+
+export interface RequestControl {
+  /** Aborts the request here and in main. */
+  signal?: AbortSignal | undefined;
+}
+
+let cache: CacheHook = noCache;
+
+/** Installs the local cache the pipeline reads and writes. */
+export function setCacheHook(hook: CacheHook): void {
+  cache = hook;
+}
+
+/** Resolved lazily so tests can install a fake tracker before the first call. */
+function tracker(): TrackerApi {
+  return window.tracker;
+}
+
+// Ids are unique per page: a random prefix (the bridge's one table may serve several tabs) and a counter.
+const idPrefix = crypto.randomUUID().replaceAll('-', '').slice(0, 16);
+let requestCount = 0;
+
+function abortError(signal?: AbortSignal): Error {
+  const reason: unknown = signal?.reason;
+  return reason instanceof Error ? reason : new DOMException('The request was aborted.', 'AbortError');
+}
+
+/** True for the rejection of a request its caller aborted (by name: a DOMException may come from another realm). */
+export function isAbortError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError';
+}
+
+/** For a view's `.then(answer, ignoreAbort)`: an aborted request was not wanted; anything else is a bug. */
+export function ignoreAbort(error: unknown): void {
+  if (!isAbortError(error)) throw error;
+}
+
+/** A method seen generically: each data method takes its input and the request options. */
+type Cancellable = (input: unknown, options: RequestOptions) => Promise<Result<unknown>>;
+
+/** One IPC round trip under a fresh request id, cancelled in main when the signal aborts. */
+function invoke(name: TrackerRequestName, input: object, signal?: AbortSignal): Promise<Result<unknown>> {
+  const [group, method] = name.split('.') as [keyof TrackerApi, string];
+  const call = (tracker()[group] as unknown as Record<string, Cancellable>)[method]!;
+  const requestId = `${idPrefix}-${(requestCount += 1)}`;
+  return new Promise((resolve, reject) => {
+    const cancel = () => {
+      reject(abortError(signal));
+      // A cancel that cannot reach main has nothing left to stop there.
+      tracker()
+        .requests.cancel({ id: requestId })
+        .catch(() => undefined);
+    };
+    signal?.addEventListener('abort', cancel, { once: true });
+    call(input, { requestId }).then(
+      (answer) => {
+        signal?.removeEventListener('abort', cancel);
+        // Only this caller can cancel its request; should main still answer so, it is not an answer.
+        if (!answer.ok && answer.error.kind === 'cancelled') reject(abortError(signal));
+        else resolve(answer);
+      },
+      (error: unknown) => {
+        signal?.removeEventListener('abort', cancel);
+        resolve({
+          ok: false,
+          error: {
+            kind: 'server',
+            message: MESSAGES.mainUnreachable(error instanceof Error ? error.message : String(error)),
+          },
+        });
+      },
+    );
+  });
+}
+
+/** Asks for tracker data through the pipeline; see the file's opening comment. */
+export async function request<Name extends TrackerRequestName>(
+  name: Name,
+  input: TrackerRequests[Name],
+  { signal }: RequestControl = {},
+): Promise<Answer<DataOf<Name>>> {
+  signal?.throwIfAborted();
+  const canonical = canonicalRequest(name, input);
+  const key = requestKey(name, input);
+  for (;;) {
+    const answer = await invoke(name, canonical, signal);
+    if (answer.ok) {
+      const fetchedAt = Date.now();
+      void cache.write(key, { data: answer.data, fetchedAt }).catch(() => undefined);
+      // The contract's output schema for this name is what main answered with.
+      return { ok: true, data: answer.data as DataOf<Name>, source: 'network', fetchedAt };
+    }
+    if (answer.error.kind === 'offline') {
+      const kept = await cache.read(key);
+      signal?.throwIfAborted();
+      if (kept)
+        return { ok: true, data: kept.data as DataOf<Name>, source: 'cache', fetchedAt: kept.fetchedAt };
+    }
+    if (answer.error.kind !== 'unauthorized') return answer;
+    const retry = await waitForSignIn(signal);
+    signal?.throwIfAborted();
+    if (!retry) return answer;
+  }
+}

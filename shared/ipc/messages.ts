@@ -1,0 +1,83 @@
+/**
+ * Every sentence a failure shows the user, in one place: the messages main puts in the contract's error
+ * values, and the renderer's wording of an error kind around a view. Plain words, which server, what to do
+ * next; a message never holds a token.
+ */
+import type { Scope } from '../api/index.ts';
+import type { IpcError } from './contract.ts';
+
+function duration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
+}
+
+/** What main says, by situation; the functions take the facts the sentence names. */
+export const MESSAGES = {
+  invalidServerAddress: 'The server address in the settings is not a valid URL.',
+  /** Only the caller that cancelled a request gets this; the renderer never shows it. */
+  cancelled: 'The app cancelled this request.',
+  timedOut: (server: string, timeoutMs: number) =>
+    `The server at ${server} did not answer within ${duration(timeoutMs)}.`,
+  notJson: 'The server answered with something that is not JSON.',
+  unexpectedShape: (where: string, issue: string | undefined) =>
+    `The server's answer does not match the tracker API${where}: ${issue ?? 'unexpected shape'}.`,
+  redirects: (server: string, target: string) =>
+    `The server at ${server} redirects${target}; put the address it redirects to in the settings.`,
+  badRequest: 'The server did not accept the request.',
+  signInRefused: 'The server did not accept the sign-in; sign in again.',
+  notAllowed: (said: string) => `Not allowed: ${said}`,
+  lacksPermission: (scope: Scope | undefined) =>
+    scope
+      ? `Your account lacks the "${scope}" permission this needs.`
+      : 'Your account lacks the permission this needs.',
+  noSuchRecord: 'The server has no such record.',
+  tooManyAttempts: (retryAfterSeconds: number | undefined) =>
+    `Too many attempts; try again ${retryAfterSeconds === undefined ? 'later' : `in ${retryAfterSeconds} s`}.`,
+  serverProblem: (server: string, status: number, said: string | undefined) =>
+    `The server at ${server} had a problem (HTTP ${status}).${said ? ` ${said}` : ''}`,
+  refused: (status: number) => `The server refused the request (HTTP ${status}).`,
+  nothingAnswers: (server: string) =>
+    `Nothing answers at ${server}: is the server running and the address right?`,
+  cannotFind: (server: string) => `Cannot find ${server}: check the server address and your network.`,
+  connectionFailed: (server: string, code: string | undefined) =>
+    `The connection to ${server} failed${code ? ` (${code})` : ''}: check your network.`,
+  signInFirst: 'Sign in to see this data.',
+  sessionExpired: 'Your session has expired; sign in again.',
+  wrongCredentials: 'The user name or password is wrong.',
+  internal: 'Something went wrong inside the app; the details are in its log.',
+  onlyHttpsLinks: 'Only https:// links can be opened outside the app.',
+  noInput: 'This method takes no input.',
+  invalidInput: 'The request is not valid.',
+  requestIdInUse: 'A request with this id is already in flight; give each request its own id.',
+  noOptions: 'This method takes no options.',
+  /** The renderer could not reach main at all (the bridge or IPC refused the call). */
+  mainUnreachable: (detail: string) => `The app could not reach its main process: ${detail}`,
+} as const;
+
+/** What a failure means to the user of a view that was loading `what`; the server's words follow. */
+export function describeError(error: IpcError, what: string, scope?: Scope): string {
+  switch (error.kind) {
+    case 'offline':
+      return `The server could not be reached, so ${what} could not be loaded. Check the connection and retry.`;
+    case 'timeout':
+      return `The server took too long to answer, so ${what} could not be loaded. Retry in a moment.`;
+    case 'forbidden':
+      return scope
+        ? `Your account does not have the “${scope}” permission needed to view ${what}. Ask your administrator to grant it.`
+        : `Your account does not have permission to view ${what}. ${error.message}`;
+    case 'unauthorized':
+      return `You are signed out, so ${what} could not be loaded. Sign in again.`;
+    case 'not-found':
+      return `${what} could not be found. ${error.message}`;
+    case 'bad-request':
+      return `The server refused this request for ${what}: ${error.message}`;
+    case 'invalid-response':
+      return `The server's answer for ${what} could not be read: ${error.message}`;
+    case 'server':
+      return `The server failed while loading ${what}: ${error.message}`;
+    case 'rate-limited':
+      return error.message;
+    case 'cancelled':
+      // The data pipeline turns a cancellation into an abort its caller ignores; this is never on screen.
+      return `Loading ${what} stopped.`;
+  }
+}
