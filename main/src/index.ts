@@ -7,6 +7,7 @@ import { app, session as electronSession, type BrowserWindow } from 'electron';
 import { createMainWindow, runApp } from './electron/app.ts';
 import { registerIpc, windowEventSender } from './electron/ipc.ts';
 import { safeStorageEncryption } from './electron/safe-storage.ts';
+import { saveDialog } from './electron/save-dialog.ts';
 import { hardenAppBeforeReady, hardenSession, serveAppProtocol } from './electron/security.ts';
 import { openExternal } from './electron/shell.ts';
 import { handlers } from './ipc/handlers.ts';
@@ -43,6 +44,7 @@ async function ready(): Promise<void> {
     encryption: safeStorageEncryption,
     emit: windowEventSender(() => mainWindow),
     openExternal,
+    chooseSaveTarget: saveDialog(() => mainWindow),
   });
 
   registerIpc({

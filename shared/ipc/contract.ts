@@ -11,6 +11,7 @@
  * because another started, and a sender can cancel only its own requests.
  */
 import { z } from 'zod';
+import { ExportGridInput, ExportId, ExportProfileInput, ExportStarted, exportEvents } from './exports.ts';
 import {
   GeneratorAggregateRequest,
   GeneratorDetail,
@@ -137,6 +138,14 @@ export const contract = {
     /** Cancels one of the sender's own requests in flight; an id it does not know is no error. */
     cancel: { input: z.strictObject({ id: RequestId }), output: result(z.null()) },
   },
+  exports: {
+    /** Asks the user where to save, then starts writing every matching row; progress follows as events. */
+    grid: { input: ExportGridInput, output: result(ExportStarted) },
+    /** A generator's profile as a workbook, saved where the user says. */
+    profile: { input: ExportProfileInput, output: result(ExportStarted) },
+    /** Stops an export and removes what it wrote; an id that is not running is no error. */
+    cancel: { input: z.strictObject({ id: ExportId }), output: result(z.null()) },
+  },
   shell: {
     /** Opens an https: link in the user's browser; anything else is refused. */
     openExternal: { input: OpenExternalInput, output: result(z.null()) },
@@ -149,6 +158,7 @@ export const events = {
     status: SessionStatus,
     reason: z.enum(['signed-in', 'signed-out', 'expired']),
   }),
+  ...exportEvents,
 } as const;
 
 export type Contract = typeof contract;

@@ -10,10 +10,11 @@ export const METHOD_NAMES = {
   generators: ['aggregate', 'list', 'lookup', 'detail'],
   manifests: ['aggregate', 'list', 'lookup'],
   requests: ['cancel'],
+  exports: ['grid', 'profile', 'cancel'],
   shell: ['openExternal'],
 } as const;
 
-export const EVENT_NAMES = ['session.changed'] as const;
+export const EVENT_NAMES = ['session.changed', 'export.progress', 'export.done', 'export.failed'] as const;
 
 /** The IPC channel of one method; every channel starts with "tracker:". */
 export function channelOf(group: string, method: string): string {

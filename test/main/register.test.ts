@@ -102,6 +102,21 @@ const invalidInputs: Record<string, [unknown, string][]> = {
     [{ id: '../other-window' }, 'id'],
     [{ id: 'a', sender: 2 }, 'sender'],
   ],
+  'tracker:exports.grid': [
+    [{ list: 'generators', format: 'xlsx', fields: [] }, 'choose at least one column'],
+    [{ list: 'generators', format: 'pdf', fields: ['generator_name'] }, 'format'],
+    [{ list: 'manifests', format: 'csv', fields: ['waste_lines'] }, 'fields'],
+    [{ list: 'manifests', format: 'csv', fields: ['generator_name'], path: '/etc/passwd' }, 'path'],
+    [{ list: 'facilities', format: 'csv', fields: ['generator_name'] }, 'list'],
+  ],
+  'tracker:exports.profile': [
+    [{}, 'handler_id'],
+    [{ handler_id: 'CAD1', path: '/tmp/x.xlsx' }, 'path'],
+  ],
+  'tracker:exports.cancel': [
+    [{ id: 'not-an-export' }, 'id'],
+    [{}, 'id'],
+  ],
   'tracker:shell.openExternal': [
     [{}, 'url'],
     [{ url: 5 }, 'url'],

@@ -3,7 +3,7 @@
  * (real settings and token stores, the real API client and session), an encryption stand-in for
  * safeStorage, and every emitted event recorded.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type {
@@ -73,6 +73,10 @@ export interface TestApp {
   session: Session;
   encryption: ReturnType<typeof fakeEncryption>;
   events: RecordedEvent[];
+  /** The reasons of the session events so far, in order. */
+  sessionReasons: () => string[];
+  /** Where the save dialog puts an export: `saved/<suggested name>` in the app's folder, unless a test says. */
+  saveTargets: { next: (suggestedName: string) => string | undefined };
   context: HandlerContext;
   opened: string[];
   /**
@@ -99,6 +103,9 @@ export async function createTestApp(options: {
   const encryption = options.encryption ?? fakeEncryption();
   const events: RecordedEvent[] = [];
   const opened: string[] = [];
+  const saveTargets = {
+    next: (suggestedName: string): string | undefined => join(dir, 'saved', suggestedName),
+  };
   const services = await createMainServices({
     userDataDir: dir,
     argv: [API_BASE_URL_OPTION, options.baseUrl],
@@ -109,6 +116,10 @@ export async function createTestApp(options: {
     openExternal: (url) => {
       opened.push(url);
       return Promise.resolve();
+    },
+    chooseSaveTarget: async (suggestedName) => {
+      await mkdir(join(dir, 'saved'), { recursive: true });
+      return saveTargets.next(suggestedName);
     },
     ...(options.client ? { client: options.client } : {}),
   });
@@ -123,6 +134,13 @@ export async function createTestApp(options: {
     session,
     encryption,
     events,
+    sessionReasons: () =>
+      events.flatMap((recorded) =>
+        recorded.event === 'session.changed'
+          ? [(recorded.payload as EventPayload<'session.changed'>).reason]
+          : [],
+      ),
+    saveTargets,
     context,
     opened,
     async invoke(group, method, input, requestOptions) {

@@ -25,6 +25,17 @@ function createBridgeElectron() {
     } catch {
       return;
     }
+    // A finished export: the bridge's stand-in for Electron's save dialog is the browser's own download.
+    if (event.channel === 'bridge:download') {
+      const link = document.createElement('a');
+      link.href = new URL(event.payload.url, base).href;
+      link.download = event.payload.fileName;
+      link.hidden = true;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      return;
+    }
     // Electron hands listeners an IpcRendererEvent first; the preload drops it, so an empty one stands in.
     for (const listener of [...(listeners.get(event.channel) ?? [])]) listener({}, event.payload);
   });

@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { eventChannelOf } from '../../../shared/ipc/contract.ts';
 import { handlers as realHandlers, type Handlers } from '../ipc/handlers.ts';
@@ -32,6 +32,9 @@ import { createBridgeContext } from './services.ts';
 const MAX_BODY_BYTES = 1024 * 1024;
 const INVOKE_PATH = `/${BRIDGE_FOLDER}/invoke`;
 const EVENTS_PATH = `/${BRIDGE_FOLDER}/events`;
+const DOWNLOADS_PATH = `/${BRIDGE_FOLDER}/downloads/`;
+/** The page shim's channel for a finished export: not part of the IPC contract, only of the bridge. */
+const DOWNLOAD_CHANNEL = 'bridge:download';
 
 export interface BridgeOptions {
   /** The electron-vite build of the renderer, out/renderer. */
@@ -75,7 +78,23 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     const message = JSON.stringify({ channel: eventChannelOf(event), payload });
     for (const socket of sockets) if (socket.readyState === socket.OPEN) socket.send(message);
   };
-  const context = await createBridgeContext({ userDataDir, apiBaseUrl: options.apiBaseUrl, emit, log });
+  // Finished exports by id, each offered once to the page as a download of its file.
+  const downloads = new Map<string, string>();
+  const onExportSaved = (id: string, path: string) => {
+    downloads.set(id, path);
+    const message = JSON.stringify({
+      channel: DOWNLOAD_CHANNEL,
+      payload: { url: `downloads/${id}`, fileName: basename(path) },
+    });
+    for (const socket of sockets) if (socket.readyState === socket.OPEN) socket.send(message);
+  };
+  const context = await createBridgeContext({
+    userDataDir,
+    apiBaseUrl: options.apiBaseUrl,
+    emit,
+    log,
+    onExportSaved,
+  });
   const table = channelTable(options.handlers ?? realHandlers, (message, error) =>
     log(`${message}: ${String(error)}`),
   );
@@ -167,6 +186,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       } else if (verdict.path === INVOKE_PATH) {
         if (method !== 'POST') throw new HttpError(405, 'Invocations are POSTed.');
         sendJson(response, 200, await invoke(request));
+      } else if (verdict.path.startsWith(DOWNLOADS_PATH) && method === 'GET') {
+        await serveDownload(response, downloads, verdict.path.slice(DOWNLOADS_PATH.length));
       } else if (method === 'GET' || method === 'HEAD') {
         await serveFile(response, verdict.path, method);
       } else {
@@ -216,6 +237,26 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     },
   };
 }
+
+/** An export's file as an attachment, named as main wrote it; an unknown id is a 404. */
+async function serveDownload(
+  response: ServerResponse,
+  downloads: Map<string, string>,
+  id: string,
+): Promise<void> {
+  const path = downloads.get(id);
+  if (path === undefined) return sendText(response, 404, 'No such download');
+  const name = basename(path);
+  response.writeHead(200, {
+    'content-type': name.endsWith('.csv') ? 'text/csv; charset=utf-8' : XLSX_TYPE,
+    'content-disposition': `attachment; filename="${name.replace(/[^\x20-\x7e]|"/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
+  response.end(await readFile(path));
+}
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {

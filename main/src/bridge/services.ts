@@ -1,8 +1,11 @@
 /**
  * The main-process services for the bridge, from the same factory the Electron entry uses
  * (main/src/ipc/services.ts). Only what a browser cannot give differs: there is no OS key store, so "keep
- * me signed in" is refused, and links are printed instead of opened.
+ * me signed in" is refused, links are printed instead of opened, and an export is a download.
  */
+import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { API_BASE_URL_OPTION } from '../settings/launch-options.ts';
 import type { HandlerContext } from '../ipc/handlers.ts';
 import { createMainServices } from '../ipc/services.ts';
@@ -27,6 +30,8 @@ export interface BridgeServiceOptions {
   apiBaseUrl?: string;
   emit: EmitEvent;
   log?: (message: string) => void;
+  /** A finished export, to offer to the page as a download. */
+  onExportSaved: (id: string, path: string) => void;
 }
 
 export function createBridgeContext(options: BridgeServiceOptions): Promise<HandlerContext> {
@@ -44,5 +49,13 @@ export function createBridgeContext(options: BridgeServiceOptions): Promise<Hand
       log(`Open this link in your browser: ${url}`);
       return Promise.resolve();
     },
+    // A browser tab has no save dialog: the file is written in a folder of the bridge's own, then offered to
+    // the page as a download, where the browser asks where to keep it.
+    chooseSaveTarget: async (suggestedName) => {
+      const folder = join(options.userDataDir, 'downloads', randomUUID());
+      await mkdir(folder, { recursive: true });
+      return join(folder, suggestedName);
+    },
+    onExportSaved: options.onExportSaved,
   });
 }

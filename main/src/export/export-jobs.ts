@@ -8,6 +8,8 @@
  * page while the current one is being written so the network and the disk overlap.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { Result } from '../../../shared/ipc/contract.ts';
 import { writeAtomically } from './atomic-file.ts';
 import { writeGridFile, type ExportPage, type GridFile, type WriteProgress } from './grid-writer.ts';
@@ -28,7 +30,8 @@ export interface ExportSpec {
   /** The file the user chose. */
   target: string;
   file: GridFile;
-  pages: (signal: AbortSignal) => AsyncIterable<ExportPage>;
+  /** The rows; `onWaiting` tells the user the export waits for them to sign in again. */
+  pages: (signal: AbortSignal, onWaiting: () => void) => AsyncIterable<ExportPage>;
 }
 
 export interface ExportDeps {
@@ -45,42 +48,70 @@ export class ExportFailure extends Error {}
 /** Progress events at most this often: a fast export must not flood IPC with thousands of them. */
 const PROGRESS_INTERVAL_MS = 100;
 
+/** What a job reports while it writes. */
+interface Reporter {
+  progress(progress: WriteProgress): void;
+  waiting(): void;
+}
+
+type Write = (temporary: string, signal: AbortSignal, report: Reporter) => Promise<number>;
+
 export function createExports(deps: ExportDeps) {
   const running = new Map<string, AbortController>();
 
-  async function run(id: string, spec: ExportSpec, controller: AbortController): Promise<void> {
+  async function run(id: string, target: string, write: Write, controller: AbortController): Promise<void> {
     let lastProgress = 0;
+    let latest: WriteProgress = { rowsWritten: 0, total: 0 };
+    const report: Reporter = {
+      progress(progress) {
+        latest = progress;
+        const now = Date.now();
+        if (now - lastProgress < PROGRESS_INTERVAL_MS && progress.rowsWritten < progress.total) return;
+        lastProgress = now;
+        deps.events.progress(id, progress);
+      },
+      waiting: () => deps.events.progress(id, { ...latest, waiting: 'sign-in' }),
+    };
     try {
-      const rows = await writeAtomically(spec.target, (temporary) =>
-        writeGridFile(temporary, spec.file, spec.pages(controller.signal), {
-          signal: controller.signal,
-          spillPath: `${deps.spillFolder}/${id}.jsonl`,
-          ...(deps.open ? { open: deps.open } : {}),
-          onProgress: (progress) => {
-            const now = Date.now();
-            if (now - lastProgress < PROGRESS_INTERVAL_MS && progress.rowsWritten < progress.total) return;
-            lastProgress = now;
-            deps.events.progress(id, progress);
-          },
-        }),
-      );
-      deps.events.done(id, { path: spec.target, rows });
+      await mkdir(deps.spillFolder, { recursive: true });
+      const rows = await writeAtomically(target, (temporary) => write(temporary, controller.signal, report));
+      deps.events.done(id, { path: target, rows });
     } catch (error) {
       if (controller.signal.aborted) deps.events.failed(id, 'The export was cancelled; no file was written.');
-      else deps.events.failed(id, failureMessage(error, spec.target));
+      else deps.events.failed(id, failureMessage(error, target));
     } finally {
       running.delete(id);
     }
   }
 
+  function launch(target: string, write: Write): string {
+    const id = randomUUID();
+    const controller = new AbortController();
+    running.set(id, controller);
+    void run(id, target, write, controller);
+    return id;
+  }
+
   return {
-    /** Starts an export; its events carry the returned id. */
+    /** Starts a grid export; its events carry the returned id. */
     start(spec: ExportSpec): string {
-      const id = randomUUID();
-      const controller = new AbortController();
-      running.set(id, controller);
-      void run(id, spec, controller);
-      return id;
+      return launch(spec.target, (temporary, signal, report) =>
+        writeGridFile(
+          temporary,
+          spec.file,
+          spec.pages(signal, () => report.waiting()),
+          {
+            signal,
+            spillPath: join(deps.spillFolder, `${basename(temporary)}.jsonl`),
+            ...(deps.open ? { open: deps.open } : {}),
+            onProgress: (progress) => report.progress(progress),
+          },
+        ),
+      );
+    },
+    /** Starts an export written in one go (a profile); `write` answers the number of rows it wrote. */
+    startSingle(target: string, write: (temporary: string) => Promise<number>): string {
+      return launch(target, (temporary) => write(temporary));
     },
     /** Cancels a running export; false when there is none with this id (finished, or never started). */
     cancel(id: string): boolean {

@@ -7,6 +7,7 @@ import type { Group, MethodOf, OutputOf, ParsedInputOf } from '../../../shared/i
 import { MESSAGES } from '../../../shared/ipc/messages.ts';
 import { endpoints } from '../api/endpoints.ts';
 import { failure, success } from '../api/errors.ts';
+import type { ExportService } from '../export/export-service.ts';
 import { isAllowedExternalUrl } from '../security/policy.ts';
 import type { Session } from '../session/session.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
@@ -18,6 +19,7 @@ export interface HandlerContext {
   settings: SettingsStore;
   /** Opens a URL in the user's browser; given only https: URLs. */
   openExternal: (url: string) => Promise<void>;
+  exports: ExportService;
 }
 
 /** One call: the services, the calling sender's requests, and this request's own signal if it has an id. */
@@ -63,6 +65,14 @@ export const handlers: Handlers = {
   requests: {
     cancel: ({ id }, { requests }) => {
       requests.cancel(id);
+      return Promise.resolve(success(null));
+    },
+  },
+  exports: {
+    grid: (input, { exports }) => exports.grid(input),
+    profile: (input, { exports }) => exports.profile(input),
+    cancel: ({ id }, { exports }) => {
+      exports.cancel(id);
       return Promise.resolve(success(null));
     },
   },

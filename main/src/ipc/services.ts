@@ -6,7 +6,10 @@
  */
 import { join } from 'node:path';
 import { createApiClient, type ApiClientOptions } from '../api/client.ts';
+import type { EventPayload } from '../../../shared/ipc/contract.ts';
+import { createExportService, spillFolderIn, type ChooseSaveTarget } from '../export/export-service.ts';
 import { createSession, type EmitEvent } from '../session/session.ts';
+import { createSignInWaiters } from '../session/sign-in-waiters.ts';
 import { createTokenStore, type Encryption, type TokenStore } from '../session/token-store.ts';
 import { launchDefaults } from '../settings/launch-options.ts';
 import { openSettingsStore } from '../settings/settings-store.ts';
@@ -23,6 +26,10 @@ export interface MainServiceOptions {
   emit: EmitEvent;
   /** Opens an https: link in the user's browser. */
   openExternal: (url: string) => Promise<void>;
+  /** Asks the user where to save an export: Electron's save dialog; behind the bridge, a download. */
+  chooseSaveTarget: ChooseSaveTarget;
+  /** Told of each finished export file; the bridge offers it as a download. */
+  onExportSaved?: (id: string, path: string) => void;
   /** Where problems nobody asked about go (a bad launch option, an unreadable settings file). */
   log?: (message: string) => void;
   /** Replaces parts of the API client (its fetch, retry timing) where a test must. */
@@ -47,7 +54,21 @@ export async function createMainServices(options: MainServiceOptions): Promise<M
     file: join(options.userDataDir, 'session.bin'),
     encryption: options.encryption,
   });
-  const session = createSession({ client, tokens, settings, emit: options.emit, log });
+  const waiters = createSignInWaiters();
+  // An export waiting for a new sign-in learns of it from the same event the renderer gets.
+  const emit: EmitEvent = (event, payload) => {
+    options.emit(event, payload);
+    if (event === 'session.changed') waiters.sessionChanged(payload as EventPayload<'session.changed'>);
+  };
+  const session = createSession({ client, tokens, settings, emit, log });
   await session.restore();
-  return { session, settings, tokens, openExternal: options.openExternal };
+  const exports = createExportService({
+    session,
+    waiters,
+    emit,
+    chooseSaveTarget: options.chooseSaveTarget,
+    spillFolder: spillFolderIn(options.userDataDir),
+    ...(options.onExportSaved ? { onSaved: options.onExportSaved } : {}),
+  });
+  return { session, settings, tokens, openExternal: options.openExternal, exports };
 }

@@ -8,6 +8,7 @@ import { GENERATOR_COLUMNS } from '../../../shared/columns.ts';
 import { generatorLookup, generatorPage, generatorTotals } from '../data/tracker-data.ts';
 import { formatCount, formatTons } from '../format.ts';
 import { useNavigation } from '../state/navigation.ts';
+import { GENERATOR_FILTER_LABELS } from '../../../shared/filter-labels.ts';
 import { createWorkspaceStore } from '../state/workspace-store.ts';
 import { Workspace, type WorkspaceDefinition } from './workspace.tsx';
 
@@ -33,15 +34,15 @@ export const GENERATORS: WorkspaceDefinition<GeneratorFilterFields, GeneratorRec
   },
   requiredFields: ['epa_handler_id'],
   members: [
-    { member: 'shippedYears', field: 'shipped_year', label: 'Shipped year' },
-    { member: 'states', field: 'generator_state', label: 'State' },
-    { member: 'cities', field: 'generator_city', label: 'City' },
-    { member: 'names', field: 'generator_name', label: 'Generator name' },
-    { member: 'ids', field: 'epa_handler_id', label: 'EPA ID' },
-    { member: 'naics', field: 'naics', label: 'NAICS' },
-    { member: 'statuses', field: 'status', label: 'Status' },
-    { member: 'wasteCodes', field: 'epa_waste_code', label: 'Waste code' },
-    { member: 'handlingCodes', field: 'mmc', label: 'Handling code' },
+    { member: 'shippedYears', field: 'shipped_year', label: GENERATOR_FILTER_LABELS.shippedYears },
+    { member: 'states', field: 'generator_state', label: GENERATOR_FILTER_LABELS.states },
+    { member: 'cities', field: 'generator_city', label: GENERATOR_FILTER_LABELS.cities },
+    { member: 'names', field: 'generator_name', label: GENERATOR_FILTER_LABELS.names },
+    { member: 'ids', field: 'epa_handler_id', label: GENERATOR_FILTER_LABELS.ids },
+    { member: 'naics', field: 'naics', label: GENERATOR_FILTER_LABELS.naics },
+    { member: 'statuses', field: 'status', label: GENERATOR_FILTER_LABELS.statuses },
+    { member: 'wasteCodes', field: 'epa_waste_code', label: GENERATOR_FILTER_LABELS.wasteCodes },
+    { member: 'handlingCodes', field: 'mmc', label: GENERATOR_FILTER_LABELS.handlingCodes },
   ],
   // The panel only offers this workspace's members, so the field is one of its lookups.
   lookup: (field, search, page, signal) =>

@@ -11,6 +11,7 @@ import { WasteLines } from '../components/waste-lines.tsx';
 import { manifestLookup, manifestPage, manifestTotals } from '../data/tracker-data.ts';
 import { formatCount, formatTons } from '../format.ts';
 import { useNavigation } from '../state/navigation.ts';
+import { MANIFEST_FILTER_LABELS } from '../../../shared/filter-labels.ts';
 import { createWorkspaceStore } from '../state/workspace-store.ts';
 import { Workspace, type WorkspaceDefinition } from './workspace.tsx';
 
@@ -40,18 +41,26 @@ export const MANIFESTS: WorkspaceDefinition<ManifestFilterFields, ManifestRecord
   // Each page carries its manifests' waste lines, so selecting a row shows them without another request.
   requiredFields: ['manifest_tracking_number', 'generator_epa_id', 'waste_lines'],
   members: [
-    { member: 'generator_names', field: 'generator_name', label: 'Generator' },
-    { member: 'transporter_names', field: 'transporter_name', label: 'Transporter' },
-    { member: 'designated_facility_names', field: 'designated_facility_name', label: 'Designated facility' },
-    { member: 'dot_id_nos', field: 'dot_id_no', label: 'DOT ID' },
-    { member: 'container_types', field: 'container_type', label: 'Container type' },
-    { member: 'handling_codes', field: 'handling_code', label: 'Handling code' },
+    { member: 'generator_names', field: 'generator_name', label: MANIFEST_FILTER_LABELS.generator_names },
+    {
+      member: 'transporter_names',
+      field: 'transporter_name',
+      label: MANIFEST_FILTER_LABELS.transporter_names,
+    },
+    {
+      member: 'designated_facility_names',
+      field: 'designated_facility_name',
+      label: MANIFEST_FILTER_LABELS.designated_facility_names,
+    },
+    { member: 'dot_id_nos', field: 'dot_id_no', label: MANIFEST_FILTER_LABELS.dot_id_nos },
+    { member: 'container_types', field: 'container_type', label: MANIFEST_FILTER_LABELS.container_types },
+    { member: 'handling_codes', field: 'handling_code', label: MANIFEST_FILTER_LABELS.handling_codes },
   ],
   scalars: [
-    { member: 'shipped_date_start', label: 'Shipped from' },
-    { member: 'shipped_date_end', label: 'Shipped to' },
-    { member: 'received_date_start', label: 'Received from' },
-    { member: 'received_date_end', label: 'Received to' },
+    { member: 'shipped_date_start', label: MANIFEST_FILTER_LABELS.shipped_date_start },
+    { member: 'shipped_date_end', label: MANIFEST_FILTER_LABELS.shipped_date_end },
+    { member: 'received_date_start', label: MANIFEST_FILTER_LABELS.received_date_start },
+    { member: 'received_date_end', label: MANIFEST_FILTER_LABELS.received_date_end },
   ],
   // The panel only offers this workspace's members, so the field is one of its lookups.
   lookup: (field, search, page, signal) => manifestLookup(field as ManifestLookupField, search, page, signal),

@@ -220,20 +220,19 @@ describe('export jobs', () => {
       new Promise<boolean>((resolve) => {
         signIn = resolve;
       });
-    let waits = 0;
     const target = join(folder, 'generators.xlsx');
     const id = exports.start({
       target,
       file,
-      pages: (signal) =>
+      pages: (signal, onWaiting) =>
         apiPages(fetchPage, signal, waitForSignIn, () => {
-          waits += 1;
+          onWaiting();
           expired = false;
           setTimeout(() => signIn(true), 5);
         }),
     });
     const outcome = await finished(id);
-    expect(waits).toBe(1);
+    expect(outcome.waiting).toBe(1);
     expect(outcome.done?.rows).toBe(1_200);
     const ids = (await readBook(target))
       .rows('Generators')

@@ -1,0 +1,91 @@
+/**
+ * Main's side of the export contract: asks the user where to save (the adapter's dialog; the renderer never
+ * sends a path), starts the job, and turns the job's progress into the contract's events. Profile exports
+ * are small and written in one go, through the same temporary-file-and-rename path.
+ */
+import { basename, join } from 'node:path';
+import type { z } from 'zod';
+import type { Result } from '../../../shared/ipc/contract.ts';
+import type { ExportFormat, ExportGridInput, ExportProfileInput } from '../../../shared/ipc/exports.ts';
+import { endpoints } from '../api/endpoints.ts';
+import { success } from '../api/errors.ts';
+import type { EmitEvent, Session } from '../session/session.ts';
+import type { SignInWaiters } from '../session/sign-in-waiters.ts';
+import { apiPages, createExports } from './export-jobs.ts';
+import { planGridExport } from './grid-export.ts';
+import { writeProfileWorkbook } from './profile-writer.ts';
+
+/** Asks where to save; undefined when the user closed the dialog. */
+export type ChooseSaveTarget = (suggestedName: string, format: ExportFormat) => Promise<string | undefined>;
+
+export interface ExportServiceDeps {
+  session: Session;
+  waiters: SignInWaiters;
+  emit: EmitEvent;
+  chooseSaveTarget: ChooseSaveTarget;
+  /** A folder main owns, for the waste lines an xlsx export keeps aside while its first sheet is written. */
+  spillFolder: string;
+  now?: () => Date;
+  /** Told of each finished file, after it is in place. */
+  onSaved?: (id: string, path: string) => void;
+}
+
+export interface ExportService {
+  grid(input: z.output<typeof ExportGridInput>): Promise<Result<{ id: string } | null>>;
+  profile(input: z.output<typeof ExportProfileInput>): Promise<Result<{ id: string } | null>>;
+  cancel(id: string): void;
+  cancelAll(): void;
+}
+
+export function createExportService(deps: ExportServiceDeps): ExportService {
+  const { session, emit } = deps;
+  const now = deps.now ?? (() => new Date());
+  const jobs = createExports({
+    spillFolder: deps.spillFolder,
+    events: {
+      progress: (id, progress) => emit('export.progress', { id, ...progress }),
+      done: (id, { path, rows }) => {
+        deps.onSaved?.(id, path);
+        emit('export.done', { id, fileName: basename(path), rows });
+      },
+      failed: (id, message) => emit('export.failed', { id, message }),
+    },
+  });
+  const waitForSignIn = (signal: AbortSignal) => deps.waiters.wait(() => session.status().signedIn, signal);
+
+  return {
+    async grid(input) {
+      const plan = planGridExport(input, session, now());
+      const target = await deps.chooseSaveTarget(plan.suggestedName, input.format);
+      if (target === undefined) return success(null);
+      const id = jobs.start({
+        target,
+        file: plan.file,
+        pages: (signal, onWaiting) => apiPages(plan.fetchPage, signal, waitForSignIn, onWaiting),
+      });
+      return success({ id });
+    },
+    async profile({ handler_id }) {
+      // Read first, so a generator that cannot be read never opens a save dialog.
+      const detail = await session.call(endpoints.generatorDetail({ handler_id }));
+      if (!detail.ok) return detail;
+      const target = await deps.chooseSaveTarget(`Generator ${handler_id}.xlsx`, 'xlsx');
+      if (target === undefined) return success(null);
+      const id = jobs.startSingle(target, (temporary) =>
+        writeProfileWorkbook(temporary, detail.data, {
+          server: session.status().baseUrl,
+          user: session.status().username ?? '',
+          exportedAt: now(),
+        }),
+      );
+      return success({ id });
+    },
+    cancel: (id) => void jobs.cancel(id),
+    cancelAll: () => jobs.cancelAll(),
+  };
+}
+
+/** The spill folder inside main's user-data folder. */
+export function spillFolderIn(userDataDir: string): string {
+  return join(userDataDir, 'exports');
+}

@@ -1,0 +1,141 @@
+/**
+ * Turns a grid's export request into what the export runner needs: the columns from the shared catalogue,
+ * the pages from the API through the session (the caller's own requests, never shared with or cancelling
+ * the grid's), and the Query sheet that says what was exported, from where and when.
+ */
+import type { z } from 'zod';
+import { GENERATOR_COLUMNS, MANIFEST_COLUMNS, type Column } from '../../../shared/columns.ts';
+import {
+  GENERATOR_FILTER_LABELS,
+  MANIFEST_FILTER_LABELS,
+  describeFilters,
+} from '../../../shared/filter-labels.ts';
+import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
+import {
+  DEFAULT_GENERATOR_SORT,
+  DEFAULT_MANIFEST_SORT,
+  GENERATOR_SORT_FIELDS,
+  MANIFEST_SORT_FIELDS,
+  parseSort,
+} from '../../../shared/query/index.ts';
+import { endpoints } from '../api/endpoints.ts';
+import type { Session } from '../session/session.ts';
+import { EXPORT_PAGE_SIZE, type FetchPage } from './export-jobs.ts';
+import type { GridFile, QueryLine } from './grid-writer.ts';
+
+type Input = z.output<typeof ExportGridInput>;
+
+export interface GridExportPlan {
+  file: GridFile;
+  /** A file name to suggest in the save dialog, e.g. "Manifests 2026-11-23.xlsx". */
+  suggestedName: string;
+  fetchPage: FetchPage;
+}
+
+/** The chosen fields' columns, in the catalogue's order (the grid's). */
+function chosenColumns<Field extends string>(catalogue: readonly Column<Field>[], fields: readonly string[]) {
+  return catalogue.filter((column) => fields.includes(column.field));
+}
+
+function sortInWords<Field extends string>(
+  text: string | undefined,
+  catalogue: readonly Column<Field>[],
+  sortable: readonly Field[],
+  fallback: { field: Field; direction: 'asc' | 'desc' },
+): string {
+  const sort = parseSort(text, sortable, fallback);
+  const { field, direction } = sort.ok ? sort.value : fallback;
+  const header = catalogue.find((column) => column.field === field)?.header ?? field;
+  return `${header}, ${direction === 'asc' ? 'ascending' : 'descending'}`;
+}
+
+export function planGridExport(input: Input, session: Session, now: Date): GridExportPlan {
+  const status = session.status();
+  const day = now.toISOString().slice(0, 10);
+  const common = (
+    title: string,
+    filters: string[],
+    sort: string,
+  ): Omit<GridFile, 'columns' | 'wasteLines'> => ({
+    format: input.format,
+    sheetName: title,
+    describe: (rows: number): QueryLine[] => [
+      ['Exported', title],
+      ['Filters', filters.length === 0 ? 'None' : filters.join('; ')],
+      ['Search', input.searchKey === '' ? 'None' : input.searchKey],
+      ['Sort', sort],
+      ['Rows', rows],
+      ['Server', status.baseUrl],
+      ['User', status.username ?? ''],
+      ['Exported at', now],
+      ['Source', 'The server'],
+    ],
+  });
+  if (input.list === 'generators') {
+    const columns = chosenColumns(GENERATOR_COLUMNS, input.fields);
+    return {
+      suggestedName: `Generators ${day}.${input.format}`,
+      file: {
+        ...common(
+          'Generators',
+          describeFilters(input.filterFields, GENERATOR_FILTER_LABELS),
+          sortInWords(input.sort, GENERATOR_COLUMNS, GENERATOR_SORT_FIELDS, DEFAULT_GENERATOR_SORT),
+        ),
+        columns,
+        wasteLines: false,
+      },
+      fetchPage: async (page, signal) => {
+        const answer = await session.call(
+          endpoints.generatorsList({
+            filterFields: input.filterFields,
+            searchKey: input.searchKey,
+            pageInfo: {
+              page,
+              pageSize: EXPORT_PAGE_SIZE,
+              selectedFields: columns.map((column) => column.field).join(','),
+              ...(input.sort ? { sort: input.sort } : {}),
+            },
+          }),
+          signal,
+        );
+        return answer.ok
+          ? { ok: true, data: { totalElements: answer.data.totalElements, rows: answer.data.content } }
+          : answer;
+      },
+    };
+  }
+  const columns = chosenColumns(MANIFEST_COLUMNS, input.fields);
+  // A workbook has a sheet of waste lines; a CSV file has room for one table only.
+  const wasteLines = input.format === 'xlsx';
+  return {
+    suggestedName: `Manifests ${day}.${input.format}`,
+    file: {
+      ...common(
+        'Manifests',
+        describeFilters(input.filterFields, MANIFEST_FILTER_LABELS),
+        sortInWords(input.sort, MANIFEST_COLUMNS, MANIFEST_SORT_FIELDS, DEFAULT_MANIFEST_SORT),
+      ),
+      columns,
+      wasteLines,
+    },
+    fetchPage: async (page, signal) => {
+      const fields = columns.map((column) => column.field as string);
+      const answer = await session.call(
+        endpoints.manifestsList({
+          filterFields: input.filterFields,
+          searchKey: input.searchKey,
+          pageInfo: {
+            page,
+            pageSize: EXPORT_PAGE_SIZE,
+            selectedFields: (wasteLines ? [...fields, 'waste_lines'] : fields).join(','),
+            ...(input.sort ? { sort: input.sort } : {}),
+          },
+        }),
+        signal,
+      );
+      return answer.ok
+        ? { ok: true, data: { totalElements: answer.data.totalElements, rows: answer.data.content } }
+        : answer;
+    },
+  };
+}
