@@ -369,12 +369,15 @@ describe('searchKey', () => {
     }
   });
 
-  it('folds only ASCII letters for keys of one or two characters (the scan)', async () => {
+  it('folds Unicode letters by the same rule for keys of one or two characters (the scan)', async () => {
     const [nordic] = UNICODE_GENERATORS;
-    const exact = await expectMatches({}, 'Æ');
-    expect(exact.map((g) => g.row.epa_handler_id)).toContain(nordic?.epa_handler_id);
-    const otherCase = await expectMatches({}, 'æR');
-    expect(otherCase.map((g) => g.row.epa_handler_id)).not.toContain(nordic?.epa_handler_id);
+    for (const key of ['Æ', 'æR', 'ø', 'ØK', 'å']) {
+      const expected = await expectMatches({}, key);
+      expect(
+        expected.map((g) => g.row.epa_handler_id),
+        key,
+      ).toContain(nordic?.epa_handler_id);
+    }
   });
 
   it('counts characters, not UTF-16 code units: an emoji and a letter is a two-character key', async () => {

@@ -7,6 +7,7 @@ import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { expect } from 'vitest';
 import { finalize } from '../../server/src/db/finalize.ts';
 import type { GeneratorFilterFields, ManifestFilterFields } from '../../shared/api/index.ts';
+import { matchesAnySearch } from '../../shared/query/search.ts';
 
 // ---------------------------------------------------------------------------------------------------------
 // What the spec's field tables and docs/api.md say, written out here so that the tests pin the documents
@@ -371,16 +372,12 @@ export function sortedDistinct(values: Iterable<string>): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Search (docs/api.md "searchKey"): a case-insensitive substring of one field; keys shorter than three
-// characters fold ASCII letters only (a LIKE scan), longer ones fold Unicode letters (the trigram index).
-
-const asciiLower = (text: string) => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+// Search (docs/api.md "searchKey"): a case-insensitive substring of one field, every key length folded by
+// the one rule of shared/query/search.ts (the rule itself is held to SQLite's trigram index by
+// search-fold.test.ts).
 
 export function searchMatches(values: readonly string[], key: string): boolean {
-  if (key === '') return true;
-  const fold = key.length >= 3 ? (text: string) => text.toLowerCase() : asciiLower;
-  const folded = fold(key);
-  return values.some((value) => fold(value).includes(folded));
+  return matchesAnySearch(values, key);
 }
 
 /**

@@ -7,8 +7,13 @@
  * Either way the match count is known, so a search alone needs no COUNT query.
  */
 import type { Database } from 'better-sqlite3';
+import { asciiFoldSuffices, foldCase } from '../../../shared/query/search.ts';
+import { SEARCH_FOLD_FUNCTION } from '../db/open.ts';
 import type { StatementCache } from '../db/statements.ts';
 import { TRIGRAM_MIN_LENGTH, trigramPhrase } from '../db/search-index.ts';
+
+/** Text holding a character outside ASCII. */
+const NON_ASCII_GLOB = '*[^\u0001-\u007f]*';
 
 /** Above this many matches the sort-index walk beats reading and sorting the matching rows. */
 export const SEARCH_LIST_LIMIT = 5000;
@@ -85,12 +90,33 @@ export class TrigramSearch {
     this.marked = ids;
   }
 
-  /** Too short for trigrams: a scan of the search fields, case-insensitive for ASCII as SQLite's LIKE. */
+  /**
+   * Too short for trigrams: a scan of the search fields, folded as the index folds (shared/query/search.ts).
+   * SQLite's LIKE folds A–Z only: with the key folded, it finds exactly the rule's rows for most keys
+   * (asciiFoldSuffices), and for any key never a row the rule would not (folding is per code point and
+   * folding twice changes nothing). Otherwise a field holding non-ASCII text (GLOB, in C) is also folded in
+   * full, by a function call only for those fields.
+   */
   private scan(key: string): SearchClause {
-    const pattern = `%${key.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    // The key folded first: LIKE then folds only the row, and a key such as the Kelvin sign, which folds
+    // to ASCII, finds the ASCII rows it should.
+    const folded = foldCase(key);
+    const pattern = `%${folded.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    const like = (field: string) => `t.${field} LIKE ? ESCAPE '\\'`;
+    if (asciiFoldSuffices(key)) {
+      return {
+        sql: `(${this.fields.map(like).join(' OR ')})`,
+        params: this.fields.map(() => pattern),
+      };
+    }
     return {
-      sql: `(${this.fields.map((field) => `t.${field} LIKE ? ESCAPE '\\'`).join(' OR ')})`,
-      params: this.fields.map(() => pattern),
+      sql: `(${this.fields
+        .map(
+          (field) =>
+            `${like(field)} OR (t.${field} GLOB ? AND instr(${SEARCH_FOLD_FUNCTION}(t.${field}), ?) > 0)`,
+        )
+        .join(' OR ')})`,
+      params: this.fields.flatMap(() => [pattern, NON_ASCII_GLOB, folded]),
     };
   }
 }
