@@ -143,7 +143,7 @@ describe('the unfiltered generators list', () => {
     });
   });
 
-  it('orders by generator_name ascending when no sort is given (ties by id)', async () => {
+  it('orders by generator_name ascending when no sort is given (ties by EPA handler id)', async () => {
     await expectMatches({});
   });
 });
@@ -399,10 +399,10 @@ describe('searchKey', () => {
 });
 
 describe('sort', () => {
-  it('agrees with SQLite: the comparator of these tests orders like ORDER BY field, id', () => {
+  it('agrees with SQLite: the comparator of these tests orders like ORDER BY field, epa_handler_id', () => {
     for (const field of GENERATOR_FIELDS) {
       const sql = server.db
-        .prepare(`SELECT id FROM generators ORDER BY ${field}, id`)
+        .prepare(`SELECT id FROM generators ORDER BY ${field}, epa_handler_id`)
         .pluck()
         .all() as number[];
       expect(
@@ -416,16 +416,19 @@ describe('sort', () => {
     (['asc', 'desc'] as const).map((direction) => [field, direction] as const),
   );
 
-  it.each(cases)('by %s %s orders every row, ties by id in the same direction', async (field, direction) => {
-    const { rows } = await walkAllPages(session, 'generators', {
-      sort: `${field} ${direction}`,
-      pageSize: 500,
-      selectedFields: field === 'epa_handler_id' ? 'epa_handler_id' : `epa_handler_id,${field}`,
-    });
-    const returned = identify('generators', rows, generators);
-    expect(returned.map((g) => g.id)).toEqual(ordered(generators, field, direction).map((g) => g.id));
-    rows.forEach((row, index) => expect(row[field]).toEqual(returned[index]?.row[field]));
-  });
+  it.each(cases)(
+    'by %s %s orders every row, ties by the key in the same direction',
+    async (field, direction) => {
+      const { rows } = await walkAllPages(session, 'generators', {
+        sort: `${field} ${direction}`,
+        pageSize: 500,
+        selectedFields: field === 'epa_handler_id' ? 'epa_handler_id' : `epa_handler_id,${field}`,
+      });
+      const returned = identify('generators', rows, generators);
+      expect(returned.map((g) => g.id)).toEqual(ordered(generators, field, direction).map((g) => g.id));
+      rows.forEach((row, index) => expect(row[field]).toEqual(returned[index]?.row[field]));
+    },
+  );
 
   it('has ties to break in the fields with repeated values', () => {
     const states = new Set(generators.map((g) => g.row.location_state));

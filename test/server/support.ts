@@ -341,7 +341,7 @@ export function rowKey(kind: ListKind, row: Row): string {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Order (docs/api.md "sort"): text by code point (SQLite BINARY), numbers numerically, ties by primary key.
+// Order (docs/api.md "sort"): text by code point (SQLite BINARY), numbers numerically, ties by the public key.
 
 /** SQLite's BINARY collation over UTF-8 text: byte order, which is code point order. */
 export function compareText(a: string, b: string): number {
@@ -356,14 +356,20 @@ export function compareValues(a: unknown, b: unknown): number {
 
 export type Direction = 'asc' | 'desc';
 
-/** Items ordered by `field` and then by id, both in `direction`. */
+/**
+ * Items ordered by `field` and then by the list's public unique key (EPA handler id, tracking number), both
+ * in `direction`. Every row read here carries its key.
+ */
 export function ordered<T extends { id: number; row: Row }>(
   items: readonly T[],
   field: string,
   direction: Direction,
 ): T[] {
   const sign = direction === 'asc' ? 1 : -1;
-  return [...items].sort((a, b) => sign * (compareValues(a.row[field], b.row[field]) || a.id - b.id));
+  const key = (item: T) => String(item.row.epa_handler_id ?? item.row.manifest_tracking_number);
+  return [...items].sort(
+    (a, b) => sign * (compareValues(a.row[field], b.row[field]) || compareText(key(a), key(b))),
+  );
 }
 
 /** Distinct values sorted in code point order. */
