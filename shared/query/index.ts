@@ -93,4 +93,3 @@ export function parseSelectedFields<Field extends string>(
 }
 
 export { compareCodePoints } from './sort.ts';
-export { matchesSearch } from './search.ts';

@@ -48,11 +48,6 @@ export function foldCase(text: string): string {
   return folded;
 }
 
-/** True when `value` holds `search` case-insensitively; an empty search matches everything. */
-export function matchesSearch(value: string, search: string): boolean {
-  return search === '' || foldCase(value).includes(foldCase(search));
-}
-
 /** True when any one of `values` holds `key` (a match never spans two values). */
 export function matchesAnySearch(values: readonly string[], key: string): boolean {
   if (key === '') return true;

@@ -15,7 +15,7 @@ import {
   type ManifestRow,
 } from '../../shared/query/filters.ts';
 import { LOOKUP_PAGE_SIZE, lookupEntries, lookupPage } from '../../shared/query/lookup.ts';
-import { asciiFoldSuffices, foldCase, matchesSearch, parseSearch } from '../../shared/query/search.ts';
+import { asciiFoldSuffices, foldCase, matchesAnySearch, parseSearch } from '../../shared/query/search.ts';
 import { compareValues, generatorComparator, manifestComparator } from '../../shared/query/sort.ts';
 
 describe('search', () => {
@@ -32,10 +32,11 @@ describe('search', () => {
     expect(foldCase(text)).toBe(folded);
   });
 
-  it('matches a case-insensitive substring, and everything for an empty search', () => {
-    expect(matchesSearch('ÉCOLE Cleaners', 'école')).toBe(true);
-    expect(matchesSearch('Straße', 'STRASSE')).toBe(false);
-    expect(matchesSearch('anything', '')).toBe(true);
+  it('matches a case-insensitive substring of any one value, and everything for an empty search', () => {
+    expect(matchesAnySearch(['x', 'ÉCOLE Cleaners'], 'école')).toBe(true);
+    expect(matchesAnySearch(['Straße'], 'STRASSE')).toBe(false);
+    expect(matchesAnySearch(['ab', 'cd'], 'bc')).toBe(false);
+    expect(matchesAnySearch(['anything'], '')).toBe(true);
   });
 
   it('knows when folding A–Z alone finds the same matches', () => {

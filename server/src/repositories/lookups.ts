@@ -9,9 +9,9 @@
  */
 import type { LookupResult } from '../../../shared/api/index.ts';
 import { LOOKUP_PAGE_SIZE, lookupEntries, lookupPage } from '../../../shared/query/lookup.ts';
-import { asciiFoldSuffices, foldCase } from '../../../shared/query/search.ts';
-import { SEARCH_FOLD_FUNCTION } from '../db/open.ts';
+import { foldCase } from '../../../shared/query/search.ts';
 import type { StatementCache } from '../db/statements.ts';
+import { foldedContains } from './trigram-search.ts';
 
 export interface LookupSource {
   page(search: string, page: number): LookupResult;
@@ -73,11 +73,9 @@ export class IndexedColumnLookup implements LookupSource {
   }
 
   page(search: string, page: number): LookupResult {
-    // SQLite's lower() folds A–Z only, which finds the same values for most searches (asciiFoldSuffices);
-    // the others are folded in full by the search rule's function, registered on every connection.
-    const fold = asciiFoldSuffices(search) ? 'lower' : SEARCH_FOLD_FUNCTION;
-    const where = search === '' ? '' : `WHERE instr(${fold}(${this.column}), ?) > 0`;
-    const params: (string | number)[] = search === '' ? [] : [foldCase(search)];
+    const match = search === '' ? undefined : foldedContains(this.column, search);
+    const where = match ? `WHERE ${match.sql}` : '';
+    const params: (string | number)[] = match ? match.params : [];
     const values = this.statements
       .get(`SELECT ${this.column} FROM ${this.table} ${where} ORDER BY ${this.column} LIMIT ? OFFSET ?`)
       .pluck()

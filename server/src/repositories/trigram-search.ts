@@ -90,33 +90,31 @@ export class TrigramSearch {
     this.marked = ids;
   }
 
-  /**
-   * Too short for trigrams: a scan of the search fields, folded as the index folds (shared/query/search.ts).
-   * SQLite's LIKE folds A–Z only: with the key folded, it finds exactly the rule's rows for most keys
-   * (asciiFoldSuffices), and for any key never a row the rule would not (folding is per code point and
-   * folding twice changes nothing). Otherwise a field holding non-ASCII text (GLOB, in C) is also folded in
-   * full, by a function call only for those fields.
-   */
+  /** Too short for trigrams: a scan of the search fields, folded as the index folds. */
   private scan(key: string): SearchClause {
-    // The key folded first: LIKE then folds only the row, and a key such as the Kelvin sign, which folds
-    // to ASCII, finds the ASCII rows it should.
-    const folded = foldCase(key);
-    const pattern = `%${folded.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-    const like = (field: string) => `t.${field} LIKE ? ESCAPE '\\'`;
-    if (asciiFoldSuffices(key)) {
-      return {
-        sql: `(${this.fields.map(like).join(' OR ')})`,
-        params: this.fields.map(() => pattern),
-      };
-    }
+    const clauses = this.fields.map((field) => foldedContains(`t.${field}`, key));
     return {
-      sql: `(${this.fields
-        .map(
-          (field) =>
-            `${like(field)} OR (t.${field} GLOB ? AND instr(${SEARCH_FOLD_FUNCTION}(t.${field}), ?) > 0)`,
-        )
-        .join(' OR ')})`,
-      params: this.fields.flatMap(() => [pattern, NON_ASCII_GLOB, folded]),
+      sql: `(${clauses.map((clause) => clause.sql).join(' OR ')})`,
+      params: clauses.flatMap((clause) => clause.params),
     };
   }
+}
+
+/**
+ * SQL true when the text `column` holds `key` by the search rule (shared/query/search.ts), for a scan.
+ * SQLite's LIKE folds A–Z only: given the folded key it finds exactly the rule's rows for most keys
+ * (asciiFoldSuffices), and for any key never a row the rule would not (folding is per code point, and
+ * folding twice changes nothing); folding the key first also lets a key such as the Kelvin sign, which
+ * folds to ASCII, find the ASCII rows it should. For the other keys a value holding non-ASCII text (a GLOB,
+ * in C) is also folded in full, by a function call only for those values.
+ */
+export function foldedContains(column: string, key: string): { sql: string; params: string[] } {
+  const folded = foldCase(key);
+  const like = `${column} LIKE ? ESCAPE '\\'`;
+  const pattern = `%${folded.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+  if (asciiFoldSuffices(key)) return { sql: like, params: [pattern] };
+  return {
+    sql: `(${like} OR (${column} GLOB ? AND instr(${SEARCH_FOLD_FUNCTION}(${column}), ?) > 0))`,
+    params: [pattern, NON_ASCII_GLOB, folded],
+  };
 }
