@@ -8,8 +8,9 @@
  * "école", "Σ" finds "ς" and "σ", the Kelvin sign "K" finds "k"; "ß" stays "ß" (no "ss"), "İ" stays "İ".
  * Shorter keys and lookups fold by the same table, so a key gives the same rows whatever its length.
  *
- * Control characters (U+0000–U+001F, U+007F) are refused in a search: no stored text holds them, and
- * SQLite's text matching stops at a NUL, which would let one match everything.
+ * Control characters (U+0000–U+001F, U+007F) are refused in a search rather than matched: SQLite's text
+ * matching stops at a NUL (a NUL key matched every row, and cut the index query short), names and ids do
+ * not hold them, and a pasted tab or newline is far likelier a slip than a search.
  */
 import { FOLD_RUNS } from './fold-table.ts';
 import type { Parsed } from './index.ts';
