@@ -8,6 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { buildDemoDatabase } from '../server/src/data/demo/build-demo.ts';
+import { hasCurrentSchema } from '../server/src/db/open.ts';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -16,12 +17,18 @@ export function benchDatabasePath(manifests: number): string {
   return resolve(root, `data/bench-${manifests / 1_000_000}m.db`);
 }
 
-/** Builds the dataset into `dbPath` unless the file is already there (a 1M build takes minutes). */
+/**
+ * Builds the dataset into `dbPath` unless a file of the current schema is already there (a 1M build takes
+ * minutes); one from an older schema is rebuilt, as the server does with its demo database.
+ */
 export async function ensureBenchDatabase(dbPath: string, manifests: number): Promise<void> {
-  if (existsSync(dbPath)) return;
-  console.error(`Building ${dbPath} (${manifests.toLocaleString('en-US')} manifests)…`);
+  const stale = existsSync(dbPath) && !hasCurrentSchema(dbPath);
+  if (existsSync(dbPath) && !stale) return;
+  console.error(
+    `${stale ? 'Rebuilding (older schema)' : 'Building'} ${dbPath} (${manifests.toLocaleString('en-US')} manifests)…`,
+  );
   mkdirSync(resolve(dbPath, '..'), { recursive: true });
-  await buildDemoDatabase(dbPath, { manifests, seed: 1 });
+  await buildDemoDatabase(dbPath, { manifests, seed: 1, force: stale });
 }
 
 /**

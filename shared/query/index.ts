@@ -1,6 +1,8 @@
 /**
  * What a list request means, written once (docs/api.md "Query semantics"). The server implements it in
- * SQL; an offline engine over cached rows implements the same definitions.
+ * SQL; an offline engine over cached rows runs the same definitions: this file reads sort and
+ * selectedFields, filters.ts matches filterFields, search.ts searchKey, sort.ts orders rows, lookup.ts pages
+ * lookups, canonical.ts keys requests.
  */
 import { GENERATOR_FIELDS, type GeneratorField } from '../api/generators.ts';
 import { MANIFEST_FIELDS, type ManifestField } from '../api/manifests.ts';
@@ -45,8 +47,8 @@ export const MANIFEST_SEARCH_FIELDS = [
 ] as const satisfies readonly ManifestField[];
 
 /**
- * Reads `sort`: "<field> asc|desc"; empty means the default. Ties are always broken by the row's primary
- * key in the same direction, so paging is stable.
+ * Reads `sort`: "<field> asc|desc"; empty means the default. Ties are always broken by the row's public
+ * unique key in the same direction (sort.ts), so paging is stable.
  */
 export function parseSort<Field extends string>(
   text: string | undefined,
@@ -90,27 +92,4 @@ export function parseSelectedFields<Field extends string>(
   return { ok: true, value: fields.filter((field) => names.includes(field)) };
 }
 
-/**
- * Code point order, as SQLite's BINARY collation sorts UTF-8 text. JavaScript's `<` compares UTF-16 units,
- * which puts astral characters (surrogate pairs, 0xD800–0xDFFF) before U+E000–U+FFFF; this shifts them after.
- */
-export function compareCodePoints(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let index = 0; index < length; index += 1) {
-    const x = a.charCodeAt(index);
-    const y = b.charCodeAt(index);
-    if (x !== y) return codePointRank(x) - codePointRank(y);
-  }
-  return a.length - b.length;
-}
-
-function codePointRank(unit: number): number {
-  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
-  if (unit >= 0xe000) return unit - 0x800;
-  return unit;
-}
-
-/** Case-insensitive substring match, as searchKey and lookup search define it. */
-export function matchesSearch(value: string, search: string): boolean {
-  return search === '' || value.toLowerCase().includes(search.toLowerCase());
-}
+export { compareCodePoints } from './sort.ts';

@@ -143,7 +143,7 @@ describe('the unfiltered generators list', () => {
     });
   });
 
-  it('orders by generator_name ascending when no sort is given (ties by id)', async () => {
+  it('orders by generator_name ascending when no sort is given (ties by EPA handler id)', async () => {
     await expectMatches({});
   });
 });
@@ -369,12 +369,15 @@ describe('searchKey', () => {
     }
   });
 
-  it('folds only ASCII letters for keys of one or two characters (the scan)', async () => {
+  it('folds Unicode letters by the same rule for keys of one or two characters (the scan)', async () => {
     const [nordic] = UNICODE_GENERATORS;
-    const exact = await expectMatches({}, 'Æ');
-    expect(exact.map((g) => g.row.epa_handler_id)).toContain(nordic?.epa_handler_id);
-    const otherCase = await expectMatches({}, 'æR');
-    expect(otherCase.map((g) => g.row.epa_handler_id)).not.toContain(nordic?.epa_handler_id);
+    for (const key of ['Æ', 'æR', 'ø', 'ØK', 'å']) {
+      const expected = await expectMatches({}, key);
+      expect(
+        expected.map((g) => g.row.epa_handler_id),
+        key,
+      ).toContain(nordic?.epa_handler_id);
+    }
   });
 
   it('counts characters, not UTF-16 code units: an emoji and a letter is a two-character key', async () => {
@@ -396,10 +399,10 @@ describe('searchKey', () => {
 });
 
 describe('sort', () => {
-  it('agrees with SQLite: the comparator of these tests orders like ORDER BY field, id', () => {
+  it('agrees with SQLite: the comparator of these tests orders like ORDER BY field, epa_handler_id', () => {
     for (const field of GENERATOR_FIELDS) {
       const sql = server.db
-        .prepare(`SELECT id FROM generators ORDER BY ${field}, id`)
+        .prepare(`SELECT id FROM generators ORDER BY ${field}, epa_handler_id`)
         .pluck()
         .all() as number[];
       expect(
@@ -413,16 +416,19 @@ describe('sort', () => {
     (['asc', 'desc'] as const).map((direction) => [field, direction] as const),
   );
 
-  it.each(cases)('by %s %s orders every row, ties by id in the same direction', async (field, direction) => {
-    const { rows } = await walkAllPages(session, 'generators', {
-      sort: `${field} ${direction}`,
-      pageSize: 500,
-      selectedFields: field === 'epa_handler_id' ? 'epa_handler_id' : `epa_handler_id,${field}`,
-    });
-    const returned = identify('generators', rows, generators);
-    expect(returned.map((g) => g.id)).toEqual(ordered(generators, field, direction).map((g) => g.id));
-    rows.forEach((row, index) => expect(row[field]).toEqual(returned[index]?.row[field]));
-  });
+  it.each(cases)(
+    'by %s %s orders every row, ties by the key in the same direction',
+    async (field, direction) => {
+      const { rows } = await walkAllPages(session, 'generators', {
+        sort: `${field} ${direction}`,
+        pageSize: 500,
+        selectedFields: field === 'epa_handler_id' ? 'epa_handler_id' : `epa_handler_id,${field}`,
+      });
+      const returned = identify('generators', rows, generators);
+      expect(returned.map((g) => g.id)).toEqual(ordered(generators, field, direction).map((g) => g.id));
+      rows.forEach((row, index) => expect(row[field]).toEqual(returned[index]?.row[field]));
+    },
+  );
 
   it('has ties to break in the fields with repeated values', () => {
     const states = new Set(generators.map((g) => g.row.location_state));

@@ -5,6 +5,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { foldCase } from '../../shared/query/search.ts';
 import { LookupResult } from '../../shared/api/index.ts';
 import { buildTestDatabase, startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
 import {
@@ -167,7 +168,7 @@ describe.each(cases)('$side lookup $field', ({ path, field, values }) => {
     const all = expectedEntries(values());
     for (const length of [1, 3]) {
       const search = searchFragment(all, length);
-      const expected = all.filter((entry) => entry.text.toLowerCase().includes(search.toLowerCase()));
+      const expected = all.filter((entry) => foldCase(entry.text).includes(foldCase(search)));
       expect(expected.length).toBeGreaterThan(0);
       expect(await walkLookup(path, field, search), `search ${JSON.stringify(search)}`).toEqual(expected);
     }

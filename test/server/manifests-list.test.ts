@@ -177,7 +177,7 @@ describe('the unfiltered manifests list', () => {
     expect(lineCount).toBe(server.db.prepare('SELECT count(*) FROM waste_lines').pluck().get());
   });
 
-  it('orders by shipped_date descending when no sort is given (ties by id, descending)', async () => {
+  it('orders by shipped_date descending when no sort is given (ties by tracking number, descending)', async () => {
     await expectMatches({});
   });
 });
@@ -413,10 +413,10 @@ describe('searchKey', () => {
 });
 
 describe('sort', () => {
-  it('agrees with SQLite: the comparator of these tests orders like ORDER BY field, id', () => {
+  it('agrees with SQLite: the comparator of these tests orders like ORDER BY field, manifest_tracking_number', () => {
     for (const field of MANIFEST_SCALAR_FIELDS) {
       const sql = server.db
-        .prepare(`SELECT id FROM manifests ORDER BY ${field}, id`)
+        .prepare(`SELECT id FROM manifests ORDER BY ${field}, manifest_tracking_number`)
         .pluck()
         .all() as number[];
       expect(
@@ -430,16 +430,19 @@ describe('sort', () => {
     (['asc', 'desc'] as const).map((direction) => [field, direction] as const),
   );
 
-  it.each(cases)('by %s %s orders every row, ties by id in the same direction', async (field, direction) => {
-    const { rows } = await walkAllPages(session, 'manifests', {
-      sort: `${field} ${direction}`,
-      pageSize: 500,
-      selectedFields: `manifest_tracking_number,${field}`,
-    });
-    const returned = identify('manifests', rows, manifests);
-    expect(returned.map((m) => m.id)).toEqual(ordered(manifests, field, direction).map((m) => m.id));
-    rows.forEach((row, index) => expect(row[field]).toEqual(returned[index]?.row[field]));
-  });
+  it.each(cases)(
+    'by %s %s orders every row, ties by the key in the same direction',
+    async (field, direction) => {
+      const { rows } = await walkAllPages(session, 'manifests', {
+        sort: `${field} ${direction}`,
+        pageSize: 500,
+        selectedFields: `manifest_tracking_number,${field}`,
+      });
+      const returned = identify('manifests', rows, manifests);
+      expect(returned.map((m) => m.id)).toEqual(ordered(manifests, field, direction).map((m) => m.id));
+      rows.forEach((row, index) => expect(row[field]).toEqual(returned[index]?.row[field]));
+    },
+  );
 
   it('refuses to sort by waste_lines, naming the sortable fields', async () => {
     const answer = await post(

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { foldCase } from '../../shared/query/search.ts';
 import {
   LookupResult,
   type GeneratorFilterFields,
@@ -245,7 +246,7 @@ describe('lookups', () => {
     await fc.assert(
       fc.asyncProperty(request, async ({ field, search, page }) => {
         const matching = (all[field] ?? []).filter((entry) =>
-          entry.text.toLowerCase().includes(search.toLowerCase()),
+          foldCase(entry.text).includes(foldCase(search)),
         );
         const answer = await get(session.baseUrl, PATHS.generatorLookup, session.token, {
           field,

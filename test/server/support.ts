@@ -7,6 +7,7 @@ import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { expect } from 'vitest';
 import { finalize } from '../../server/src/db/finalize.ts';
 import type { GeneratorFilterFields, ManifestFilterFields } from '../../shared/api/index.ts';
+import { matchesAnySearch } from '../../shared/query/search.ts';
 
 // ---------------------------------------------------------------------------------------------------------
 // What the spec's field tables and docs/api.md say, written out here so that the tests pin the documents
@@ -340,7 +341,7 @@ export function rowKey(kind: ListKind, row: Row): string {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Order (docs/api.md "sort"): text by code point (SQLite BINARY), numbers numerically, ties by primary key.
+// Order (docs/api.md "sort"): text by code point (SQLite BINARY), numbers numerically, ties by the public key.
 
 /** SQLite's BINARY collation over UTF-8 text: byte order, which is code point order. */
 export function compareText(a: string, b: string): number {
@@ -355,14 +356,20 @@ export function compareValues(a: unknown, b: unknown): number {
 
 export type Direction = 'asc' | 'desc';
 
-/** Items ordered by `field` and then by id, both in `direction`. */
+/**
+ * Items ordered by `field` and then by the list's public unique key (EPA handler id, tracking number), both
+ * in `direction`. Every row read here carries its key.
+ */
 export function ordered<T extends { id: number; row: Row }>(
   items: readonly T[],
   field: string,
   direction: Direction,
 ): T[] {
   const sign = direction === 'asc' ? 1 : -1;
-  return [...items].sort((a, b) => sign * (compareValues(a.row[field], b.row[field]) || a.id - b.id));
+  const key = (item: T) => String(item.row.epa_handler_id ?? item.row.manifest_tracking_number);
+  return [...items].sort(
+    (a, b) => sign * (compareValues(a.row[field], b.row[field]) || compareText(key(a), key(b))),
+  );
 }
 
 /** Distinct values sorted in code point order. */
@@ -371,16 +378,12 @@ export function sortedDistinct(values: Iterable<string>): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Search (docs/api.md "searchKey"): a case-insensitive substring of one field; keys shorter than three
-// characters fold ASCII letters only (a LIKE scan), longer ones fold Unicode letters (the trigram index).
-
-const asciiLower = (text: string) => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+// Search (docs/api.md "searchKey"): a case-insensitive substring of one field, every key length folded by
+// the one rule of shared/query/search.ts (the rule itself is held to SQLite's trigram index by
+// search-fold.test.ts).
 
 export function searchMatches(values: readonly string[], key: string): boolean {
-  if (key === '') return true;
-  const fold = key.length >= 3 ? (text: string) => text.toLowerCase() : asciiLower;
-  const folded = fold(key);
-  return values.some((value) => fold(value).includes(folded));
+  return matchesAnySearch(values, key);
 }
 
 /**

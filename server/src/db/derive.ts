@@ -91,9 +91,10 @@ function manifestSetsSql(): string {
     'DELETE FROM manifest_line_sets;',
     ...Object.entries(LINE_SET_COLUMNS).map(
       ([member, column]) => `
-INSERT OR IGNORE INTO manifest_line_sets (member, code, shipped_date, manifest_id, tons, containers, streams)
-SELECT '${member}', w.${column}, m.shipped_date, m.id, m.total_waste_quantity_tons, m.container_count,
-       m.waste_stream_count
+INSERT OR IGNORE INTO manifest_line_sets
+  (member, code, shipped_date, manifest_tracking_number, manifest_id, tons, containers, streams)
+SELECT '${member}', w.${column}, m.shipped_date, m.manifest_tracking_number, m.id,
+       m.total_waste_quantity_tons, m.container_count, m.waste_stream_count
 FROM waste_lines w JOIN manifests m ON m.id = w.manifest_id
 WHERE w.${column} <> ''
 ORDER BY 2, 3, 4;`,

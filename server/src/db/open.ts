@@ -1,9 +1,13 @@
 /** Opens a tracker database with the settings the server reads it with. */
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
+import { foldCase } from '../../../shared/query/search.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 
 export class DatabaseError extends Error {}
+
+/** The SQL function every connection opened here has: foldCase over text. */
+export const SEARCH_FOLD_FUNCTION = 'search_fold';
 
 function schemaVersion(db: Database.Database): string | undefined {
   try {
@@ -35,8 +39,9 @@ export function openDatabase(path: string): Database.Database {
   db.pragma('mmap_size = 4294967296');
   db.pragma('cache_size = -262144');
   db.pragma('temp_store = MEMORY');
-  db.function('unicode_lower', { deterministic: true }, (text: unknown) =>
-    typeof text === 'string' ? text.toLowerCase() : text,
+  // The search rule's case folding (shared/query/search.ts), for the searches SQLite's lower() cannot fold.
+  db.function(SEARCH_FOLD_FUNCTION, { deterministic: true }, (text: unknown) =>
+    typeof text === 'string' ? foldCase(text) : text,
   );
   const version = schemaVersion(db);
   if (version !== String(SCHEMA_VERSION)) {

@@ -7,7 +7,7 @@
  */
 import type { Database } from 'better-sqlite3';
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export const TABLES_SQL = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -147,18 +147,20 @@ CREATE TABLE IF NOT EXISTS waste_lines (
 ) WITHOUT ROWID;
 
 -- Per-manifest sets of what its waste lines carry (DOT ids, container types, handling codes), one row per
--- distinct value, built by finalize(). Keyed so that one value's manifests are read newest first straight
--- from the key (the default order), and carrying the manifest's totals so the boxes for one value are
--- summed without reading the manifests table. Members: 'dot', 'container', 'handling'.
+-- distinct value, built by finalize(). Keyed so that one value's manifests are read in the default order
+-- (shipped date, ties on the tracking number) straight from the key, and carrying the manifest's totals so
+-- the boxes for one value are summed without reading the manifests table. Members: 'dot', 'container',
+-- 'handling'.
 CREATE TABLE IF NOT EXISTS manifest_line_sets (
-  member       TEXT NOT NULL,
-  code         TEXT NOT NULL,
-  shipped_date TEXT NOT NULL,
-  manifest_id  INTEGER NOT NULL,
-  tons         REAL NOT NULL,
-  containers   INTEGER NOT NULL,
-  streams      INTEGER NOT NULL,
-  PRIMARY KEY (member, code, shipped_date, manifest_id)
+  member                   TEXT NOT NULL,
+  code                     TEXT NOT NULL,
+  shipped_date             TEXT NOT NULL,
+  manifest_tracking_number TEXT NOT NULL,
+  manifest_id              INTEGER NOT NULL,
+  tons                     REAL NOT NULL,
+  containers               INTEGER NOT NULL,
+  streams                  INTEGER NOT NULL,
+  PRIMARY KEY (member, code, shipped_date, manifest_tracking_number)
 ) WITHOUT ROWID;
 
 -- Each manifest_line_sets value's totals over all its manifests: the boxes and the count for one picked

@@ -6,6 +6,7 @@ import type {
   GeneratorLookupField,
 } from '../../../shared/api/index.ts';
 import { GENERATOR_SEARCH_FIELDS, type Sort } from '../../../shared/query/index.ts';
+import { GENERATOR_KEY } from '../../../shared/query/sort.ts';
 import { StatementCache } from '../db/statements.ts';
 import { GeneratorMatches } from './generator-matches.ts';
 import { IndexedColumnLookup, MemoryLookup, columnLookup, type LookupSource } from './lookups.ts';
@@ -40,7 +41,7 @@ export class GeneratorsRepository {
   /** `searchListLimit`: see TrigramSearch; tests lower it to drive the many-matches path on small data. */
   constructor(db: Database, options: { searchListLimit?: number } = {}) {
     this.statements = new StatementCache(db);
-    this.list = new PagedList(this.statements, 'generators');
+    this.list = new PagedList(this.statements, 'generators', GENERATOR_KEY);
     this.matches = new GeneratorMatches(this.statements);
     this.search = new TrigramSearch(
       db,

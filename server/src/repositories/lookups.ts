@@ -1,15 +1,17 @@
 /**
- * Filter-box lookups (spec 2.7, 4.3, 4.7; docs/api.md): distinct values sorted by display text, 50 a page,
- * 1-based pages, `more` exactly when a further page exists, `search` a case-insensitive substring of the
- * display text.
+ * Filter-box lookups (spec 2.7, 4.3, 4.7; docs/api.md), as shared/query/lookup.ts defines them: distinct
+ * values sorted by display text, 50 a page, 1-based pages, `more` exactly when a further page exists,
+ * `search` a case-insensitive substring of the display text (folded by shared/query/search.ts).
  *
  * Most lists hold at most ~100k distinct values: they are read once into memory (the dataset does not change
  * while it is served) and searched there, stopping as soon as the page is full. The manifest numbers (one per
  * manifest) stay in SQLite and are read in order from their index.
  */
-import { LIMITS, type LookupResult } from '../../../shared/api/index.ts';
-import { compareCodePoints } from '../../../shared/query/index.ts';
+import type { LookupResult } from '../../../shared/api/index.ts';
+import { LOOKUP_PAGE_SIZE, lookupEntries, lookupPage } from '../../../shared/query/lookup.ts';
+import { foldCase } from '../../../shared/query/search.ts';
 import type { StatementCache } from '../db/statements.ts';
+import { foldedContains } from './trigram-search.ts';
 
 export interface LookupSource {
   page(search: string, page: number): LookupResult;
@@ -21,7 +23,7 @@ interface Entry {
   folded: string;
 }
 
-const PAGE = LIMITS.lookupPageSize;
+const PAGE = LOOKUP_PAGE_SIZE;
 
 /** A lookup over a distinct value list held in memory. */
 export class MemoryLookup implements LookupSource {
@@ -39,26 +41,11 @@ export class MemoryLookup implements LookupSource {
   }
 
   page(search: string, page: number): LookupResult {
-    const entries = this.list();
-    const skip = (page - 1) * PAGE;
-    const folded = search.toLowerCase();
-    const results: { value: string; text: string }[] = [];
-    let matched = 0;
-    for (const entry of entries) {
-      if (folded !== '' && !entry.folded.includes(folded)) continue;
-      matched += 1;
-      if (matched <= skip) continue;
-      if (results.length === PAGE) return { results, pagination: { more: true } };
-      results.push({ value: entry.value, text: entry.text });
-    }
-    return { results, pagination: { more: false } };
+    return lookupPage(this.list(), search, page, (entry) => entry.folded);
   }
 
   private list(): Entry[] {
-    this.entries ??= this.load()
-      .filter((item) => item.value !== '')
-      .map((item) => ({ ...item, folded: item.text.toLowerCase() }))
-      .sort((a, b) => compareCodePoints(a.text, b.text));
+    this.entries ??= lookupEntries(this.load().map((item) => ({ ...item, folded: foldCase(item.text) })));
     return this.entries;
   }
 }
@@ -86,11 +73,9 @@ export class IndexedColumnLookup implements LookupSource {
   }
 
   page(search: string, page: number): LookupResult {
-    // SQLite's lower() folds ASCII only, which is enough for an ASCII search; other text is folded by
-    // JavaScript's Unicode-aware toLowerCase, registered on the database as unicode_lower.
-    const fold = /^[\u0020-\u007e]*$/.test(search) ? 'lower' : 'unicode_lower';
-    const where = search === '' ? '' : `WHERE instr(${fold}(${this.column}), ?) > 0`;
-    const params: (string | number)[] = search === '' ? [] : [search.toLowerCase()];
+    const match = search === '' ? undefined : foldedContains(this.column, search);
+    const where = match ? `WHERE ${match.sql}` : '';
+    const params: (string | number)[] = match ? match.params : [];
     const values = this.statements
       .get(`SELECT ${this.column} FROM ${this.table} ${where} ORDER BY ${this.column} LIMIT ? OFFSET ?`)
       .pluck()

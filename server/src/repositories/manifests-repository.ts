@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import type { ManifestField, ManifestFilterFields, ManifestLookupField } from '../../../shared/api/index.ts';
 import { WASTE_LINE_FIELDS } from '../../../shared/api/index.ts';
 import { DEFAULT_MANIFEST_SORT, MANIFEST_SEARCH_FIELDS, type Sort } from '../../../shared/query/index.ts';
+import { MANIFEST_KEY } from '../../../shared/query/sort.ts';
 import { StatementCache } from '../db/statements.ts';
 import { IndexedColumnLookup, MemoryLookup, columnLookup, type LookupSource } from './lookups.ts';
 import { PagedList, type Row } from './paged-list.ts';
@@ -63,7 +64,7 @@ export class ManifestsRepository {
   /** `searchListLimit`: see TrigramSearch; tests lower it to drive the many-matches path on small data. */
   constructor(db: Database, options: { searchListLimit?: number } = {}) {
     this.statements = new StatementCache(db);
-    this.list = new PagedList(this.statements, 'manifests');
+    this.list = new PagedList(this.statements, 'manifests', MANIFEST_KEY);
     this.search = new TrigramSearch(
       db,
       this.statements,
@@ -144,13 +145,13 @@ export class ManifestsRepository {
     return { totalElements, content };
   }
 
-  /** One value's manifests, newest first, straight from manifest_line_sets' key. */
+  /** One value's manifests in the default order (ties on the tracking number), from manifest_line_sets' key. */
   private singleSetIds(single: SingleLineSet, page: number, pageSize: number): number[] {
     const range = singleSetRange(single);
     return this.statements
       .get(
         `SELECT manifest_id FROM manifest_line_sets WHERE ${range.sql}
-         ORDER BY shipped_date DESC, manifest_id DESC LIMIT ? OFFSET ?`,
+         ORDER BY shipped_date DESC, manifest_tracking_number DESC LIMIT ? OFFSET ?`,
       )
       .pluck()
       .all(...range.params, pageSize, page * pageSize) as number[];

@@ -2,8 +2,9 @@
  * One page of a filtered, sorted table, and its total. Shared by the generators and manifests lists.
  *
  * Two steps: the page's ids come from the sort index alone (LIMIT/OFFSET over an index skips entries
- * without reading rows), then only those rows are read. Ties are broken by id in the sort's direction, so
- * pages are stable and cover every row exactly once.
+ * without reading rows), then only those rows are read. Ties are broken by the table's public unique key
+ * in the sort's direction (shared/query/sort.ts), so pages are stable, cover every row exactly once, and
+ * come in the order any engine holding the same rows computes.
  *
  * Deep pages of the whole table start from a bookmark: the sort key of every BOOKMARK_STEP-th row in that
  * order, noted as pages reach it. Skipping half a million index entries costs ~3.4 ms; seeking to the
@@ -28,20 +29,23 @@ export type Row = Record<string, unknown> & { id: number };
 /** Rows between two bookmarks of one order. */
 export const BOOKMARK_STEP = 1000;
 
-/** The sort key of a row: its sort field's value and its id. */
-type SortKey = [value: unknown, id: number];
+/** The sort key of a row: its sort field's value and its unique key (just the key when sorting by it). */
+type SortKey = unknown[];
 
 export class PagedList {
   private readonly statements: StatementCache;
   private readonly table: string;
+  private readonly key: string;
   private totalRows: number | undefined;
   private readonly counts = new Map<string, Map<string, number>>();
   /** Per "<field> <direction>" of the unfiltered table: the key of row k × BOOKMARK_STEP at index k. */
   private readonly bookmarks = new Map<string, SortKey[]>();
 
-  constructor(statements: StatementCache, table: string) {
+  /** `key`: the table's public unique key column, which breaks ties (indexed with every sort field). */
+  constructor(statements: StatementCache, table: string, key: string) {
     this.statements = statements;
     this.table = table;
+    this.key = key;
   }
 
   count(where: Where): number {
@@ -97,7 +101,7 @@ export class PagedList {
         .all(...mark, pageSize, offset % BOOKMARK_STEP) as number[];
     }
     return this.statements
-      .get(`SELECT t.id FROM ${this.table} t ${where.sql} ${orderBy(sort)} LIMIT ? OFFSET ?`)
+      .get(`SELECT t.id FROM ${this.table} t ${where.sql} ${this.orderBy(sort)} LIMIT ? OFFSET ?`)
       .pluck()
       .all(...where.params, pageSize, offset) as number[];
   }
@@ -111,13 +115,13 @@ export class PagedList {
     let marks = this.bookmarks.get(name);
     if (!marks) {
       const first = this.statements
-        .get(`SELECT t.${sort.field}, t.id FROM ${this.table} t ${orderBy(sort)} LIMIT 1`)
+        .get(`SELECT ${this.keyColumns(sort)} FROM ${this.table} t ${this.orderBy(sort)} LIMIT 1`)
         .raw()
         .get() as SortKey | undefined;
       marks = first ? [first] : [];
       this.bookmarks.set(name, marks);
     }
-    const step = this.fromKey(sort, `t.${sort.field}, t.id`).raw();
+    const step = this.fromKey(sort, this.keyColumns(sort)).raw();
     let last = marks.at(-1);
     while (last && marks.length <= index) {
       last = step.get(...last, 1, BOOKMARK_STEP) as SortKey | undefined;
@@ -129,10 +133,28 @@ export class PagedList {
   /** Rows from a sort key on (that row included), in the sort's order; binds the key, LIMIT and OFFSET. */
   private fromKey(sort: Sort<string>, columns: string) {
     const compare = sort.direction === 'asc' ? '>=' : '<=';
+    const key = this.orderColumns(sort);
     return this.statements.get(
-      `SELECT ${columns} FROM ${this.table} t WHERE (t.${sort.field}, t.id) ${compare} (?, ?)
-       ${orderBy(sort)} LIMIT ? OFFSET ?`,
+      `SELECT ${columns} FROM ${this.table} t
+       WHERE (${key.join(', ')}) ${compare} (${key.map(() => '?').join(', ')})
+       ${this.orderBy(sort)} LIMIT ? OFFSET ?`,
     );
+  }
+
+  /** The columns that place a row in this order: the sort field, then the key (once, sorting by it). */
+  private orderColumns(sort: Sort<string>): string[] {
+    return sort.field === this.key ? [`t.${this.key}`] : [`t.${sort.field}`, `t.${this.key}`];
+  }
+
+  private keyColumns(sort: Sort<string>): string {
+    return this.orderColumns(sort).join(', ');
+  }
+
+  private orderBy(sort: Sort<string>): string {
+    const direction = sort.direction === 'asc' ? 'ASC' : 'DESC';
+    return `ORDER BY ${this.orderColumns(sort)
+      .map((column) => `${column} ${direction}`)
+      .join(', ')}`;
   }
 
   /** These rows, in the order of `ids`. */
@@ -146,9 +168,4 @@ export class PagedList {
     const byId = new Map(rows.map((row) => [row.id, row]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
-}
-
-function orderBy(sort: Sort<string>): string {
-  const direction = sort.direction === 'asc' ? 'ASC' : 'DESC';
-  return `ORDER BY t.${sort.field} ${direction}, t.id ${direction}`;
 }

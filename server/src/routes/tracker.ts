@@ -25,6 +25,7 @@ import {
   parseSort,
   type Parsed,
 } from '../../../shared/query/index.ts';
+import { parseSearch } from '../../../shared/query/search.ts';
 import { generatorDetail, generatorTotals, manifestTotals } from '../http/dialect.ts';
 import { HttpProblem, validationProblem } from '../http/problem.ts';
 import type { DetailRepository } from '../repositories/detail-repository.ts';
@@ -62,14 +63,15 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
 
   app.post('/api/tracker/generators/aggregated_data/', generatorsScope, (request) => {
     const body = parse(GeneratorAggregateRequest, request.body, 'body');
-    return generatorTotals(deps.generators.totals(body.filterFields, body.searchKey), deps.dialect);
+    const searchKey = valueOf(parseSearch(body.searchKey, 'searchKey'), 'body.searchKey');
+    return generatorTotals(deps.generators.totals(body.filterFields, searchKey), deps.dialect);
   });
 
   app.post('/api/tracker/generators/', generatorsScope, (request) => {
     const body = parse(GeneratorListRequest, request.body, 'body');
     return deps.generators.page({
       filterFields: body.filterFields,
-      searchKey: body.searchKey,
+      searchKey: valueOf(parseSearch(body.searchKey, 'searchKey'), 'body.searchKey'),
       sort: valueOf(
         parseSort(body.pageInfo.sort, GENERATOR_SORT_FIELDS, DEFAULT_GENERATOR_SORT),
         'body.pageInfo.sort',
@@ -85,7 +87,8 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
 
   app.get('/api/tracker/generators/filters/', generatorsScope, (request) => {
     const query = parse(GeneratorLookupQuery, request.query, 'query');
-    return deps.generators.lookup(query.field, query.search, query.page);
+    const search = valueOf(parseSearch(query.search, 'search'), 'query.search');
+    return deps.generators.lookup(query.field, search, query.page);
   });
 
   app.get(
@@ -101,14 +104,15 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
 
   app.post('/api/tracker/manifests/aggregated_data/', manifestsScope, (request) => {
     const body = parse(ManifestAggregateRequest, request.body, 'body');
-    return manifestTotals(deps.manifests.totals(body.filterFields, body.searchKey), deps.dialect);
+    const searchKey = valueOf(parseSearch(body.searchKey, 'searchKey'), 'body.searchKey');
+    return manifestTotals(deps.manifests.totals(body.filterFields, searchKey), deps.dialect);
   });
 
   app.post('/api/tracker/manifests/', manifestsScope, (request) => {
     const body = parse(ManifestListRequest, request.body, 'body');
     return deps.manifests.page({
       filterFields: body.filterFields,
-      searchKey: body.searchKey,
+      searchKey: valueOf(parseSearch(body.searchKey, 'searchKey'), 'body.searchKey'),
       sort: valueOf(
         parseSort(body.pageInfo.sort, MANIFEST_SORT_FIELDS, DEFAULT_MANIFEST_SORT),
         'body.pageInfo.sort',
@@ -124,6 +128,7 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
 
   app.get('/api/tracker/shipments_and_waste_volumes/filters/', manifestsScope, (request) => {
     const query = parse(ManifestLookupQuery, request.query, 'query');
-    return deps.manifests.lookup(query.field, query.search, query.page);
+    const search = valueOf(parseSearch(query.search, 'search'), 'query.search');
+    return deps.manifests.lookup(query.field, search, query.page);
   });
 }
