@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { followSession, signOut } from './data/tracker-data.ts';
 import { useSession } from './data/session.ts';
 import { SessionDialog, SignIn } from './components/sign-in.tsx';
+import { ViewBoundary } from './components/view-boundary.tsx';
 import { GeneratorProfile } from './profile/generator-profile.tsx';
 import { useNavigation, type View } from './state/navigation.ts';
 import { GeneratorsWorkspace } from './workspaces/generators.tsx';
@@ -15,6 +16,7 @@ const VIEWS: readonly { view: View; label: string }[] = [
 /**
  * The signed-in app: navigation, and the workspaces. A workspace stays mounted once visited (hidden when
  * another is shown, or under a profile), so coming back finds its rows, scroll position and selection.
+ * Each view has its own error boundary: one that breaks leaves the others and the navigation working.
  */
 function Shell() {
   const status = useSession((state) => state.status);
@@ -45,9 +47,21 @@ function Shell() {
         </button>
       </header>
       <main className="app-main">
-        {mounted('generators') && <GeneratorsWorkspace hidden={view !== 'generators' || profile !== null} />}
-        {mounted('manifests') && <ManifestsWorkspace hidden={view !== 'manifests' || profile !== null} />}
-        {profile !== null && <GeneratorProfile handlerId={profile} onClose={closeProfile} />}
+        {mounted('generators') && (
+          <ViewBoundary name="Generators workspace" hidden={view !== 'generators' || profile !== null}>
+            <GeneratorsWorkspace hidden={view !== 'generators' || profile !== null} />
+          </ViewBoundary>
+        )}
+        {mounted('manifests') && (
+          <ViewBoundary name="Manifests workspace" hidden={view !== 'manifests' || profile !== null}>
+            <ManifestsWorkspace hidden={view !== 'manifests' || profile !== null} />
+          </ViewBoundary>
+        )}
+        {profile !== null && (
+          <ViewBoundary key={profile} name="generator profile">
+            <GeneratorProfile handlerId={profile} onClose={closeProfile} />
+          </ViewBoundary>
+        )}
       </main>
     </div>
   );

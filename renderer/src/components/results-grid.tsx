@@ -50,6 +50,10 @@ type Props<Row> = {
   onSelectionChange?: (row: Row | undefined) => void;
   filtersActive: boolean;
   onClearFilters: () => void;
+  /** The row to scroll to once the first page is in (where the user was before a reload). */
+  initialTopRow?: number;
+  /** The first shown row, after each scroll. */
+  onTopRowChange?: (row: number) => void;
 };
 
 /**
@@ -65,6 +69,8 @@ export function ResultsGrid<Row>(props: Props<Row>) {
     latest.current = props;
   });
   const api = useRef<GridApi<Row> | null>(null);
+  // Scrolled to once, when the rows to scroll to exist; a new query starts from the top as usual.
+  const pendingTopRow = useRef(props.initialTopRow ?? 0);
   const [total, setTotal] = useState<{ key: string; count: number } | null>(null);
   const [failure, setFailure] = useState<{ key: string; error: IpcError } | null>(null);
 
@@ -152,6 +158,16 @@ export function ResultsGrid<Row>(props: Props<Row>) {
             onSortChange(sorted?.sort ? { field: sorted.colId, direction: sorted.sort } : undefined);
           }}
           onSelectionChanged={(event) => latest.current.onSelectionChange?.(event.api.getSelectedRows()[0])}
+          onModelUpdated={(event) => {
+            const row = pendingTopRow.current;
+            if (row === 0 || event.api.getDisplayedRowCount() <= row) return;
+            pendingTopRow.current = 0;
+            event.api.ensureIndexVisible(row, 'top');
+          }}
+          onBodyScrollEnd={(event) => {
+            if (event.direction === 'vertical')
+              latest.current.onTopRowChange?.(event.api.getFirstDisplayedRowIndex());
+          }}
           onRowDoubleClicked={(event) => event.data && latest.current.onRowActivated?.(event.data)}
           onCellKeyDown={(event) => {
             const key = event.event instanceof KeyboardEvent ? event.event.key : '';

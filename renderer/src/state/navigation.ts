@@ -1,4 +1,7 @@
-/** Where the user is: which workspace, and the generator profile open over it (if any). */
+/**
+ * Where the user is: which workspace, and the generator profile open over it (if any). Persisted, so a
+ * reload or a restart comes back to the same place.
+ */
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 
@@ -30,6 +33,11 @@ export const useNavigation = create<NavigationState>()(
       openProfile: (profile) => set({ profile }),
       closeProfile: () => set({ profile: null }),
     }),
-    { name: 'waste-tracker.navigation', version: 1, partialize: ({ view }) => ({ view }) },
+    {
+      name: 'waste-tracker.navigation',
+      version: 1,
+      // The open profile too, so a reload (main's recovery from a crashed page) lands on it again.
+      partialize: ({ view, profile }) => ({ view, profile }),
+    },
   ),
 );

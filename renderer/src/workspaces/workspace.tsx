@@ -14,6 +14,7 @@ import { SummaryBoxes, type Box } from '../components/summary-boxes.tsx';
 import type { PageRequest } from '../data/tracker-data.ts';
 import { formatCount, formatTons } from '../format.ts';
 import { useNavigation } from '../state/navigation.ts';
+import { useScrollPlace } from '../state/scroll-place.ts';
 import type { FilterFields, WorkspaceStore } from '../state/workspace-store.ts';
 
 export type ColumnSpec<Row> = {
@@ -116,6 +117,8 @@ export function Workspace<F extends FilterFields, Row, Totals>({
   const setColumns = store((state) => state.setColumns);
   const clearAll = store((state) => state.clearAll);
   const [selected, setSelected] = useState<Row | undefined>(undefined);
+  const [initialTopRow] = useState(() => useScrollPlace.getState().topRows[def.noun] ?? 0);
+  const setTopRow = useScrollPlace((state) => state.setTopRow);
 
   const known = new Set(def.columns.map((c) => c.field));
   const shown = (chosen ?? def.defaultColumns).filter((field) => known.has(field));
@@ -178,6 +181,8 @@ export function Workspace<F extends FilterFields, Row, Totals>({
           onSelectionChange={setSelected}
           filtersActive={filtersActive}
           onClearFilters={clearAll}
+          initialTopRow={initialTopRow}
+          onTopRowChange={(row) => setTopRow(def.noun, row)}
         />
         {below?.(selected)}
       </section>
