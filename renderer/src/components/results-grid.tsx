@@ -3,6 +3,7 @@ import { AgGridReact } from 'ag-grid-react';
 import {
   AllCommunityModule,
   ModuleRegistry,
+  colorSchemeVariable,
   themeQuartz,
   type ColDef,
   type GridApi,
@@ -23,12 +24,13 @@ const BLOCK = 100;
 /** Blocks kept in memory: scrolling a million rows keeps at most this many pages. */
 const MAX_BLOCKS = 40;
 
-const theme = themeQuartz.withParams({
-  headerFontWeight: 600,
-  fontSize: 13,
-  rowHeight: 34,
-  headerHeight: 38,
-});
+// The colour scheme follows the app's theme through data-ag-theme-mode on the root (theme.ts); each mode's
+// background and text match the app's own surface and text colours.
+const theme = themeQuartz
+  .withPart(colorSchemeVariable)
+  .withParams({ headerFontWeight: 600, fontSize: 13, rowHeight: 34, headerHeight: 38 })
+  .withParams({ backgroundColor: '#ffffff', foregroundColor: '#1b1f24', accentColor: '#0b5fff' }, 'light')
+  .withParams({ backgroundColor: '#16191e', foregroundColor: '#e6e9ee', accentColor: '#4d8bff' }, 'dark');
 
 export type PageAnswer<Row> = { totalElements: number; content: Row[] };
 
