@@ -69,12 +69,29 @@ export const ApiBaseUrl = z
     }
   }, 'the server address must be an http:// or https:// URL without credentials');
 
+/** The colour theme: "system" follows the OS's light or dark setting. */
+export const ThemePreference = z.enum(['system', 'light', 'dark']);
+export type ThemePreference = z.infer<typeof ThemePreference>;
+
 export const Settings = z.object({
   apiBaseUrl: ApiBaseUrl,
-  pageSize: z.number().int().min(10).max(500),
-  requestTimeoutMs: z.number().int().min(1000).max(120_000),
+  pageSize: z
+    .number()
+    .int()
+    .min(10, 'rows per page must be at least 10')
+    .max(500, 'rows per page must be at most 500'),
+  requestTimeoutMs: z
+    .number()
+    .int()
+    .min(1000, 'the request timeout must be at least 1 second')
+    .max(120_000, 'the request timeout must be at most 120 seconds'),
+  theme: ThemePreference,
 });
 export type Settings = z.infer<typeof Settings>;
+
+/** What "Test connection" found at a server address: a tracker API answers there. */
+export const ConnectionCheck = z.object({ message: z.string() });
+export type ConnectionCheck = z.infer<typeof ConnectionCheck>;
 
 export const SessionStatus = z.object({
   signedIn: z.boolean(),
@@ -106,6 +123,8 @@ export const contract = {
   settings: {
     get: { input: NoInput, output: result(Settings) },
     set: { input: Settings.partial().strict(), output: result(Settings) },
+    /** Asks the server at an address (not yet saved) whether a tracker API answers there; no token is sent. */
+    testConnection: { input: z.strictObject({ baseUrl: ApiBaseUrl }), output: result(ConnectionCheck) },
   },
   generators: {
     aggregate: { input: GeneratorAggregateRequest, output: result(GeneratorTotals) },

@@ -38,6 +38,7 @@ export const handlers: Handlers = {
       await session.serverChanged(updated.settings.apiBaseUrl);
       return success(updated.settings);
     },
+    testConnection: (input, { session }) => session.checkServer(input.baseUrl),
   },
   generators: {
     aggregate: (input, { session }) => session.call(endpoints.generatorsAggregate(input)),
