@@ -1,10 +1,13 @@
 import { useEffect } from 'react';
+import { loadSettings, useSettings } from './data/settings.ts';
 import { followSession, signOut } from './data/tracker-data.ts';
 import { useSession } from './data/session.ts';
 import { SessionDialog, SignIn } from './components/sign-in.tsx';
 import { ViewBoundary } from './components/view-boundary.tsx';
 import { GeneratorProfile } from './profile/generator-profile.tsx';
+import { SettingsScreen } from './settings/settings-screen.tsx';
 import { useNavigation, type View } from './state/navigation.ts';
+import { followTheme } from './theme.ts';
 import { GeneratorsWorkspace } from './workspaces/generators.tsx';
 import { ManifestsWorkspace } from './workspaces/manifests.tsx';
 
@@ -20,8 +23,10 @@ const VIEWS: readonly { view: View; label: string }[] = [
  */
 function Shell() {
   const status = useSession((state) => state.status);
-  const { view, profile, visited, setView, closeProfile } = useNavigation();
+  const { view, profile, visited, settingsOpen, setView, closeProfile, openSettings, closeSettings } =
+    useNavigation();
   const mounted = (entry: View) => entry === view || visited.includes(entry);
+  const covered = profile !== null || settingsOpen;
 
   return (
     <div className="app">
@@ -32,7 +37,7 @@ function Shell() {
             <button
               key={entry.view}
               type="button"
-              aria-current={view === entry.view && !profile ? 'page' : undefined}
+              aria-current={view === entry.view && !covered ? 'page' : undefined}
               onClick={() => setView(entry.view)}
             >
               {entry.label}
@@ -42,24 +47,36 @@ function Shell() {
         <span className="app-user">
           Signed in as <strong>{status?.username}</strong> on {status?.baseUrl}
         </span>
+        <button
+          type="button"
+          aria-pressed={settingsOpen}
+          onClick={settingsOpen ? closeSettings : openSettings}
+        >
+          Settings
+        </button>
         <button type="button" onClick={() => void signOut()}>
           Sign out
         </button>
       </header>
       <main className="app-main">
         {mounted('generators') && (
-          <ViewBoundary name="Generators workspace" hidden={view !== 'generators' || profile !== null}>
-            <GeneratorsWorkspace hidden={view !== 'generators' || profile !== null} />
+          <ViewBoundary name="Generators workspace" hidden={view !== 'generators' || covered}>
+            <GeneratorsWorkspace hidden={view !== 'generators' || covered} />
           </ViewBoundary>
         )}
         {mounted('manifests') && (
-          <ViewBoundary name="Manifests workspace" hidden={view !== 'manifests' || profile !== null}>
-            <ManifestsWorkspace hidden={view !== 'manifests' || profile !== null} />
+          <ViewBoundary name="Manifests workspace" hidden={view !== 'manifests' || covered}>
+            <ManifestsWorkspace hidden={view !== 'manifests' || covered} />
           </ViewBoundary>
         )}
-        {profile !== null && (
+        {profile !== null && !settingsOpen && (
           <ViewBoundary key={profile} name="generator profile">
             <GeneratorProfile handlerId={profile} onClose={closeProfile} />
+          </ViewBoundary>
+        )}
+        {settingsOpen && (
+          <ViewBoundary name="settings screen">
+            <SettingsScreen onClose={closeSettings} />
           </ViewBoundary>
         )}
       </main>
@@ -71,7 +88,12 @@ function Shell() {
 export function App() {
   const status = useSession((state) => state.status);
   const expired = useSession((state) => state.expired);
+  const theme = useSettings((state) => state.settings?.theme ?? 'system');
   useEffect(() => followSession(), []);
+  useEffect(() => {
+    void loadSettings();
+  }, []);
+  useEffect(() => followTheme(theme), [theme]);
 
   if (status === null) return null;
   if (!status.signedIn && !expired) return <SignIn />;

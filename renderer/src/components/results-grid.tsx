@@ -19,8 +19,6 @@ import { ErrorBanner } from './error-banner.tsx';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
 
-/** Rows per request; also AG Grid's cache block, so one scroll stop costs one or two requests. */
-const BLOCK = 100;
 /** Blocks kept in memory: scrolling a million rows keeps at most this many pages. */
 const MAX_BLOCKS = 40;
 
@@ -40,6 +38,11 @@ type Props<Row> = {
   /** Plural noun for counts and messages: "generators". */
   noun: string;
   scope: Scope;
+  /**
+   * Rows per request (the "rows per page" setting); also AG Grid's cache block, so one scroll stop costs
+   * one or two requests. Fixed for the grid's life: a new size mounts a new grid.
+   */
+  pageSize: number;
   /** Identifies the rows asked for (filters, search, fields); a new key starts again from the top. */
   queryKey: string;
   columnDefs: ColDef<Row>[];
@@ -63,8 +66,18 @@ type Props<Row> = {
  * Shows the match count, an empty state with a way out, and failures with a retry.
  */
 export function ResultsGrid<Row>(props: Props<Row>) {
-  const { label, noun, scope, queryKey, columnDefs, sort, onSortChange, filtersActive, onClearFilters } =
-    props;
+  const {
+    label,
+    noun,
+    scope,
+    pageSize,
+    queryKey,
+    columnDefs,
+    sort,
+    onSortChange,
+    filtersActive,
+    onClearFilters,
+  } = props;
   // The datasource lives as long as the query; it reads the newest callbacks through this ref.
   const latest = useRef(props);
   useLayoutEffect(() => {
@@ -89,7 +102,7 @@ export function ResultsGrid<Row>(props: Props<Row>) {
         const id = ++asked.current;
         newest.current.set(params.startRow, id);
         void whileWanted(
-          () => latest.current.fetchPage(Math.floor(params.startRow / BLOCK), BLOCK, order),
+          () => latest.current.fetchPage(Math.floor(params.startRow / pageSize), pageSize, order),
           () => newest.current.get(params.startRow) === id,
         ).then((answer) => {
           if (answer === null) return;
@@ -104,7 +117,7 @@ export function ResultsGrid<Row>(props: Props<Row>) {
         });
       },
     }),
-    [queryKey],
+    [queryKey, pageSize],
   );
 
   const columns = useMemo(
@@ -145,11 +158,11 @@ export function ResultsGrid<Row>(props: Props<Row>) {
           defaultColDef={{ sortable: true, resizable: true, minWidth: 80 }}
           rowModelType="infinite"
           datasource={datasource}
-          cacheBlockSize={BLOCK}
+          cacheBlockSize={pageSize}
           maxBlocksInCache={MAX_BLOCKS}
           maxConcurrentDatasourceRequests={2}
           blockLoadDebounceMillis={60}
-          infiniteInitialRowCount={BLOCK}
+          infiniteInitialRowCount={pageSize}
           getRowId={(params) => latest.current.getRowId(params.data)}
           rowSelection={{ mode: 'singleRow', checkboxes: false, enableClickSelection: true }}
           onGridReady={(event) => {

@@ -13,9 +13,13 @@ type NavigationState = {
   profile: string | null;
   /** Workspaces opened since start: they stay mounted so coming back finds them as they were. */
   visited: readonly View[];
+  /** The settings screen is shown over the workspaces. */
+  settingsOpen: boolean;
   setView: (view: View) => void;
   openProfile: (handlerId: string) => void;
   closeProfile: () => void;
+  openSettings: () => void;
+  closeSettings: () => void;
 };
 
 export const useNavigation = create<NavigationState>()(
@@ -24,14 +28,18 @@ export const useNavigation = create<NavigationState>()(
       view: 'generators',
       profile: null,
       visited: [],
+      settingsOpen: false,
       setView: (view) =>
         set((state) => ({
           view,
           profile: null,
+          settingsOpen: false,
           visited: state.visited.includes(view) ? state.visited : [...state.visited, view],
         })),
-      openProfile: (profile) => set({ profile }),
+      openProfile: (profile) => set({ profile, settingsOpen: false }),
       closeProfile: () => set({ profile: null }),
+      openSettings: () => set({ settingsOpen: true }),
+      closeSettings: () => set({ settingsOpen: false }),
     }),
     {
       name: 'waste-tracker.navigation',

@@ -11,6 +11,7 @@ import { ColumnChooser } from '../components/column-chooser.tsx';
 import { FilterPanel, type LookupMember, type ScalarMember } from '../components/filter-panel.tsx';
 import { ResultsGrid, type PageAnswer } from '../components/results-grid.tsx';
 import { SummaryBoxes, type Box } from '../components/summary-boxes.tsx';
+import { useSettings } from '../data/settings.ts';
 import type { PageRequest } from '../data/tracker-data.ts';
 import { formatCount, formatTons } from '../format.ts';
 import { useNavigation } from '../state/navigation.ts';
@@ -90,6 +91,9 @@ function columnDef<Row>(spec: ColumnSpec<Row>): ColDef<Row> {
   return def;
 }
 
+/** Rows per page until main's settings have arrived (the settings' own default). */
+const DEFAULT_PAGE_SIZE = 100;
+
 type Props<F extends FilterFields, Row, Totals> = {
   def: WorkspaceDefinition<F, Row, Totals>;
   /** Further filter controls under the lookups (date ranges). */
@@ -119,6 +123,7 @@ export function Workspace<F extends FilterFields, Row, Totals>({
   const [selected, setSelected] = useState<Row | undefined>(undefined);
   const [initialTopRow] = useState(() => useScrollPlace.getState().topRows[def.noun] ?? 0);
   const setTopRow = useScrollPlace((state) => state.setTopRow);
+  const pageSize = useSettings((state) => state.settings?.pageSize ?? DEFAULT_PAGE_SIZE);
 
   const known = new Set(def.columns.map((c) => c.field));
   const shown = (chosen ?? def.defaultColumns).filter((field) => known.has(field));
@@ -168,6 +173,8 @@ export function Workspace<F extends FilterFields, Row, Totals>({
           />
         </div>
         <ResultsGrid<Row>
+          key={pageSize}
+          pageSize={pageSize}
           label={`${def.title} results`}
           noun={def.noun}
           scope={def.scope}
