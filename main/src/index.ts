@@ -7,6 +7,7 @@ import { app, session as electronSession, type BrowserWindow } from 'electron';
 import { createApiClient } from './api/client.ts';
 import { createMainWindow, runApp } from './electron/app.ts';
 import { registerIpc, windowEventSender } from './electron/ipc.ts';
+import { recoverPageOf } from './electron/recovery.ts';
 import { safeStorageEncryption } from './electron/safe-storage.ts';
 import { hardenAppBeforeReady, hardenSession, serveAppProtocol } from './electron/security.ts';
 import { openExternal } from './electron/shell.ts';
@@ -30,6 +31,7 @@ let mainWindow: BrowserWindow | undefined;
 
 function openWindow(): void {
   const window = createMainWindow({ preload: preloadPath, url: rendererUrl });
+  recoverPageOf(window);
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = undefined;
   });

@@ -1,6 +1,5 @@
 /** App lifecycle and the window: one instance, one window, closed means quit (except on macOS). */
 import { app, BrowserWindow } from 'electron';
-import { recoverPageOf } from './recovery.ts';
 import { secureWebPreferences } from './security.ts';
 
 export function createMainWindow(options: { preload: string; url: string }): BrowserWindow {
@@ -15,7 +14,6 @@ export function createMainWindow(options: { preload: string; url: string }): Bro
     webPreferences: secureWebPreferences(options.preload),
   });
   window.once('ready-to-show', () => window.show());
-  recoverPageOf(window);
   window.loadURL(options.url).catch((error: unknown) => console.error('The app page did not load:', error));
   return window;
 }
