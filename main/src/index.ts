@@ -7,6 +7,7 @@ import { app, session as electronSession, type BrowserWindow } from 'electron';
 import { createApiClient } from './api/client.ts';
 import { createMainWindow, runApp } from './electron/app.ts';
 import { registerIpc, windowEventSender } from './electron/ipc.ts';
+import { installMenu } from './electron/menu.ts';
 import { recoverPageOf } from './electron/recovery.ts';
 import { safeStorageEncryption } from './electron/safe-storage.ts';
 import { hardenAppBeforeReady, hardenSession, serveAppProtocol } from './electron/security.ts';
@@ -53,7 +54,8 @@ async function ready(): Promise<void> {
 
   const client = createApiClient({ timeoutMs: () => settings.get().requestTimeoutMs });
   const tokens = createTokenStore({ file: join(userData, 'session.bin'), encryption: safeStorageEncryption });
-  const session = createSession({ client, tokens, settings, emit: windowEventSender(() => mainWindow) });
+  const emit = windowEventSender(() => mainWindow);
+  const session = createSession({ client, tokens, settings, emit });
   await session.restore();
 
   registerIpc({
@@ -62,6 +64,7 @@ async function ready(): Promise<void> {
     getWindow: () => mainWindow,
     trustedOrigins: trustedOrigins(devOrigin),
   });
+  installMenu({ packaged: app.isPackaged, send: (command) => emit('menu.command', { command }) });
   openWindow();
 }
 

@@ -22,6 +22,7 @@ import {
   ManifestTotals,
   Scope,
 } from '../api/index.ts';
+import { APP_COMMANDS } from '../commands/commands.ts';
 
 export const ERROR_KINDS = [
   'unauthorized',
@@ -149,6 +150,8 @@ export const events = {
     status: SessionStatus,
     reason: z.enum(['signed-in', 'signed-out', 'expired']),
   }),
+  /** A command chosen in the application menu; the page carries it out as it does its own shortcuts. */
+  'menu.command': z.object({ command: z.enum(APP_COMMANDS) }),
 } as const;
 
 export type Contract = typeof contract;
