@@ -1,7 +1,9 @@
 import { useEffect } from 'react';
+import { useAppCommands } from './commands.ts';
 import { loadSettings, useSettings } from './data/settings.ts';
 import { followSession, signOut } from './data/tracker-data.ts';
 import { useSession } from './data/session.ts';
+import { AboutDialog, ShortcutsDialog } from './components/help-dialogs.tsx';
 import { SessionDialog, SignIn } from './components/sign-in.tsx';
 import { ViewBoundary } from './components/view-boundary.tsx';
 import { GeneratorProfile } from './profile/generator-profile.tsx';
@@ -23,8 +25,20 @@ const VIEWS: readonly { view: View; label: string }[] = [
  */
 function Shell() {
   const status = useSession((state) => state.status);
-  const { view, profile, visited, settingsOpen, setView, closeProfile, openSettings, closeSettings } =
-    useNavigation();
+  const {
+    view,
+    profile,
+    visited,
+    settingsOpen,
+    dialog,
+    refreshes,
+    setView,
+    closeProfile,
+    openSettings,
+    closeSettings,
+    closeDialog,
+  } = useNavigation();
+  useAppCommands();
   const mounted = (entry: View) => entry === view || visited.includes(entry);
   const covered = profile !== null || settingsOpen;
 
@@ -61,17 +75,17 @@ function Shell() {
       <main className="app-main">
         {mounted('generators') && (
           <ViewBoundary name="Generators workspace" hidden={view !== 'generators' || covered}>
-            <GeneratorsWorkspace hidden={view !== 'generators' || covered} />
+            <GeneratorsWorkspace key={refreshes.generators} hidden={view !== 'generators' || covered} />
           </ViewBoundary>
         )}
         {mounted('manifests') && (
           <ViewBoundary name="Manifests workspace" hidden={view !== 'manifests' || covered}>
-            <ManifestsWorkspace hidden={view !== 'manifests' || covered} />
+            <ManifestsWorkspace key={refreshes.manifests} hidden={view !== 'manifests' || covered} />
           </ViewBoundary>
         )}
         {profile !== null && !settingsOpen && (
           <ViewBoundary key={profile} name="generator profile">
-            <GeneratorProfile handlerId={profile} onClose={closeProfile} />
+            <GeneratorProfile key={refreshes.profile} handlerId={profile} onClose={closeProfile} />
           </ViewBoundary>
         )}
         {settingsOpen && (
@@ -80,6 +94,8 @@ function Shell() {
           </ViewBoundary>
         )}
       </main>
+      {dialog === 'shortcuts' && <ShortcutsDialog onClose={closeDialog} />}
+      {dialog === 'about' && <AboutDialog onClose={closeDialog} />}
     </div>
   );
 }

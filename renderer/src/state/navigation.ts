@@ -6,6 +6,10 @@ import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 
 export type View = 'generators' | 'manifests';
+/** A dialog over everything: Help's keyboard shortcuts or About. */
+export type HelpDialog = 'shortcuts' | 'about';
+/** What "Refresh" loads again: a workspace or the open profile. */
+export type Refreshable = View | 'profile';
 
 type NavigationState = {
   view: View;
@@ -15,11 +19,17 @@ type NavigationState = {
   visited: readonly View[];
   /** The settings screen is shown over the workspaces. */
   settingsOpen: boolean;
+  dialog: HelpDialog | null;
+  /** Bumped by "Refresh": the view on screen is mounted afresh and asks for its data again. */
+  refreshes: Readonly<Record<Refreshable, number>>;
   setView: (view: View) => void;
   openProfile: (handlerId: string) => void;
   closeProfile: () => void;
   openSettings: () => void;
   closeSettings: () => void;
+  openDialog: (dialog: HelpDialog) => void;
+  closeDialog: () => void;
+  refresh: () => void;
 };
 
 export const useNavigation = create<NavigationState>()(
@@ -29,6 +39,8 @@ export const useNavigation = create<NavigationState>()(
       profile: null,
       visited: [],
       settingsOpen: false,
+      dialog: null,
+      refreshes: { generators: 0, manifests: 0, profile: 0 },
       setView: (view) =>
         set((state) => ({
           view,
@@ -40,6 +52,15 @@ export const useNavigation = create<NavigationState>()(
       closeProfile: () => set({ profile: null }),
       openSettings: () => set({ settingsOpen: true }),
       closeSettings: () => set({ settingsOpen: false }),
+      openDialog: (dialog) => set({ dialog }),
+      closeDialog: () => set({ dialog: null }),
+      refresh: () =>
+        set((state) => {
+          // The settings screen holds no server data; there is nothing to load again.
+          if (state.settingsOpen) return {};
+          const shown: Refreshable = state.profile !== null ? 'profile' : state.view;
+          return { refreshes: { ...state.refreshes, [shown]: state.refreshes[shown] + 1 } };
+        }),
     }),
     {
       name: 'waste-tracker.navigation',
