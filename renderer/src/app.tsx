@@ -105,10 +105,12 @@ export function App() {
   const status = useSession((state) => state.status);
   const expired = useSession((state) => state.expired);
   const theme = useSettings((state) => state.settings?.theme ?? 'system');
+  const server = status?.baseUrl;
   useEffect(() => followSession(), []);
+  // Signing in to another server saves its address in main; the copy here follows it.
   useEffect(() => {
     void loadSettings();
-  }, []);
+  }, [server]);
   useEffect(() => followTheme(theme), [theme]);
 
   if (status === null) return null;

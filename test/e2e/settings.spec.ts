@@ -84,3 +84,15 @@ test('settings open from the header, test the connection, validate, and apply at
   // Still signed in: the server did not change.
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
 });
+
+test('signing in to another address shows that address in the settings', async ({ window, app }) => {
+  const { page } = window;
+  // The same server spelled differently is, to the app, another address: main saves it on sign-in.
+  const other = `${app.server.baseUrl}/`;
+  await page.getByLabel('Server URL').fill(other);
+  await signInThroughUi(page, DEMO_USERS.inspector);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(page.getByRole('region', { name: 'Settings' }).getByLabel('Server address')).toHaveValue(
+    other,
+  );
+});
