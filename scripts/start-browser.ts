@@ -1,28 +1,48 @@
 /**
- * npm run start:browser -- [--port P] [--user-data DIR]
+ * npm run start:browser -- [--port P] [--user-data DIR] [--db FILE] [--no-build]
  *
  * The app without Electron: builds it, starts the reference server on its demo database and the loopback
  * browser bridge in front of the real main handlers, and prints the URL to open (it holds the per-run
- * secret). "Keep me signed in" is refused here: a browser offers no OS key store. Ctrl-C stops everything.
+ * secret). "Keep me signed in" is refused here: a browser offers no OS key store. As in Electron, the app
+ * outlives its server and then shows it as unreachable. Ctrl-C stops everything.
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBridge } from '../main/src/bridge/server.ts';
-import { BUILD_ROOT, buildApp, onInterrupt, startDemoServer } from './launch.ts';
+import { existsSync } from 'node:fs';
+import { BUILD_ROOT, buildApp, onInterrupt, reportServerStop, startDemoServer } from './launch.ts';
 
-const USAGE = 'usage: npm run start:browser -- [--port P] [--user-data DIR]';
+const USAGE = 'usage: npm run start:browser -- [--port P] [--user-data DIR] [--db FILE] [--no-build]';
 
-function options(): { port: number; userDataDir: string | undefined } {
+interface Options {
+  port: number;
+  userDataDir: string | undefined;
+  /** A database to serve instead of the demo one. */
+  db: string | undefined;
+  /** Reuse the app already built in out/. */
+  build: boolean;
+}
+
+function options(): Options {
   try {
     const { values } = parseArgs({
-      options: { port: { type: 'string', default: '0' }, 'user-data': { type: 'string' } },
+      options: {
+        port: { type: 'string', default: '0' },
+        'user-data': { type: 'string' },
+        db: { type: 'string' },
+        'no-build': { type: 'boolean', default: false },
+      },
       strict: true,
       allowPositionals: false,
     });
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       throw new Error(`--port must be 0–65535, got ${values.port}`);
-    return { port, userDataDir: values['user-data'] };
+    if (values.db !== undefined && !existsSync(values.db))
+      throw new Error(`--db names no file: ${values.db}`);
+    if (values['no-build'] && !existsSync(join(BUILD_ROOT, 'renderer/index.html')))
+      throw new Error('--no-build needs a built app in out/; run without it once');
+    return { port, userDataDir: values['user-data'], db: values.db, build: !values['no-build'] };
   } catch (error) {
     console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
     process.exit(2);
@@ -30,9 +50,9 @@ function options(): { port: number; userDataDir: string | undefined } {
 }
 
 async function main(): Promise<void> {
-  const { port, userDataDir } = options();
-  await buildApp();
-  const server = await startDemoServer();
+  const { port, userDataDir, db, build } = options();
+  if (build) await buildApp();
+  const server = await startDemoServer({ db });
   const running = await startBridge({
     rendererRoot: join(BUILD_ROOT, 'renderer'),
     preloadFile: join(BUILD_ROOT, 'preload/index.cjs'),
@@ -49,13 +69,8 @@ async function main(): Promise<void> {
     await running.close();
     await server.stop();
   });
-  void server.exited.then(async () => {
-    if (stopping) return;
-    console.error('The tracker server stopped; stopping the bridge.');
-    await running.close();
-    process.exit(1);
-  });
-  console.error(`Tracker API on ${server.url}`);
+  reportServerStop(server, () => stopping, 'Ctrl-C stops the bridge');
+  console.error(`Tracker API on ${server.url} (process ${server.pid})`);
   console.error('Sign in with inspector / inspector-demo (or generators-only / generators-demo).');
   console.error(
     "Open this address in Chromium or Chrome; it holds this run's secret, so keep it to yourself:",

@@ -1,11 +1,12 @@
 /**
  * npm start: builds the app, starts the reference server on its demo database, and opens the Electron app
- * pointed at it. Without an Electron binary (some machines can neither ship nor download one) it says so
+ * pointed at it. The app outlives the server (it then shows the server as unreachable); closing the app
+ * stops the server. Without an Electron binary (some machines can neither ship nor download one) it says so
  * and names the browser fallback instead of half-starting.
  */
 import { spawn } from 'node:child_process';
 import { API_BASE_URL_OPTION } from '../main/src/settings/launch-options.ts';
-import { ROOT, buildApp, electronBinary, onInterrupt, startDemoServer } from './launch.ts';
+import { ROOT, buildApp, electronBinary, onInterrupt, reportServerStop, startDemoServer } from './launch.ts';
 
 async function main(): Promise<void> {
   const electron = electronBinary();
@@ -27,19 +28,17 @@ async function main(): Promise<void> {
     stdio: 'inherit',
     env,
   });
+  let stopping = false;
   onInterrupt(async () => {
+    stopping = true;
     app.kill('SIGTERM');
     await server.stop();
   });
   app.once('exit', (code) => {
+    stopping = true;
     void server.stop().then(() => process.exit(code ?? 1));
   });
-  void server.exited.then(() => {
-    if (app.exitCode === null) {
-      console.error('The tracker server stopped; closing the app.');
-      app.kill('SIGTERM');
-    }
-  });
+  reportServerStop(server, () => stopping, 'closing it (or Ctrl-C) ends this run');
 }
 
 main().catch((error: unknown) => {

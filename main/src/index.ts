@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { app, session as electronSession, type BrowserWindow } from 'electron';
 import { createMainWindow, runApp } from './electron/app.ts';
 import { registerIpc, windowEventSender } from './electron/ipc.ts';
+import { installMenu } from './electron/menu.ts';
+import { recoverPageOf } from './electron/recovery.ts';
 import { safeStorageEncryption } from './electron/safe-storage.ts';
 import { saveDialog } from './electron/save-dialog.ts';
 import { hardenAppBeforeReady, hardenSession, serveAppProtocol } from './electron/security.ts';
@@ -27,6 +29,7 @@ let mainWindow: BrowserWindow | undefined;
 
 function openWindow(): void {
   const window = createMainWindow({ preload: preloadPath, url: rendererUrl });
+  recoverPageOf(window);
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = undefined;
   });
@@ -37,12 +40,13 @@ async function ready(): Promise<void> {
   hardenSession(electronSession.defaultSession, devOrigin);
   serveAppProtocol(rendererRoot);
 
+  const emit = windowEventSender(() => mainWindow);
   const services = await createMainServices({
     userDataDir: app.getPath('userData'),
     argv: process.argv,
     env: process.env,
     encryption: safeStorageEncryption,
-    emit: windowEventSender(() => mainWindow),
+    emit,
     openExternal,
     chooseSaveTarget: saveDialog(() => mainWindow),
   });
@@ -53,6 +57,7 @@ async function ready(): Promise<void> {
     getWindow: () => mainWindow,
     trustedOrigins: trustedOrigins(devOrigin),
   });
+  installMenu({ packaged: app.isPackaged, send: (command) => emit('menu.command', { command }) });
   openWindow();
 }
 

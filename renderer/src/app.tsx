@@ -1,9 +1,15 @@
 import { useEffect } from 'react';
+import { useAppCommands } from './commands.ts';
+import { loadSettings, useSettings } from './data/settings.ts';
 import { followSession, signOut } from './data/tracker-data.ts';
 import { useSession } from './data/session.ts';
+import { AboutDialog, ShortcutsDialog } from './components/help-dialogs.tsx';
 import { SessionDialog, SignIn } from './components/sign-in.tsx';
+import { ViewBoundary } from './components/view-boundary.tsx';
 import { GeneratorProfile } from './profile/generator-profile.tsx';
+import { SettingsScreen } from './settings/settings-screen.tsx';
 import { useNavigation, type View } from './state/navigation.ts';
+import { followTheme } from './theme.ts';
 import { GeneratorsWorkspace } from './workspaces/generators.tsx';
 import { ManifestsWorkspace } from './workspaces/manifests.tsx';
 
@@ -15,11 +21,26 @@ const VIEWS: readonly { view: View; label: string }[] = [
 /**
  * The signed-in app: navigation, and the workspaces. A workspace stays mounted once visited (hidden when
  * another is shown, or under a profile), so coming back finds its rows, scroll position and selection.
+ * Each view has its own error boundary: one that breaks leaves the others and the navigation working.
  */
 function Shell() {
   const status = useSession((state) => state.status);
-  const { view, profile, visited, setView, closeProfile } = useNavigation();
+  const {
+    view,
+    profile,
+    visited,
+    settingsOpen,
+    dialog,
+    refreshes,
+    setView,
+    closeProfile,
+    openSettings,
+    closeSettings,
+    closeDialog,
+  } = useNavigation();
+  useAppCommands();
   const mounted = (entry: View) => entry === view || visited.includes(entry);
+  const covered = profile !== null || settingsOpen;
 
   return (
     <div className="app">
@@ -30,7 +51,7 @@ function Shell() {
             <button
               key={entry.view}
               type="button"
-              aria-current={view === entry.view && !profile ? 'page' : undefined}
+              aria-current={view === entry.view && !covered ? 'page' : undefined}
               onClick={() => setView(entry.view)}
             >
               {entry.label}
@@ -40,15 +61,41 @@ function Shell() {
         <span className="app-user">
           Signed in as <strong>{status?.username}</strong> on {status?.baseUrl}
         </span>
+        <button
+          type="button"
+          aria-pressed={settingsOpen}
+          onClick={settingsOpen ? closeSettings : openSettings}
+        >
+          Settings
+        </button>
         <button type="button" onClick={() => void signOut()}>
           Sign out
         </button>
       </header>
       <main className="app-main">
-        {mounted('generators') && <GeneratorsWorkspace hidden={view !== 'generators' || profile !== null} />}
-        {mounted('manifests') && <ManifestsWorkspace hidden={view !== 'manifests' || profile !== null} />}
-        {profile !== null && <GeneratorProfile handlerId={profile} onClose={closeProfile} />}
+        {mounted('generators') && (
+          <ViewBoundary name="Generators workspace" hidden={view !== 'generators' || covered}>
+            <GeneratorsWorkspace key={refreshes.generators} hidden={view !== 'generators' || covered} />
+          </ViewBoundary>
+        )}
+        {mounted('manifests') && (
+          <ViewBoundary name="Manifests workspace" hidden={view !== 'manifests' || covered}>
+            <ManifestsWorkspace key={refreshes.manifests} hidden={view !== 'manifests' || covered} />
+          </ViewBoundary>
+        )}
+        {profile !== null && !settingsOpen && (
+          <ViewBoundary key={profile} name="generator profile">
+            <GeneratorProfile key={refreshes.profile} handlerId={profile} onClose={closeProfile} />
+          </ViewBoundary>
+        )}
+        {settingsOpen && (
+          <ViewBoundary name="settings screen">
+            <SettingsScreen onClose={closeSettings} />
+          </ViewBoundary>
+        )}
       </main>
+      {dialog === 'shortcuts' && <ShortcutsDialog onClose={closeDialog} />}
+      {dialog === 'about' && <AboutDialog onClose={closeDialog} />}
     </div>
   );
 }
@@ -57,7 +104,14 @@ function Shell() {
 export function App() {
   const status = useSession((state) => state.status);
   const expired = useSession((state) => state.expired);
+  const theme = useSettings((state) => state.settings?.theme ?? 'system');
+  const server = status?.baseUrl;
   useEffect(() => followSession(), []);
+  // Signing in to another server saves its address in main; the copy here follows it.
+  useEffect(() => {
+    void loadSettings();
+  }, [server]);
+  useEffect(() => followTheme(theme), [theme]);
 
   if (status === null) return null;
   if (!status.signedIn && !expired) return <SignIn />;

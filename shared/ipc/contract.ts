@@ -28,6 +28,7 @@ import {
   ManifestTotals,
   Scope,
 } from '../api/index.ts';
+import { APP_COMMANDS } from '../commands/commands.ts';
 
 export const ERROR_KINDS = [
   'unauthorized',
@@ -76,12 +77,29 @@ export const ApiBaseUrl = z
     }
   }, 'the server address must be an http:// or https:// URL without credentials');
 
+/** The colour theme: "system" follows the OS's light or dark setting. */
+export const ThemePreference = z.enum(['system', 'light', 'dark']);
+export type ThemePreference = z.infer<typeof ThemePreference>;
+
 export const Settings = z.object({
   apiBaseUrl: ApiBaseUrl,
-  pageSize: z.number().int().min(10).max(500),
-  requestTimeoutMs: z.number().int().min(1000).max(120_000),
+  pageSize: z
+    .number()
+    .int()
+    .min(10, 'rows per page must be at least 10')
+    .max(500, 'rows per page must be at most 500'),
+  requestTimeoutMs: z
+    .number()
+    .int()
+    .min(1000, 'the request timeout must be at least 1 second')
+    .max(120_000, 'the request timeout must be at most 120 seconds'),
+  theme: ThemePreference,
 });
 export type Settings = z.infer<typeof Settings>;
+
+/** What "Test connection" found at a server address: a tracker API answers there. */
+export const ConnectionCheck = z.object({ message: z.string() });
+export type ConnectionCheck = z.infer<typeof ConnectionCheck>;
 
 export const SessionStatus = z.object({
   signedIn: z.boolean(),
@@ -122,6 +140,8 @@ export const contract = {
   settings: {
     get: { input: NoInput, output: result(Settings) },
     set: { input: Settings.partial().strict(), output: result(Settings) },
+    /** Asks the server at an address (not yet saved) whether a tracker API answers there; no token is sent. */
+    testConnection: { input: z.strictObject({ baseUrl: ApiBaseUrl }), output: result(ConnectionCheck) },
   },
   generators: {
     aggregate: { input: GeneratorAggregateRequest, output: result(GeneratorTotals), cancellable: true },
@@ -159,6 +179,8 @@ export const events = {
     reason: z.enum(['signed-in', 'signed-out', 'expired']),
   }),
   ...exportEvents,
+  /** A command chosen in the application menu; the page carries it out as it does its own shortcuts. */
+  'menu.command': z.object({ command: z.enum(APP_COMMANDS) }),
 } as const;
 
 export type Contract = typeof contract;

@@ -6,7 +6,7 @@
 
 export const METHOD_NAMES = {
   session: ['signIn', 'signOut', 'status'],
-  settings: ['get', 'set'],
+  settings: ['get', 'set', 'testConnection'],
   generators: ['aggregate', 'list', 'lookup', 'detail'],
   manifests: ['aggregate', 'list', 'lookup'],
   requests: ['cancel'],
@@ -14,7 +14,13 @@ export const METHOD_NAMES = {
   shell: ['openExternal'],
 } as const;
 
-export const EVENT_NAMES = ['session.changed', 'export.progress', 'export.done', 'export.failed'] as const;
+export const EVENT_NAMES = [
+  'session.changed',
+  'export.progress',
+  'export.done',
+  'export.failed',
+  'menu.command',
+] as const;
 
 /** The IPC channel of one method; every channel starts with "tracker:". */
 export function channelOf(group: string, method: string): string {

@@ -1,10 +1,13 @@
 /**
  * Packaging cannot run here (no Electron binary), so the electron-builder configuration is checked the way
- * electron-builder itself checks it before a build, with the validator and YAML reader it ships.
+ * electron-builder itself checks it before a build, with the validator and YAML reader it ships, and what
+ * the package would carry is checked against what main's bundle actually loads.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { describe, expect, it } from 'vitest';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 // Resolved through electron-builder (the declared devDependency), whose own modules these are.
 const fromElectronBuilder = createRequire(createRequire(import.meta.url).resolve('electron-builder'));
@@ -57,5 +60,76 @@ describe('electron-builder.yml', () => {
     expect(linux.target).toEqual(['AppImage', 'deb']);
     expect(win.target).toEqual(['nsis']);
     expect(mac.target).toEqual(['dmg']);
+  });
+});
+
+/** The packages a bundle of `entry` loads at run time, as electron-vite builds main: every package external. */
+async function runtimePackages(entry: string): Promise<string[]> {
+  const { build } = await import('vite');
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const result = await build({
+    configFile: false,
+    logLevel: 'silent',
+    root,
+    build: {
+      write: false,
+      lib: { entry: resolve(root, entry), formats: ['es'], fileName: 'index' },
+      rollupOptions: {
+        external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'),
+      },
+    },
+  });
+  const outputs = (Array.isArray(result) ? result : [result]).flatMap((output) =>
+    'output' in output ? output.output : [],
+  );
+  const imports = outputs.flatMap((chunk) => ('imports' in chunk ? chunk.imports : []));
+  // Electron is the runtime itself and node: modules are built in; neither is packed.
+  return [...new Set(imports.filter((name) => name !== 'electron' && !name.startsWith('node:')))].sort();
+}
+
+/** The package.json dependencies the packaged app would carry without loading them, and those it lacks. */
+function mismatch(dependencies: readonly string[], loaded: readonly string[]) {
+  return {
+    carriedUnused: dependencies.filter((name) => !loaded.includes(name)),
+    missing: loaded.filter((name) => !dependencies.includes(name)),
+  };
+}
+
+describe('what the packaged app carries', () => {
+  let dependencies: string[];
+  let mainLoads: string[];
+  beforeAll(async () => {
+    const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    dependencies = Object.keys(manifest.dependencies).sort();
+    mainLoads = await runtimePackages('main/src/index.ts');
+  });
+
+  it('has as production dependencies exactly the packages main loads at run time', () => {
+    expect(mainLoads.length).toBeGreaterThan(0);
+    expect(mismatch(dependencies, mainLoads)).toEqual({ carriedUnused: [], missing: [] });
+  });
+
+  it('carries neither the reference server nor the libraries bundled into the renderer', () => {
+    const serverOrRenderer = ['fastify', 'better-sqlite3', 'pino', 'react', 'react-dom', 'ag-grid-community'];
+    expect(dependencies.filter((name) => serverOrRenderer.includes(name))).toEqual([]);
+  });
+
+  it('the comparison would catch a server module left in the production dependencies', () => {
+    expect(mismatch([...mainLoads, 'fastify'], mainLoads)).toEqual({
+      carriedUnused: ['fastify'],
+      missing: [],
+    });
+    expect(mismatch([], mainLoads).missing).toEqual(mainLoads);
+  });
+
+  it('packs only the built bundles and package.json, and rebuilds no native module', async () => {
+    const { files, npmRebuild } = (await config()) as BuilderConfig & {
+      files: string[];
+      npmRebuild: boolean;
+    };
+    expect(files).toEqual(['out/**', 'package.json']);
+    expect(npmRebuild).toBe(false);
   });
 });

@@ -55,8 +55,15 @@ const invalidInputs: Record<string, [unknown, string][]> = {
     [{ pageSize: 5 }, 'pageSize'],
     [{ requestTimeoutMs: 'fast' }, 'requestTimeoutMs'],
     [{ apiBaseUrl: 'javascript:alert(1)' }, 'apiBaseUrl'],
-    [{ theme: 'dark' }, 'theme'],
+    [{ theme: 'sepia' }, 'theme'],
+    [{ colour: 'dark' }, 'colour'],
     [null, 'input'],
+  ],
+  'tracker:settings.testConnection': [
+    [undefined, 'input'],
+    [{ baseUrl: 'file:///etc/passwd' }, 'baseUrl'],
+    [{ baseUrl: 'https://user:secret@example.gov' }, 'baseUrl'],
+    [{ baseUrl: 'http://127.0.0.1:4010', path: '/admin' }, 'path'],
   ],
   'tracker:generators.aggregate': [
     [{ searchKey: 5 }, 'searchKey'],

@@ -6,7 +6,12 @@ import { FALLBACK_API_BASE_URL, launchDefaults } from '../../main/src/settings/l
 import { openSettingsStore } from '../../main/src/settings/settings-store.ts';
 import { temporaryFolder } from './support.ts';
 
-const defaults: Settings = { apiBaseUrl: 'http://127.0.0.1:4999', pageSize: 100, requestTimeoutMs: 20_000 };
+const defaults: Settings = {
+  apiBaseUrl: 'http://127.0.0.1:4999',
+  pageSize: 100,
+  requestTimeoutMs: 20_000,
+  theme: 'system',
+};
 
 describe('settings store', () => {
   let folder: Awaited<ReturnType<typeof temporaryFolder>>;
@@ -28,7 +33,12 @@ describe('settings store', () => {
     const updated = await store.update({ pageSize: 250, apiBaseUrl: 'https://tracker.example.gov/' });
     expect(updated).toEqual({
       ok: true,
-      settings: { apiBaseUrl: 'https://tracker.example.gov/', pageSize: 250, requestTimeoutMs: 20_000 },
+      settings: {
+        apiBaseUrl: 'https://tracker.example.gov/',
+        pageSize: 250,
+        requestTimeoutMs: 20_000,
+        theme: 'system',
+      },
     });
     const reopened = await openSettingsStore({ file, defaults });
     expect(reopened.problem).toBeUndefined();
@@ -36,6 +46,7 @@ describe('settings store', () => {
       apiBaseUrl: 'https://tracker.example.gov/',
       pageSize: 250,
       requestTimeoutMs: 20_000,
+      theme: 'system',
     });
   });
 
@@ -53,6 +64,7 @@ describe('settings store', () => {
     ['a timeout above the maximum', { requestTimeoutMs: 999_999 }, 'requestTimeoutMs'],
     ['a server address that is not http(s)', { apiBaseUrl: 'file:///etc/passwd' }, 'apiBaseUrl'],
     ['a server address with credentials', { apiBaseUrl: 'https://user:secret@example.gov' }, 'apiBaseUrl'],
+    ['a theme that does not exist', { theme: 'sepia' as Settings['theme'] }, 'theme'],
   ])('refuses %s and changes nothing', async (_name, patch, field) => {
     const { store } = await openSettingsStore({ file, defaults });
     const updated = await store.update(patch);
@@ -83,7 +95,7 @@ describe('settings store', () => {
   });
 
   it('ignores members it does not know (a newer version may have written them)', async () => {
-    await writeFile(file, JSON.stringify({ pageSize: 200, theme: 'dark' }));
+    await writeFile(file, JSON.stringify({ pageSize: 200, layout: 'compact' }));
     const opened = await openSettingsStore({ file, defaults });
     expect(opened.problem).toBeUndefined();
     expect(opened.store.get()).toEqual({ ...defaults, pageSize: 200 });

@@ -50,6 +50,7 @@ export const handlers: Handlers = {
       await session.serverChanged(updated.settings.apiBaseUrl);
       return success(updated.settings);
     },
+    testConnection: (input, { session }) => session.checkServer(input.baseUrl),
   },
   generators: {
     aggregate: (input, { session, signal }) => session.call(endpoints.generatorsAggregate(input), signal),

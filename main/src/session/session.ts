@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import type { Scope } from '../../../shared/api/index.ts';
 import type {
+  ConnectionCheck,
   EventName,
   EventPayload,
   Result,
@@ -16,6 +17,7 @@ import type { ApiClient, ApiRequest } from '../api/client.ts';
 import { endpoints } from '../api/endpoints.ts';
 import { MESSAGES } from '../../../shared/ipc/messages.ts';
 import { failure, success } from '../api/errors.ts';
+import { checkServer } from '../settings/connection-check.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import { ENCRYPTION_UNAVAILABLE_MESSAGE, type TokenStore } from './token-store.ts';
 
@@ -47,6 +49,8 @@ export interface Session {
   ): Promise<Result<z.output<Schema>>>;
   /** The server address changed: a token must never be sent to a server other than the one that issued it. */
   serverChanged(baseUrl: string): Promise<void>;
+  /** Whether a tracker API answers at `baseUrl`, without signing in or changing anything. */
+  checkServer(baseUrl: string): Promise<Result<ConnectionCheck>>;
 }
 
 interface ActiveSession {
@@ -198,5 +202,13 @@ export function createSession(deps: SessionDeps): Session {
     if (active && active.baseUrl !== baseUrl) await signOut();
   }
 
-  return { status, signIn, signOut, restore, call, serverChanged };
+  return {
+    status,
+    signIn,
+    signOut,
+    restore,
+    call,
+    serverChanged,
+    checkServer: (baseUrl) => checkServer(client, baseUrl),
+  };
 }

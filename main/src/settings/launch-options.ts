@@ -29,7 +29,12 @@ export function launchDefaults(
   env: Readonly<Record<string, string | undefined>>,
 ): LaunchDefaults {
   const given = optionValue(argv, API_BASE_URL_OPTION) ?? env[API_BASE_URL_ENV];
-  const base: Settings = { apiBaseUrl: FALLBACK_API_BASE_URL, pageSize: 100, requestTimeoutMs: 20_000 };
+  const base: Settings = {
+    apiBaseUrl: FALLBACK_API_BASE_URL,
+    pageSize: 100,
+    requestTimeoutMs: 20_000,
+    theme: 'system',
+  };
   if (given === undefined || given.trim() === '') return { defaults: base };
   const parsed = ApiBaseUrl.safeParse(given);
   if (parsed.success) return { defaults: { ...base, apiBaseUrl: parsed.data } };

@@ -3,6 +3,7 @@ import { AgGridReact } from 'ag-grid-react';
 import {
   AllCommunityModule,
   ModuleRegistry,
+  colorSchemeVariable,
   themeQuartz,
   type ColDef,
   type GridApi,
@@ -18,17 +19,16 @@ import { ErrorBanner } from './error-banner.tsx';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
 
-/** Rows per request; also AG Grid's cache block, so one scroll stop costs one or two requests. */
-const BLOCK = 100;
 /** Blocks kept in memory: scrolling a million rows keeps at most this many pages. */
 const MAX_BLOCKS = 40;
 
-const theme = themeQuartz.withParams({
-  headerFontWeight: 600,
-  fontSize: 13,
-  rowHeight: 34,
-  headerHeight: 38,
-});
+// The colour scheme follows the app's theme through data-ag-theme-mode on the root (theme.ts); each mode's
+// background and text match the app's own surface and text colours.
+const theme = themeQuartz
+  .withPart(colorSchemeVariable)
+  .withParams({ headerFontWeight: 600, fontSize: 13, rowHeight: 34, headerHeight: 38 })
+  .withParams({ backgroundColor: '#ffffff', foregroundColor: '#1b1f24', accentColor: '#0b5fff' }, 'light')
+  .withParams({ backgroundColor: '#16191e', foregroundColor: '#e6e9ee', accentColor: '#4d8bff' }, 'dark');
 
 export type PageAnswer<Row> = { totalElements: number; content: Row[] };
 
@@ -38,6 +38,11 @@ type Props<Row> = {
   /** Plural noun for counts and messages: "generators". */
   noun: string;
   scope: Scope;
+  /**
+   * Rows per request (the "rows per page" setting); also AG Grid's cache block, so one scroll stop costs
+   * one or two requests. Fixed for the grid's life: a new size mounts a new grid.
+   */
+  pageSize: number;
   /** Identifies the rows asked for (filters, search, fields); a new key starts again from the top. */
   queryKey: string;
   columnDefs: ColDef<Row>[];
@@ -55,6 +60,10 @@ type Props<Row> = {
   onSelectionChange?: (row: Row | undefined) => void;
   filtersActive: boolean;
   onClearFilters: () => void;
+  /** The row to scroll to once the first page is in (where the user was before a reload). */
+  initialTopRow?: number;
+  /** The first shown row, after each scroll. */
+  onTopRowChange?: (row: number) => void;
 };
 
 /**
@@ -62,14 +71,26 @@ type Props<Row> = {
  * Shows the match count, an empty state with a way out, and failures with a retry.
  */
 export function ResultsGrid<Row>(props: Props<Row>) {
-  const { label, noun, scope, queryKey, columnDefs, sort, onSortChange, filtersActive, onClearFilters } =
-    props;
+  const {
+    label,
+    noun,
+    scope,
+    pageSize,
+    queryKey,
+    columnDefs,
+    sort,
+    onSortChange,
+    filtersActive,
+    onClearFilters,
+  } = props;
   // The datasource lives as long as the query; it reads the newest callbacks through this ref.
   const latest = useRef(props);
   useLayoutEffect(() => {
     latest.current = props;
   });
   const api = useRef<GridApi<Row> | null>(null);
+  // Scrolled to once, when the rows to scroll to exist; a new query starts from the top as usual.
+  const pendingTopRow = useRef(props.initialTopRow ?? 0);
   const [total, setTotal] = useState<{ key: string; count: number } | null>(null);
   const [failure, setFailure] = useState<{ key: string; error: IpcError } | null>(null);
 
@@ -84,8 +105,8 @@ export function ResultsGrid<Row>(props: Props<Row>) {
         inFlight.get(params.startRow)?.abort();
         const wanted = new AbortController();
         inFlight.set(params.startRow, wanted);
-        const page = Math.floor(params.startRow / BLOCK);
-        latest.current.fetchPage(page, BLOCK, order, wanted.signal).then((answer) => {
+        const page = Math.floor(params.startRow / pageSize);
+        latest.current.fetchPage(page, pageSize, order, wanted.signal).then((answer) => {
           if (inFlight.get(params.startRow) === wanted) inFlight.delete(params.startRow);
           if (answer.ok) {
             params.successCallback(answer.data.content, answer.data.totalElements);
@@ -99,7 +120,7 @@ export function ResultsGrid<Row>(props: Props<Row>) {
       },
     };
     return { datasource, inFlight };
-  }, [queryKey]);
+  }, [queryKey, pageSize]);
   useEffect(
     () => () => {
       for (const wanted of inFlight.values()) wanted.abort();
@@ -146,11 +167,11 @@ export function ResultsGrid<Row>(props: Props<Row>) {
           defaultColDef={{ sortable: true, resizable: true, minWidth: 80 }}
           rowModelType="infinite"
           datasource={datasource}
-          cacheBlockSize={BLOCK}
+          cacheBlockSize={pageSize}
           maxBlocksInCache={MAX_BLOCKS}
           maxConcurrentDatasourceRequests={2}
           blockLoadDebounceMillis={60}
-          infiniteInitialRowCount={BLOCK}
+          infiniteInitialRowCount={pageSize}
           getRowId={(params) => latest.current.getRowId(params.data)}
           rowSelection={{ mode: 'singleRow', checkboxes: false, enableClickSelection: true }}
           onGridReady={(event) => {
@@ -161,6 +182,16 @@ export function ResultsGrid<Row>(props: Props<Row>) {
             onSortChange(sorted?.sort ? { field: sorted.colId, direction: sorted.sort } : undefined);
           }}
           onSelectionChanged={(event) => latest.current.onSelectionChange?.(event.api.getSelectedRows()[0])}
+          onModelUpdated={(event) => {
+            const row = pendingTopRow.current;
+            if (row === 0 || event.api.getDisplayedRowCount() <= row) return;
+            pendingTopRow.current = 0;
+            event.api.ensureIndexVisible(row, 'top');
+          }}
+          onBodyScrollEnd={(event) => {
+            if (event.direction === 'vertical')
+              latest.current.onTopRowChange?.(event.api.getFirstDisplayedRowIndex());
+          }}
           onRowDoubleClicked={(event) => event.data && latest.current.onRowActivated?.(event.data)}
           onCellKeyDown={(event) => {
             const key = event.event instanceof KeyboardEvent ? event.event.key : '';

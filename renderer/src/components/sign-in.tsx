@@ -12,6 +12,7 @@ type FormProps = {
 
 /** Sign-in fields; the messages come from main, which names the cause (wrong credentials, unreachable…). */
 function SignInForm({ username: initialUser = '', askServer, autoFocus = false }: FormProps) {
+  const configured = useSession((state) => state.status?.baseUrl);
   const [baseUrl, setBaseUrl] = useState('');
   const [username, setUsername] = useState(initialUser);
   const [password, setPassword] = useState('');
@@ -37,15 +38,20 @@ function SignInForm({ username: initialUser = '', askServer, autoFocus = false }
   return (
     <form onSubmit={submit} aria-busy={busy}>
       {askServer && (
-        <label>
-          Server URL
-          <input
-            type="url"
-            value={baseUrl}
-            placeholder="The configured server"
-            onChange={(event) => setBaseUrl(event.target.value)}
-          />
-        </label>
+        <>
+          <p className="sign-in-server">
+            Signs in to <strong>{baseUrl.trim() || configured}</strong>
+          </p>
+          <label>
+            Server URL
+            <input
+              type="url"
+              value={baseUrl}
+              placeholder={configured}
+              onChange={(event) => setBaseUrl(event.target.value)}
+            />
+          </label>
+        </>
       )}
       <label>
         User name

@@ -1,7 +1,7 @@
 /**
- * The generator profile, from the detail endpoint: identity, addresses, contact, activity, totals, site
- * activities, code tables and location. gen_map is untrusted HTML from the server and is never rendered:
- * only an https: address found in it is offered, opened by main in the user's browser.
+ * The generator profile, from the detail endpoint: every field of spec 2.3 under a label, in its format
+ * (tons with two decimals, counts grouped, flags as Yes/No). gen_map is untrusted HTML from the server
+ * and is never rendered: only an https: address found in it is offered, opened by main in the browser.
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import type { GeneratorDetail } from '../../../shared/api/index.ts';
@@ -35,16 +35,7 @@ function mailing(data: Data): string {
 function physical(data: Data): string {
   const street = joinParts([data.location_street_number, data.location_street_1, data.location_street_2]);
   const place = joinParts([joinParts([data.location_city, data.location_state], ', '), data.location_zip]);
-  return joinParts([street, place], ', ') || dash(data.full_address || data.physical_address);
-}
-
-/** Coordinates when both parse as numbers in range; otherwise none. */
-export function coordinates(data: Data): { latitude: number; longitude: number } | null {
-  const latitude = Number.parseFloat(data.location_latitude);
-  const longitude = Number.parseFloat(data.location_longitude);
-  if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) return null;
-  if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
-  return { latitude, longitude };
+  return joinParts([street, place], ', ') || dash(data.full_address);
 }
 
 /** The first https: address in the server's map HTML, read as text; anything else is ignored. */
@@ -128,12 +119,33 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
+/** A coordinate with five decimals when it parses and is in range; otherwise the text as sent, or a dash. */
+function coordinate(text: string, limit: number): string {
+  const value = Number.parseFloat(text);
+  return Number.isFinite(value) && Math.abs(value) <= limit ? value.toFixed(5) : dash(text);
+}
+
+/** A comma-separated list as the server sends it (spec 2.3), spaced for reading. */
+function list(text: string): string {
+  return dash(
+    text
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== '')
+      .join(', '),
+  );
+}
+
+const yesNoFlag = (value: boolean) => (value ? 'Yes' : 'No');
+
 function Profile({ detail }: { detail: GeneratorDetail }) {
   const data = detail.generator_data;
   const type = detail.type_data;
   const site = detail.site_activities;
-  const where = coordinates(data);
   const link = mapLink(detail.gen_map);
+  const primaryMethod = detail.mmc_codes.find(
+    (entry) => entry.management_method === data.management_method_code,
+  );
   return (
     <div className="profile-body">
       <Section title="Identity">
@@ -154,16 +166,20 @@ function Profile({ detail }: { detail: GeneratorDetail }) {
               ) || '—',
             ],
             ['Land type', dash(data.land_type)],
-            ['Industry', yesNo(data.is_industry)],
+            ['Industrial facility', yesNo(data.is_industry)],
             ['Primary NAICS', joinParts([data.primary_naics_code, data.primary_naics_desc], ' – ') || '—'],
+            ['Part of a network', yesNoFlag(detail.is_network)],
+            ['Tracker enabled', yesNoFlag(detail.is_tracker_enable)],
+            ['Public notes', dash(data.public_notes)],
           ]}
         />
       </Section>
       <Section title="Addresses">
         <Facts
           rows={[
-            ['Physical (location)', physical(data)],
-            ['Mailing', mailing(data)],
+            ['Location address', physical(data)],
+            ['Physical address', dash(data.physical_address)],
+            ['Mailing address', mailing(data)],
           ]}
         />
       </Section>
@@ -197,13 +213,26 @@ function Profile({ detail }: { detail: GeneratorDetail }) {
         <Facts
           rows={[
             ['Generated waste (tons)', formatTons(data.total_generated_waste)],
-            ['Shipped waste (tons)', formatTons(data.shipped_waste)],
-            ['Managed waste (tons)', formatTons(data.managed_waste)],
-            ['Received waste (tons)', formatTons(data.received_waste)],
-            ['Manifests shipped', formatCount(data.total_shipped)],
+            // spec 2.3: total_shipped is tons shipped off-site, not a count of manifests.
+            ['Shipped off-site (tons)', formatTons(data.total_shipped)],
+            ['Annual shipped waste (tons)', formatTons(data.shipped_waste)],
+            ['Annual managed waste (tons)', formatTons(data.managed_waste)],
+            ['Annual received waste (tons)', formatTons(data.received_waste)],
             ['Containers', formatCount(data.total_container)],
-            ['Management methods', formatCount(data.total_mmc)],
-            ['Shipped years', dash(data.shipped_years.split(',').join(', '))],
+            ['Management methods used', formatCount(data.total_mmc)],
+            ['Shipped years', list(data.shipped_years)],
+          ]}
+        />
+      </Section>
+      <Section title="Waste handling">
+        <Facts
+          rows={[
+            ['Federal waste codes', list(data.federal_waste_codes)],
+            [
+              'Primary management method',
+              joinParts([data.management_method_code, primaryMethod?.management_method_description], ' – ') ||
+                '—',
+            ],
           ]}
         />
       </Section>
@@ -259,11 +288,12 @@ function Profile({ detail }: { detail: GeneratorDetail }) {
         />
       </Section>
       <Section title="Location">
-        <p>
-          {where
-            ? `Latitude ${where.latitude.toFixed(5)}, longitude ${where.longitude.toFixed(5)}`
-            : 'No coordinates on record.'}
-        </p>
+        <Facts
+          rows={[
+            ['Latitude', coordinate(data.location_latitude, 90)],
+            ['Longitude', coordinate(data.location_longitude, 180)],
+          ]}
+        />
         {link && (
           <p>
             <button type="button" onClick={() => void openExternal(link.href)}>

@@ -1,8 +1,15 @@
-/** Where the user is: which workspace, and the generator profile open over it (if any). */
+/**
+ * Where the user is: which workspace, and the generator profile open over it (if any). Persisted, so a
+ * reload or a restart comes back to the same place.
+ */
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 
 export type View = 'generators' | 'manifests';
+/** A dialog over everything: Help's keyboard shortcuts or About. */
+export type HelpDialog = 'shortcuts' | 'about';
+/** What "Refresh" loads again: a workspace or the open profile. */
+export type Refreshable = View | 'profile';
 
 type NavigationState = {
   view: View;
@@ -10,9 +17,19 @@ type NavigationState = {
   profile: string | null;
   /** Workspaces opened since start: they stay mounted so coming back finds them as they were. */
   visited: readonly View[];
+  /** The settings screen is shown over the workspaces. */
+  settingsOpen: boolean;
+  dialog: HelpDialog | null;
+  /** Bumped by "Refresh": the view on screen is mounted afresh and asks for its data again. */
+  refreshes: Readonly<Record<Refreshable, number>>;
   setView: (view: View) => void;
   openProfile: (handlerId: string) => void;
   closeProfile: () => void;
+  openSettings: () => void;
+  closeSettings: () => void;
+  openDialog: (dialog: HelpDialog) => void;
+  closeDialog: () => void;
+  refresh: () => void;
 };
 
 export const useNavigation = create<NavigationState>()(
@@ -21,15 +38,35 @@ export const useNavigation = create<NavigationState>()(
       view: 'generators',
       profile: null,
       visited: [],
+      settingsOpen: false,
+      dialog: null,
+      refreshes: { generators: 0, manifests: 0, profile: 0 },
       setView: (view) =>
         set((state) => ({
           view,
           profile: null,
+          settingsOpen: false,
           visited: state.visited.includes(view) ? state.visited : [...state.visited, view],
         })),
-      openProfile: (profile) => set({ profile }),
+      openProfile: (profile) => set({ profile, settingsOpen: false }),
       closeProfile: () => set({ profile: null }),
+      openSettings: () => set({ settingsOpen: true }),
+      closeSettings: () => set({ settingsOpen: false }),
+      openDialog: (dialog) => set({ dialog }),
+      closeDialog: () => set({ dialog: null }),
+      refresh: () =>
+        set((state) => {
+          // The settings screen holds no server data; there is nothing to load again.
+          if (state.settingsOpen) return {};
+          const shown: Refreshable = state.profile !== null ? 'profile' : state.view;
+          return { refreshes: { ...state.refreshes, [shown]: state.refreshes[shown] + 1 } };
+        }),
     }),
-    { name: 'waste-tracker.navigation', version: 1, partialize: ({ view }) => ({ view }) },
+    {
+      name: 'waste-tracker.navigation',
+      version: 1,
+      // The open profile too, so a reload (main's recovery from a crashed page) lands on it again.
+      partialize: ({ view, profile }) => ({ view, profile }),
+    },
   ),
 );

@@ -12,9 +12,11 @@ import { ColumnChooser } from '../components/column-chooser.tsx';
 import { FilterPanel, type LookupMember, type ScalarMember } from '../components/filter-panel.tsx';
 import { ResultsGrid, type PageAnswer } from '../components/results-grid.tsx';
 import { SummaryBoxes, type Box } from '../components/summary-boxes.tsx';
+import { useSettings } from '../data/settings.ts';
 import type { PageRequest } from '../data/tracker-data.ts';
 import { formatValue } from '../format.ts';
 import { useNavigation } from '../state/navigation.ts';
+import { useScrollPlace } from '../state/scroll-place.ts';
 import type { FilterFields, WorkspaceStore } from '../state/workspace-store.ts';
 
 /** How the grid lays out one column of the catalogue; a column without one takes an even share. */
@@ -89,6 +91,9 @@ function columnDef<Row>(column: Column<string>, layout: ColumnLayout<Row> = {}):
   return def;
 }
 
+/** Rows per page until main's settings have arrived (the settings' own default). */
+const DEFAULT_PAGE_SIZE = 100;
+
 type Props<F extends FilterFields, Row, Totals> = {
   def: WorkspaceDefinition<F, Row, Totals>;
   /** Further filter controls under the lookups (date ranges). */
@@ -116,6 +121,9 @@ export function Workspace<F extends FilterFields, Row, Totals>({
   const setColumns = store((state) => state.setColumns);
   const clearAll = store((state) => state.clearAll);
   const [selected, setSelected] = useState<Row | undefined>(undefined);
+  const [initialTopRow] = useState(() => useScrollPlace.getState().topRows[def.noun] ?? 0);
+  const setTopRow = useScrollPlace((state) => state.setTopRow);
+  const pageSize = useSettings((state) => state.settings?.pageSize ?? DEFAULT_PAGE_SIZE);
 
   const known = new Set(def.columns.map((c) => c.field));
   const shown = (chosen ?? defaultFields(def.columns)).filter((field) => known.has(field));
@@ -168,6 +176,8 @@ export function Workspace<F extends FilterFields, Row, Totals>({
           />
         </div>
         <ResultsGrid<Row>
+          key={pageSize}
+          pageSize={pageSize}
           label={`${def.title} results`}
           noun={def.noun}
           scope={def.scope}
@@ -181,6 +191,8 @@ export function Workspace<F extends FilterFields, Row, Totals>({
           onSelectionChange={setSelected}
           filtersActive={filtersActive}
           onClearFilters={clearAll}
+          initialTopRow={initialTopRow}
+          onTopRowChange={(row) => setTopRow(def.noun, row)}
         />
         {below?.(selected)}
       </section>

@@ -1,0 +1,63 @@
+/**
+ * The dark theme: the app follows the OS by default, the grid follows the app, and axe finds no serious or
+ * critical violation on any screen in either theme. UPDATE_SCREENSHOTS=1 rewrites the README's picture.
+ */
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { resolve } from 'node:path';
+import { DEMO_USERS } from './support/app.ts';
+import { expect, test } from './support/fixtures.ts';
+import { column, openWorkspace, results, signInThroughUi } from './support/workspace.ts';
+
+const SCREENSHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const scan = await new AxeBuilder({ page }).analyze();
+  return scan.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+for (const scheme of ['dark', 'light'] as const) {
+  test(`with a ${scheme} OS the app and the grid are ${scheme}, and every screen passes axe`, async ({
+    window,
+  }) => {
+    const { page } = window;
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    expect(await seriousViolations(page), 'sign-in').toEqual([]);
+
+    await signInThroughUi(page, DEMO_USERS.inspector);
+    const dark = scheme === 'dark';
+    const surface = dark ? 'rgb(22, 25, 30)' : 'rgb(255, 255, 255)';
+    await expect(page.locator('html')).toHaveCSS('background-color', surface);
+    await expect(page.locator('.ag-root-wrapper').first()).toHaveCSS('background-color', surface);
+    await expect(results(page, 'Generators').locator('.ag-row[row-index="0"]')).toBeVisible();
+    expect(await seriousViolations(page), 'generators').toEqual([]);
+    if (dark && process.env.UPDATE_SCREENSHOTS === '1')
+      await page.screenshot({ path: resolve(SCREENSHOTS, 'dark-theme.png') });
+
+    const [id] = await column(page, 'Generators', 'epa_handler_id', 1);
+    await results(page, 'Generators')
+      .getByRole('button', { name: new RegExp(`profile of ${id ?? ''}`) })
+      .click();
+    await expect(page.getByRole('table', { name: 'Site activities' })).toBeVisible();
+    expect(await seriousViolations(page), 'profile').toEqual([]);
+    await page.getByRole('button', { name: 'Back' }).click();
+
+    await openWorkspace(page, 'Manifests');
+    await results(page, 'Manifests').locator('.ag-row[row-index="0"]').click();
+    await expect(page.getByRole('table', { name: /^Waste lines of manifest/ })).toBeVisible();
+    expect(await seriousViolations(page), 'manifests').toEqual([]);
+  });
+}
+
+test('the app follows the OS when it switches while running', async ({ window }) => {
+  const { page } = window;
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect(page.locator('html')).toHaveAttribute('data-ag-theme-mode', 'dark');
+});
