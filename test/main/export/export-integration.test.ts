@@ -1,0 +1,366 @@
+/**
+ * Exports through the real main handlers against the real reference server: every workbook is read back
+ * with SheetJS and compared cell by cell, types included, with the API's own rows for the same query.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { GeneratorRecord, ManifestRecord } from '../../../shared/api/index.ts';
+import {
+  GENERATOR_COLUMNS,
+  MANIFEST_COLUMNS,
+  WASTE_LINE_COLUMNS,
+  type Column,
+} from '../../../shared/columns.ts';
+import type { EventPayload, Result } from '../../../shared/ipc/contract.ts';
+import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
+import { buildTestDatabase, startTrackerServer, type TrackerServer } from '../../helpers/tracker-server.ts';
+import { DEMO_USERS, createTestApp, temporaryFolder, type TestApp } from '../support.ts';
+import { excelSerial, readBook, type ReadCell } from './workbook-reader.ts';
+
+/** A name with non-ASCII letters and a bell character, which XML cannot carry. */
+const ODD_NAME = 'Société Générale\u0007 — Zürich 東京';
+const ODD_NAME_WRITTEN = 'Société Générale — Zürich 東京';
+
+let server: TrackerServer;
+let removeDatabase: () => Promise<void>;
+let folder: Awaited<ReturnType<typeof temporaryFolder>>;
+let app: TestApp;
+
+beforeAll(async () => {
+  const built = await buildTestDatabase(1_200, 11);
+  // One generator and its manifests carry the odd name, as a real record could.
+  const db = new Database(built.path);
+  const { id, epa_handler_id } = db
+    .prepare('SELECT id, epa_handler_id FROM generators ORDER BY id LIMIT 1')
+    .get() as {
+    id: number;
+    epa_handler_id: string;
+  };
+  db.prepare('UPDATE generators SET generator_name = ? WHERE id = ?').run(ODD_NAME, id);
+  db.prepare('UPDATE manifests SET generator_name = ? WHERE generator_epa_id = ?').run(
+    ODD_NAME,
+    epa_handler_id,
+  );
+  db.close();
+  server = await startTrackerServer({ dbPath: built.path, dialect: 'sample' });
+  removeDatabase = async () => {
+    const { rm } = await import('node:fs/promises');
+    await rm(built.dir, { recursive: true, force: true });
+  };
+  folder = await temporaryFolder();
+  app = await createTestApp({ dir: folder.dir, baseUrl: server.baseUrl });
+  const signedIn = await app.invoke('session', 'signIn', { ...DEMO_USERS.inspector, remember: false });
+  if (!signedIn.ok) throw new Error(signedIn.error.message);
+});
+afterAll(async () => {
+  await server?.close();
+  await removeDatabase?.();
+  await folder?.remove();
+});
+afterEach(() => {
+  app.saveTargets.next = (name) => join(folder.dir, 'saved', name);
+});
+
+function assertOk<Data>(result: Result<Data>): Data {
+  if (!result.ok) throw new Error(`expected success, got ${result.error.kind}: ${result.error.message}`);
+  return result.data;
+}
+
+/** The export's last event, once it is done or failed. */
+async function settled(id: string): Promise<EventPayload<'export.done'> | EventPayload<'export.failed'>> {
+  for (;;) {
+    for (const { event, payload } of app.events) {
+      if ((event === 'export.done' || event === 'export.failed') && (payload as { id: string }).id === id) {
+        return payload as EventPayload<'export.done'> | EventPayload<'export.failed'>;
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function exported(input: ExportGridInput): Promise<{ path: string; rows: number }> {
+  const started = assertOk(await app.invoke('exports', 'grid', input));
+  if (!started) throw new Error('the save dialog was closed');
+  const outcome = await settled(started.id);
+  if ('message' in outcome) throw new Error(outcome.message);
+  return { path: join(folder.dir, 'saved', outcome.fileName), rows: outcome.rows };
+}
+
+/** Every row of a list query through the same handlers the grid uses, page by page. */
+async function apiRows<Row>(
+  list: 'generators' | 'manifests',
+  body: { filterFields?: object; searchKey?: string },
+  pageInfo: { sort?: string; selectedFields: string },
+): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (let page = 0; ; page += 1) {
+    const request = { ...body, pageInfo: { page, pageSize: 500, ...pageInfo } };
+    const answer = assertOk(
+      list === 'generators'
+        ? await app.invoke('generators', 'list', request)
+        : await app.invoke('manifests', 'list', request),
+    ) as { totalElements: number; content: Row[] };
+    rows.push(...answer.content);
+    if (answer.content.length < 500 || rows.length >= answer.totalElements) return rows;
+  }
+}
+
+/** The cell an API value must become, as SheetJS reads it back. */
+function expectedCell(column: Column<string>, value: unknown): ReadCell | undefined {
+  if (value === undefined || value === '') return undefined;
+  switch (column.kind.type) {
+    case 'number':
+      return { t: 'n', v: value as number, z: '0.00' };
+    case 'count':
+      return { t: 'n', v: value as number, z: '#,##0' };
+    case 'date':
+      return { t: 'n', v: excelSerial(value as string), z: 'yyyy-mm-dd' };
+    case 'flag':
+      return { t: 's', v: value === 'Y' ? 'Yes' : value === 'N' ? 'No' : (value as string) };
+    case 'codes':
+      return {
+        t: 's',
+        v: (value as string)
+          .split(',')
+          .map((code) => code.trim())
+          .filter(Boolean)
+          .join(', '),
+      };
+    case 'text': {
+      const text = (value as string).trim().replaceAll('\u0007', '');
+      return text === '' ? undefined : { t: 's', v: text };
+    }
+  }
+}
+
+function expectSheet(
+  cells: (ReadCell | undefined)[][],
+  columns: readonly Column<string>[],
+  rows: readonly Record<string, unknown>[],
+) {
+  const [header, ...body] = cells;
+  expect(header?.map((cell) => cell?.v)).toEqual(columns.map((column) => column.header));
+  expect(body).toHaveLength(rows.length);
+  body.forEach((line, index) => {
+    const expected = columns.map((column) => expectedCell(column, rows[index]?.[column.field]));
+    // Trailing empty cells are not in the sheet's range.
+    expect(line.concat(Array(Math.max(0, expected.length - line.length)).fill(undefined))).toEqual(expected);
+  });
+}
+
+/** The Query sheet as label → value. */
+function queryOf(book: Awaited<ReturnType<typeof readBook>>): Record<string, unknown> {
+  return Object.fromEntries(book.rows('Query').map(([label, value]) => [String(label?.v), value?.v]));
+}
+
+describe('grid exports through main', () => {
+  it('writes every generator, all columns, typed, in the API’s order, with a Query sheet', async () => {
+    const fields = GENERATOR_COLUMNS.map((column) => column.field);
+    const { path, rows } = await exported({ list: 'generators', format: 'xlsx', fields });
+    const expected = await apiRows<GeneratorRecord>('generators', {}, { selectedFields: fields.join(',') });
+    expect(rows).toBe(expected.length);
+    expect(expected.length).toBeGreaterThan(100);
+    const book = await readBook(path);
+    expect(book.sheetNames).toEqual(['Generators', 'Query']);
+    expectSheet(book.rows('Generators'), GENERATOR_COLUMNS, expected);
+    expect(expected.some((row) => row.generator_name === ODD_NAME)).toBe(true);
+    expect(book.rows('Generators').some((line) => line[1]?.v === ODD_NAME_WRITTEN)).toBe(true);
+    const query = queryOf(book);
+    expect(query).toMatchObject({
+      Exported: 'Generators',
+      Filters: 'None',
+      Search: 'None',
+      Sort: 'Name, ascending',
+      Rows: expected.length,
+      Server: server.baseUrl,
+      User: DEMO_USERS.inspector.username,
+      Source: 'The server',
+    });
+    expect(await readdir(join(folder.dir, 'saved'))).not.toContainEqual(expect.stringMatching(/\.part$/));
+  });
+
+  it('writes a filtered, searched, sorted manifest export with chosen columns and every waste line', async () => {
+    const all = await apiRows<ManifestRecord>('manifests', {}, { selectedFields: 'transporter' });
+    const transporter = all[0]?.transporter ?? '';
+    const filterFields = { transporter_names: [transporter], shipped_date_start: '2019-01-01' };
+    const fields = [
+      'manifest_tracking_number',
+      'generator_name',
+      'shipped_date',
+      'received_date',
+      'total_waste_quantity_tons',
+      'container_count',
+    ];
+    const sort = 'total_waste_quantity_tons desc';
+    const { path, rows } = await exported({ list: 'manifests', format: 'xlsx', filterFields, sort, fields });
+    const expected = await apiRows<ManifestRecord>(
+      'manifests',
+      { filterFields },
+      { sort, selectedFields: [...fields, 'waste_lines'].join(',') },
+    );
+    expect(rows).toBe(expected.length);
+    expect(expected.length).toBeGreaterThan(0);
+    const columns = MANIFEST_COLUMNS.filter((column) => fields.includes(column.field));
+    const book = await readBook(path);
+    expect(book.sheetNames).toEqual(['Manifests', 'Waste lines', 'Query']);
+    expectSheet(book.rows('Manifests'), columns, expected);
+    expectSheet(
+      book.rows('Waste lines'),
+      WASTE_LINE_COLUMNS,
+      expected.flatMap((manifest) => manifest.waste_lines ?? []),
+    );
+    const query = queryOf(book);
+    expect(query.Filters).toBe(`Transporter: ${transporter}; Shipped from: 2019-01-01`);
+    expect(query.Sort).toBe('Waste (tons), descending');
+  });
+
+  it('writes CSV with the same rows', async () => {
+    const fields = [
+      'manifest_tracking_number',
+      'generator_name',
+      'shipped_date',
+      'total_waste_quantity_tons',
+    ];
+    const { path, rows } = await exported({ list: 'manifests', format: 'csv', searchKey: 'a', fields });
+    const expected = await apiRows<ManifestRecord>(
+      'manifests',
+      { searchKey: 'a' },
+      { selectedFields: fields.join(',') },
+    );
+    expect(rows).toBe(expected.length);
+    const lines = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
+    expect(lines[0]).toBe('Tracking number,Generator,Shipped,Waste (tons)');
+    expect(lines).toHaveLength(expected.length + 2);
+    expect(lines.at(-1)).toBe('');
+    const first = expected[0]!;
+    expect(lines[1]).toBe(
+      [
+        first.manifest_tracking_number,
+        first.generator_name,
+        first.shipped_date,
+        String(first.total_waste_quantity_tons),
+      ]
+        .map((text) => (/[",]/.test(text ?? '') ? `"${text}"` : text))
+        .join(','),
+    );
+  });
+
+  it('does nothing when the user closes the save dialog', async () => {
+    app.saveTargets.next = () => undefined;
+    expect(
+      await app.invoke('exports', 'grid', { list: 'generators', format: 'xlsx', fields: ['generator_name'] }),
+    ).toEqual({
+      ok: true,
+      data: null,
+    });
+  });
+
+  it('pages through every manifest beside the grid’s own requests, cancelling none of them', async () => {
+    const fields = MANIFEST_COLUMNS.map((column) => column.field);
+    const started = assertOk(
+      await app.invoke('exports', 'grid', { list: 'manifests', format: 'xlsx', fields }),
+    );
+    if (!started) throw new Error('no export');
+    // The grid asks for the same first page the export asks for, under its own request id.
+    const [page, totals] = await Promise.all([
+      app.invoke('manifests', 'list', { pageInfo: { page: 0, pageSize: 500 } }, { requestId: 'grid-0' }),
+      app.invoke('manifests', 'aggregate', {}, { requestId: 'boxes' }),
+    ]);
+    expect(page.ok && totals.ok).toBe(true);
+    const outcome = await settled(started.id);
+    if ('message' in outcome) throw new Error(outcome.message);
+    const expected = await apiRows<ManifestRecord>(
+      'manifests',
+      {},
+      { selectedFields: [...fields, 'waste_lines'].join(',') },
+    );
+    expect(expected.length).toBeGreaterThan(1_000);
+    expect(outcome.rows).toBe(expected.length);
+    const book = await readBook(join(folder.dir, 'saved', outcome.fileName));
+    expectSheet(book.rows('Manifests'), MANIFEST_COLUMNS, expected);
+    expect(book.rows('Waste lines')).toHaveLength(
+      expected.flatMap((manifest) => manifest.waste_lines ?? []).length + 1,
+    );
+  });
+
+  it('cancelled, leaves no file and no temporary file', async () => {
+    app.saveTargets.next = (name) => join(folder.dir, 'cancelled', name);
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(join(folder.dir, 'cancelled'), { recursive: true });
+    const started = assertOk(
+      await app.invoke('exports', 'grid', {
+        list: 'manifests',
+        format: 'xlsx',
+        fields: MANIFEST_COLUMNS.map((column) => column.field),
+      }),
+    );
+    if (!started) throw new Error('no export');
+    assertOk(await app.invoke('exports', 'cancel', { id: started.id }));
+    expect(await settled(started.id)).toMatchObject({
+      message: 'The export was cancelled; no file was written.',
+    });
+    expect(await readdir(join(folder.dir, 'cancelled'))).toEqual([]);
+  });
+});
+
+describe('profile exports through main', () => {
+  it('writes the profile and its tables from the detail', async () => {
+    const [generator] = await apiRows<GeneratorRecord>(
+      'generators',
+      { filterFields: { names: [ODD_NAME] } },
+      { selectedFields: 'epa_handler_id' },
+    );
+    const handlerId = generator?.epa_handler_id ?? '';
+    const detail = assertOk(await app.invoke('generators', 'detail', { handler_id: handlerId }));
+    const started = assertOk(await app.invoke('exports', 'profile', { handler_id: handlerId }));
+    if (!started) throw new Error('no export');
+    const outcome = await settled(started.id);
+    if ('message' in outcome) throw new Error(outcome.message);
+    expect(outcome.fileName).toBe(`Generator ${handlerId}.xlsx`);
+    const book = await readBook(join(folder.dir, 'saved', outcome.fileName));
+    expect(book.sheetNames).toEqual([
+      'Profile',
+      'Site activities',
+      'Waste codes',
+      'Management methods',
+      'NAICS',
+      'SIC',
+    ]);
+    const facts = new Map(book.rows('Profile').map(([, label, value]) => [label?.v, value]));
+    expect(facts.get('EPA handler ID')).toEqual({ t: 's', v: handlerId });
+    expect(facts.get('Generator name')).toEqual({ t: 's', v: ODD_NAME_WRITTEN });
+    expect(facts.get('Shipped off-site (tons)')).toEqual({
+      t: 'n',
+      v: detail.generator_data.total_shipped,
+      z: '0.00',
+    });
+    expect(facts.get('Containers')).toEqual({ t: 'n', v: detail.generator_data.total_container, z: '#,##0' });
+    expect(facts.get('Part of a network')).toEqual({ t: 's', v: detail.is_network ? 'Yes' : 'No' });
+    expect(
+      book
+        .rows('Waste codes')
+        .slice(1)
+        .map((line) => line.map((cell) => cell?.v)),
+    ).toEqual(
+      detail.waste_code_data.map((entry) => [entry.code, entry.description].filter((text) => text !== '')),
+    );
+    expect(
+      book
+        .rows('NAICS')
+        .slice(1)
+        .map((line) => line[0]?.v),
+    ).toEqual(detail.naics_codes.map((entry) => entry.naics_code));
+  });
+
+  it('refuses an unknown generator without opening the save dialog', async () => {
+    app.saveTargets.next = () => {
+      throw new Error('the dialog must not open');
+    };
+    expect(await app.invoke('exports', 'profile', { handler_id: 'XXD000000000' })).toMatchObject({
+      ok: false,
+      error: { kind: 'not-found' },
+    });
+  });
+});
