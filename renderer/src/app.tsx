@@ -6,6 +6,7 @@ import { useSession } from './data/session.ts';
 import { AboutDialog, ShortcutsDialog } from './components/help-dialogs.tsx';
 import { SessionDialog, SignIn } from './components/sign-in.tsx';
 import { ViewBoundary } from './components/view-boundary.tsx';
+import { ExportPanel } from './exports/export-panel.tsx';
 import { GeneratorProfile } from './profile/generator-profile.tsx';
 import { SettingsScreen } from './settings/settings-screen.tsx';
 import { useNavigation, type View } from './state/navigation.ts';
@@ -94,6 +95,7 @@ function Shell() {
           </ViewBoundary>
         )}
       </main>
+      <ExportPanel />
       {dialog === 'shortcuts' && <ShortcutsDialog onClose={closeDialog} />}
       {dialog === 'about' && <AboutDialog onClose={closeDialog} />}
     </div>

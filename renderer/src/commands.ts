@@ -6,6 +6,7 @@ import { useEffect } from 'react';
 import { commandForKey, type AppCommand } from '../../shared/commands/commands.ts';
 import { followMenu } from './data/menu.ts';
 import { signOut } from './data/tracker-data.ts';
+import { useExports } from './exports/export-store.ts';
 import { useNavigation } from './state/navigation.ts';
 
 /** The search box of the workspace on screen. */
@@ -34,6 +35,10 @@ export function runCommand(command: AppCommand): void {
       return;
     case 'open-settings':
       navigation.openSettings();
+      return;
+    case 'export':
+      // What the view on screen exports: its grid, or the open profile.
+      useExports.getState().current?.();
       return;
     case 'sign-out':
       void signOut();

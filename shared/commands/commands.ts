@@ -13,6 +13,7 @@ export const APP_COMMANDS = [
   'refresh',
   'focus-search',
   'open-settings',
+  'export',
   'sign-out',
   'show-shortcuts',
   'show-about',
@@ -54,6 +55,7 @@ export const COMMANDS: Readonly<Record<AppCommand, CommandInfo>> = {
     label: 'Settings…',
     shortcut: { key: ',', commandKey: true },
   },
+  export: { command: 'export', label: 'Export to Excel…', shortcut: { key: 'e', commandKey: true } },
   'sign-out': { command: 'sign-out', label: 'Sign out' },
   'show-shortcuts': {
     command: 'show-shortcuts',

@@ -22,7 +22,7 @@ function outline(sections: MenuSection[]): Record<string, string[]> {
 describe('the application menu', () => {
   it('has File, Edit, View and Help with the shared shortcuts (Windows and Linux)', () => {
     expect(outline(menuTemplate({ packaged: true, platform: 'linux' }))).toEqual({
-      File: ['Settings… (CmdOrCtrl+,)', 'Sign out', 'Quit'],
+      File: ['Export to Excel… (CmdOrCtrl+E)', 'Settings… (CmdOrCtrl+,)', 'Sign out', 'Quit'],
       Edit: ['Copy', 'Select all'],
       View: [
         'Generators (CmdOrCtrl+1)',
@@ -48,7 +48,7 @@ describe('the application menu', () => {
     const mac = outline(menuTemplate({ packaged: true, platform: 'darwin' }));
     expect(Object.keys(mac)).toEqual(['Waste Tracker', 'File', 'Edit', 'View', 'Help']);
     expect(mac['Waste Tracker']).toEqual(['About Waste Tracker', 'Settings… (CmdOrCtrl+,)', 'Quit']);
-    expect(mac.File).toEqual(['Sign out']);
+    expect(mac.File).toEqual(['Export to Excel… (CmdOrCtrl+E)', 'Sign out']);
   });
 
   it('sends app commands to the page and leaves the rest to Electron roles', () => {
@@ -56,6 +56,7 @@ describe('the application menu', () => {
       (section) => section.entries,
     );
     expect(entries.filter((entry) => entry.kind === 'command').map((entry) => entry.command)).toEqual([
+      'export',
       'open-settings',
       'sign-out',
       'show-generators',

@@ -47,8 +47,16 @@ export function menuTemplate(options: { packaged: boolean; platform: string }): 
     {
       label: 'File',
       entries: mac
-        ? [command('sign-out')]
-        : [command('open-settings'), separator, command('sign-out'), separator, role('quit', 'Quit')],
+        ? [command('export'), separator, command('sign-out')]
+        : [
+            command('export'),
+            separator,
+            command('open-settings'),
+            separator,
+            command('sign-out'),
+            separator,
+            role('quit', 'Quit'),
+          ],
     },
     { label: 'Edit', entries: [role('copy', 'Copy'), role('selectAll', 'Select all')] },
     {

@@ -8,6 +8,8 @@ import type { GeneratorDetail } from '../../../shared/api/index.ts';
 import type { IpcError } from '../../../shared/ipc/contract.ts';
 import { ErrorBanner } from '../components/error-banner.tsx';
 import { generatorDetail, ignoreAbort, openExternal } from '../data/tracker-data.ts';
+import { exportProfile } from '../data/exports.ts';
+import { ExportButtons } from '../exports/export-buttons.tsx';
 import { formatCount, formatTons } from '../format.ts';
 import './profile.css';
 
@@ -342,6 +344,7 @@ export function GeneratorProfile({ handlerId, onClose }: { handlerId: string; on
         <h2 id="profile-title">
           {name ?? 'Generator'} <span className="profile-id">{handlerId}</span>
         </h2>
+        <ExportButtons noun="Profile" csv={false} active start={() => exportProfile(handlerId)} />
       </header>
       {shown === null && (
         <div className="profile-loading">

@@ -7,8 +7,11 @@ import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import type { ColDef, ColDefField, ICellRendererParams } from 'ag-grid-community';
 import type { LookupResult, Scope } from '../../../shared/api/index.ts';
 import { defaultFields, isNumeric, type Column } from '../../../shared/columns.ts';
+import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
 import type { Result } from '../../../shared/ipc/contract.ts';
 import { ColumnChooser } from '../components/column-chooser.tsx';
+import { exportGrid } from '../data/exports.ts';
+import { ExportButtons } from '../exports/export-buttons.tsx';
 import { FilterPanel, type LookupMember, type ScalarMember } from '../components/filter-panel.tsx';
 import { ResultsGrid, type PageAnswer } from '../components/results-grid.tsx';
 import { SummaryBoxes, type Box } from '../components/summary-boxes.tsx';
@@ -173,6 +176,22 @@ export function Workspace<F extends FilterFields, Row, Totals>({
             shown={shown}
             onChange={setColumns}
             onReset={() => setColumns(undefined)}
+          />
+          <ExportButtons
+            noun={def.title}
+            active={!hidden}
+            start={(format) =>
+              // A definition pairs its scope with its filter type; TypeScript cannot follow that pairing
+              // through the generic, and main parses the input against the list it names anyway.
+              exportGrid({
+                list: def.scope,
+                format,
+                filterFields,
+                searchKey,
+                fields: shown,
+                ...(sort ? { sort: `${sort.field} ${sort.direction}` } : {}),
+              } as ExportGridInput)
+            }
           />
         </div>
         <ResultsGrid<Row>

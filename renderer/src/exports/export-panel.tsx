@@ -1,0 +1,85 @@
+/**
+ * The exports of this window, bottom right: a progress bar per export (rows written of the total, rate,
+ * time left) with Cancel while it runs; the file's name when it is saved; the reason when it failed. The
+ * grids stay usable meanwhile: the rows are paged by main, not here.
+ */
+import { useEffect, useState } from 'react';
+import './exports.css';
+import { cancelExport, followExports } from '../data/exports.ts';
+import { formatCount } from '../format.ts';
+import { pace, useExports, type ExportEntry } from './export-store.ts';
+
+function timeLeft(seconds: number): string {
+  if (seconds < 60) return `${Math.ceil(seconds)} s left`;
+  return `${Math.ceil(seconds / 60)} min left`;
+}
+
+function ExportItem({ entry, now }: { entry: ExportEntry; now: number }) {
+  const dismiss = useExports((state) => state.dismiss);
+  const label = `${entry.title}`;
+  if (entry.state === 'done') {
+    return (
+      <li className="export-item export-done" role="status">
+        <span>
+          Saved <strong>{entry.fileName}</strong> ({formatCount(entry.rowsWritten)} rows)
+        </span>
+        <button type="button" onClick={() => dismiss(entry.id)} aria-label={`Dismiss ${label}`}>
+          Dismiss
+        </button>
+      </li>
+    );
+  }
+  if (entry.state === 'failed') {
+    return (
+      <li className="export-item export-failed" role="alert">
+        <span>
+          {label}: {entry.message}
+        </span>
+        <button type="button" onClick={() => dismiss(entry.id)} aria-label={`Dismiss ${label}`}>
+          Dismiss
+        </button>
+      </li>
+    );
+  }
+  const speed = pace(entry, now);
+  const counts =
+    entry.total > 0 ? `${formatCount(entry.rowsWritten)} of ${formatCount(entry.total)} rows` : 'Starting…';
+  return (
+    <li className="export-item">
+      <span className="export-title">{label}</span>
+      <progress aria-label={`${label} progress`} max={Math.max(entry.total, 1)} value={entry.rowsWritten} />
+      <span className="export-counts" aria-live="polite">
+        {entry.state === 'waiting'
+          ? 'Waiting for you to sign in again…'
+          : speed
+            ? `${counts} · ${formatCount(Math.round(speed.rate))} rows/s · ${timeLeft(speed.secondsLeft)}`
+            : counts}
+      </span>
+      <button type="button" onClick={() => void cancelExport(entry.id)} aria-label={`Cancel ${label}`}>
+        Cancel
+      </button>
+    </li>
+  );
+}
+
+export function ExportPanel() {
+  const entries = useExports((state) => state.entries);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => followExports((event) => useExports.getState().apply(event)), []);
+  const running = entries.some((entry) => entry.state === 'running' || entry.state === 'waiting');
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(timer);
+  }, [running]);
+  if (entries.length === 0) return null;
+  return (
+    <section className="export-panel" aria-label="Exports">
+      <ul>
+        {entries.map((entry) => (
+          <ExportItem key={entry.id} entry={entry} now={now} />
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * The exports the user started in this window: what each is, how far it got, and how it ended. Main owns
+ * the work; this store only mirrors its events for the progress panel. The view on screen also registers
+ * here what "Export" means for it, so the menu's File → Export… and Ctrl+E export what the user sees.
+ */
+import { create } from 'zustand';
+import type { ExportEvent } from '../data/exports.ts';
+
+export type ExportState = 'running' | 'waiting' | 'done' | 'failed';
+
+export interface ExportEntry {
+  id: string;
+  /** "Manifests to Excel" */
+  title: string;
+  state: ExportState;
+  rowsWritten: number;
+  total: number;
+  startedAt: number;
+  fileName?: string;
+  message?: string;
+}
+
+type ExportsState = {
+  entries: ExportEntry[];
+  /** The visible view's export, if it has one. */
+  current: (() => void) | undefined;
+  started: (id: string, title: string) => void;
+  apply: (event: ExportEvent) => void;
+  dismiss: (id: string) => void;
+  setCurrent: (action: (() => void) | undefined) => void;
+};
+
+/**
+ * Events for exports this window has not recorded yet: main may report progress, or even the end of a
+ * small export, before the answer to "start" arrives. They are applied when it does.
+ */
+const early = new Map<string, ExportEvent[]>();
+
+export const useExports = create<ExportsState>()((set, get) => ({
+  entries: [],
+  current: undefined,
+  started: (id, title) => {
+    set((state) => ({
+      entries: [
+        ...state.entries.filter((entry) => entry.id !== id),
+        { id, title, state: 'running', rowsWritten: 0, total: 0, startedAt: Date.now() },
+      ],
+    }));
+    const waiting = early.get(id) ?? [];
+    early.delete(id);
+    for (const event of waiting) get().apply(event);
+  },
+  apply: (event) => {
+    if (!get().entries.some((entry) => entry.id === event.payload.id)) {
+      early.set(event.payload.id, [...(early.get(event.payload.id) ?? []), event]);
+      return;
+    }
+    set((state) => ({
+      entries: state.entries.map((entry) => {
+        if (entry.id !== event.payload.id) return entry;
+        switch (event.kind) {
+          case 'progress':
+            return {
+              ...entry,
+              state: event.payload.waiting ? 'waiting' : 'running',
+              rowsWritten: event.payload.rowsWritten,
+              total: event.payload.total,
+            };
+          case 'done':
+            return {
+              ...entry,
+              state: 'done',
+              rowsWritten: event.payload.rows,
+              total: event.payload.rows,
+              fileName: event.payload.fileName,
+            };
+          case 'failed':
+            return { ...entry, state: 'failed', message: event.payload.message };
+        }
+      }),
+    }));
+  },
+  dismiss: (id) => set((state) => ({ entries: state.entries.filter((entry) => entry.id !== id) })),
+  setCurrent: (current) => set({ current }),
+}));
+
+/** Rows per second so far and the seconds left at that rate; undefined until there is a rate to tell. */
+export function pace(entry: ExportEntry, now: number): { rate: number; secondsLeft: number } | undefined {
+  const seconds = (now - entry.startedAt) / 1000;
+  if (entry.rowsWritten === 0 || seconds < 0.5) return undefined;
+  const rate = entry.rowsWritten / seconds;
+  return { rate, secondsLeft: Math.max(0, (entry.total - entry.rowsWritten) / rate) };
+}
