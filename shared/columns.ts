@@ -103,6 +103,14 @@ export function defaultFields<Field extends string>(columns: readonly Column<Fie
   return columns.filter((column) => column.visible).map((column) => column.field);
 }
 
+/** A flag's answer: "Y", "YES" or "TRUE" is Yes, "N", "NO" or "FALSE" is No, in any case; else undefined. */
+export function flagAnswer(text: string): 'Yes' | 'No' | undefined {
+  const normalised = text.trim().toUpperCase();
+  if (normalised === 'Y' || normalised === 'YES' || normalised === 'TRUE') return 'Yes';
+  if (normalised === 'N' || normalised === 'NO' || normalised === 'FALSE') return 'No';
+  return undefined;
+}
+
 /** True for kinds written and aligned as numbers. */
 export function isNumeric(kind: ColumnKind): boolean {
   return kind.type === 'number' || kind.type === 'count';

@@ -22,194 +22,140 @@ const FLAG = { type: 'flag' } as const;
 const CODES = { type: 'codes' } as const;
 
 /** Parts joined by a separator, empty ones left out. */
-export function joinParts(parts: readonly (string | undefined)[], separator: string): string {
-  return parts
-    .map((part) => part?.trim() ?? '')
-    .filter((part) => part !== '')
-    .join(separator);
+export function joinParts(parts: readonly (string | undefined)[], separator = ' '): string {
+  return parts.filter((part) => part !== undefined && part.trim() !== '').join(separator);
+}
+
+type Data = GeneratorDetail['generator_data'];
+
+/** "12 Harbor Rd Suite 5, Houston, TX 77001" from the parts, else the server's own line. */
+function address(street: readonly string[], city: string, state: string, zip: string, whole: string): string {
+  const place = joinParts([joinParts([city, state], ', '), zip]);
+  return joinParts([joinParts(street), place], ', ') || whole;
+}
+
+const mailing = (d: Data) =>
+  address(
+    [d.mail_street_number, d.mail_street_1, d.mail_street_2],
+    d.mail_city,
+    d.mail_state,
+    d.mail_zip,
+    d.mailing_address,
+  );
+const physical = (d: Data) =>
+  address(
+    [d.location_street_number, d.location_street_1, d.location_street_2],
+    d.location_city,
+    d.location_state,
+    d.location_zip,
+    d.full_address,
+  );
+
+/** A coordinate as a number when it parses and is in range; otherwise the text as sent. */
+function coordinate(text: string, limit: number): Value {
+  const value = Number.parseFloat(text);
+  return Number.isFinite(value) && Math.abs(value) <= limit ? value : text;
 }
 
 const flag = (value: boolean): string => (value ? 'Y' : 'N');
+const DEGREES = { type: 'number', decimals: 5, unit: 'degrees' } as const;
 
+function fact(
+  section: string,
+  label: string,
+  kind: ColumnKind,
+  value: (detail: GeneratorDetail) => Value,
+): ProfileFact {
+  return { section, label, kind, value };
+}
+
+/** The facts in the profile's order; the generator's name heads the screen and the workbook's first row. */
 export const PROFILE_FACTS: readonly ProfileFact[] = [
-  { section: 'Identity', label: 'EPA handler ID', kind: TEXT, value: (d) => d.generator_data.epa_handler_id },
-  { section: 'Identity', label: 'Generator name', kind: TEXT, value: (d) => d.generator_data.generator_name },
-  {
-    section: 'Identity',
-    label: 'State handler ID',
-    kind: TEXT,
-    value: (d) => d.generator_data.state_handler_id,
-  },
-  {
-    section: 'Identity',
-    label: 'Registration status',
-    kind: TEXT,
-    value: (d) => d.generator_data.registration_status,
-  },
-  {
-    section: 'Identity',
-    label: 'Federal generator status',
-    kind: TEXT,
-    value: ({ generator_data: g }) =>
-      joinParts(
-        [
-          g.federal_generator_status_universe,
-          g.federal_generator_status_universe_code && `(${g.federal_generator_status_universe_code})`,
-        ],
-        ' ',
-      ),
-  },
-  { section: 'Identity', label: 'Land type', kind: TEXT, value: (d) => d.generator_data.land_type },
-  {
-    section: 'Identity',
-    label: 'Industrial facility',
-    kind: FLAG,
-    value: (d) => d.generator_data.is_industry,
-  },
-  {
-    section: 'Identity',
-    label: 'Primary NAICS',
-    kind: TEXT,
-    value: ({ generator_data: g }) => joinParts([g.primary_naics_code, g.primary_naics_desc], ' – '),
-  },
-  { section: 'Identity', label: 'Part of a network', kind: FLAG, value: (d) => flag(d.is_network) },
-  { section: 'Identity', label: 'Tracker enabled', kind: FLAG, value: (d) => flag(d.is_tracker_enable) },
-  { section: 'Identity', label: 'Public notes', kind: TEXT, value: (d) => d.generator_data.public_notes },
-  {
-    section: 'Addresses',
-    label: 'Location address',
-    kind: TEXT,
-    value: ({ generator_data: g }) =>
-      g.full_address ||
-      joinParts(
-        [
-          joinParts([g.location_street_number, g.location_street_1, g.location_street_2], ' '),
-          g.location_city,
-          joinParts([g.location_state, g.location_zip], ' '),
-        ],
-        ', ',
-      ),
-  },
-  {
-    section: 'Addresses',
-    label: 'Physical address',
-    kind: TEXT,
-    value: (d) => d.generator_data.physical_address,
-  },
-  {
-    section: 'Addresses',
-    label: 'Mailing address',
-    kind: TEXT,
-    value: ({ generator_data: g }) =>
-      g.mailing_address ||
-      joinParts(
-        [
-          joinParts([g.mail_street_number, g.mail_street_1, g.mail_street_2], ' '),
-          g.mail_city,
-          joinParts([g.mail_state, g.mail_zip], ' '),
-        ],
-        ', ',
-      ),
-  },
-  { section: 'Contact', label: 'Name', kind: TEXT, value: (d) => d.generator_data.contact_name },
-  { section: 'Contact', label: 'Email', kind: TEXT, value: (d) => d.generator_data.contact_email },
-  { section: 'Contact', label: 'Phone', kind: TEXT, value: (d) => d.generator_data.contact_phone_number },
-  {
-    section: 'Activity indicators',
-    label: 'Short-term generator',
-    kind: FLAG,
-    value: (d) => d.generator_data.short_term_generator_activity || d.type_data.short_term_generator_activity,
-  },
-  {
-    section: 'Activity indicators',
-    label: 'Mixed waste generator',
-    kind: FLAG,
-    value: (d) => d.generator_data.mixed_waste_generator || d.type_data.mixed_waste_generator,
-  },
-  {
-    section: 'Activity indicators',
-    label: 'Transporter',
-    kind: FLAG,
-    value: (d) => d.generator_data.transporter_activity || d.type_data.transporter_activity,
-  },
-  {
-    section: 'Activity indicators',
-    label: 'Transfer facility',
-    kind: FLAG,
-    value: (d) => d.generator_data.transfer_facility_activity || d.type_data.transporter_facility_activity,
-  },
-  {
-    section: 'Activity indicators',
-    label: 'Importer',
-    kind: FLAG,
-    value: (d) => d.generator_data.importer_activity || d.type_data.importer_activity,
-  },
-  {
-    section: 'Totals',
-    label: 'Generated waste (tons)',
-    kind: TONS,
-    value: (d) => d.generator_data.total_generated_waste,
-  },
+  fact('Identity', 'EPA handler ID', TEXT, (d) => d.generator_data.epa_handler_id),
+  fact('Identity', 'State handler ID', TEXT, (d) => d.generator_data.state_handler_id),
+  fact('Identity', 'Registration status', TEXT, (d) => d.generator_data.registration_status),
+  fact('Identity', 'Federal generator status', TEXT, ({ generator_data: g }) =>
+    joinParts([
+      g.federal_generator_status_universe,
+      g.federal_generator_status_universe_code && `(${g.federal_generator_status_universe_code})`,
+    ]),
+  ),
+  fact('Identity', 'Land type', TEXT, (d) => d.generator_data.land_type),
+  fact('Identity', 'Industrial facility', FLAG, (d) => d.generator_data.is_industry),
+  fact('Identity', 'Primary NAICS', TEXT, ({ generator_data: g }) =>
+    joinParts([g.primary_naics_code, g.primary_naics_desc], ' – '),
+  ),
+  fact('Identity', 'Part of a network', FLAG, (d) => flag(d.is_network)),
+  fact('Identity', 'Tracker enabled', FLAG, (d) => flag(d.is_tracker_enable)),
+  fact('Identity', 'Public notes', TEXT, (d) => d.generator_data.public_notes),
+  fact('Addresses', 'Location address', TEXT, (d) => physical(d.generator_data)),
+  fact('Addresses', 'Physical address', TEXT, (d) => d.generator_data.physical_address),
+  fact('Addresses', 'Mailing address', TEXT, (d) => mailing(d.generator_data)),
+  fact('Contact', 'Name', TEXT, (d) => d.generator_data.contact_name),
+  fact('Contact', 'Email', TEXT, (d) => d.generator_data.contact_email),
+  fact('Contact', 'Phone', TEXT, (d) => d.generator_data.contact_phone_number),
+  fact(
+    'Activity indicators',
+    'Short-term generator',
+    FLAG,
+    (d) => d.generator_data.short_term_generator_activity || d.type_data.short_term_generator_activity,
+  ),
+  fact(
+    'Activity indicators',
+    'Mixed waste generator',
+    FLAG,
+    (d) => d.generator_data.mixed_waste_generator || d.type_data.mixed_waste_generator,
+  ),
+  fact(
+    'Activity indicators',
+    'Transporter',
+    FLAG,
+    (d) => d.generator_data.transporter_activity || d.type_data.transporter_activity,
+  ),
+  fact(
+    'Activity indicators',
+    'Transfer facility',
+    FLAG,
+    (d) => d.generator_data.transfer_facility_activity || d.type_data.transporter_facility_activity,
+  ),
+  fact(
+    'Activity indicators',
+    'Importer',
+    FLAG,
+    (d) => d.generator_data.importer_activity || d.type_data.importer_activity,
+  ),
+  fact('Totals', 'Generated waste (tons)', TONS, (d) => d.generator_data.total_generated_waste),
   // spec 2.3: total_shipped is tons shipped off-site, not a count of manifests.
-  {
-    section: 'Totals',
-    label: 'Shipped off-site (tons)',
-    kind: TONS,
-    value: (d) => d.generator_data.total_shipped,
-  },
-  {
-    section: 'Totals',
-    label: 'Annual shipped waste (tons)',
-    kind: TONS,
-    value: (d) => d.generator_data.shipped_waste,
-  },
-  {
-    section: 'Totals',
-    label: 'Annual managed waste (tons)',
-    kind: TONS,
-    value: (d) => d.generator_data.managed_waste,
-  },
-  {
-    section: 'Totals',
-    label: 'Annual received waste (tons)',
-    kind: TONS,
-    value: (d) => d.generator_data.received_waste,
-  },
-  { section: 'Totals', label: 'Containers', kind: COUNT, value: (d) => d.generator_data.total_container },
-  {
-    section: 'Totals',
-    label: 'Management methods used',
-    kind: COUNT,
-    value: (d) => d.generator_data.total_mmc,
-  },
-  { section: 'Totals', label: 'Shipped years', kind: CODES, value: (d) => d.generator_data.shipped_years },
-  {
-    section: 'Waste handling',
-    label: 'Federal waste codes',
-    kind: CODES,
-    value: (d) => d.generator_data.federal_waste_codes,
-  },
-  {
-    section: 'Waste handling',
-    label: 'Primary management method',
-    kind: TEXT,
-    value: ({ generator_data: g, mmc_codes }) =>
-      joinParts(
-        [
-          g.management_method_code,
-          mmc_codes.find((entry) => entry.management_method === g.management_method_code)
-            ?.management_method_description,
-        ],
-        ' – ',
-      ),
-  },
-  { section: 'Location', label: 'Latitude', kind: TEXT, value: (d) => d.generator_data.location_latitude },
-  { section: 'Location', label: 'Longitude', kind: TEXT, value: (d) => d.generator_data.location_longitude },
+  fact('Totals', 'Shipped off-site (tons)', TONS, (d) => d.generator_data.total_shipped),
+  fact('Totals', 'Annual shipped waste (tons)', TONS, (d) => d.generator_data.shipped_waste),
+  fact('Totals', 'Annual managed waste (tons)', TONS, (d) => d.generator_data.managed_waste),
+  fact('Totals', 'Annual received waste (tons)', TONS, (d) => d.generator_data.received_waste),
+  fact('Totals', 'Containers', COUNT, (d) => d.generator_data.total_container),
+  fact('Totals', 'Management methods used', COUNT, (d) => d.generator_data.total_mmc),
+  fact('Totals', 'Shipped years', CODES, (d) => d.generator_data.shipped_years),
+  fact('Waste handling', 'Federal waste codes', CODES, (d) => d.generator_data.federal_waste_codes),
+  fact('Waste handling', 'Primary management method', TEXT, ({ generator_data: g, mmc_codes }) =>
+    joinParts(
+      [
+        g.management_method_code,
+        mmc_codes.find((entry) => entry.management_method === g.management_method_code)
+          ?.management_method_description,
+      ],
+      ' – ',
+    ),
+  ),
+  fact('Location', 'Latitude', DEGREES, (d) => coordinate(d.generator_data.location_latitude, 90)),
+  fact('Location', 'Longitude', DEGREES, (d) => coordinate(d.generator_data.location_longitude, 180)),
 ];
 
+/** The sections of the facts, in order. */
+export const PROFILE_SECTIONS: readonly string[] = [...new Set(PROFILE_FACTS.map((entry) => entry.section))];
+
 export interface ProfileTable {
-  /** The sheet's name in a workbook and the section's title on screen. */
+  /** The section's title on screen. */
   title: string;
+  /** The workbook's sheet. */
+  sheet: string;
   columns: readonly { header: string; kind: ColumnKind }[];
   rows: (detail: GeneratorDetail) => Value[][];
 }
@@ -217,6 +163,7 @@ export interface ProfileTable {
 export const PROFILE_TABLES: readonly ProfileTable[] = [
   {
     title: 'Site activities',
+    sheet: 'Site activities',
     columns: [
       { header: 'Report year', kind: TEXT },
       { header: 'Generated (tons)', kind: TONS },
@@ -230,6 +177,7 @@ export const PROFILE_TABLES: readonly ProfileTable[] = [
   },
   {
     title: 'Waste codes',
+    sheet: 'Waste codes',
     columns: [
       { header: 'Code', kind: TEXT },
       { header: 'Description', kind: TEXT },
@@ -238,6 +186,7 @@ export const PROFILE_TABLES: readonly ProfileTable[] = [
   },
   {
     title: 'Management methods',
+    sheet: 'Management methods',
     columns: [
       { header: 'Code', kind: TEXT },
       { header: 'Description', kind: TEXT },
@@ -245,7 +194,8 @@ export const PROFILE_TABLES: readonly ProfileTable[] = [
     rows: (d) => d.mmc_codes.map((entry) => [entry.management_method, entry.management_method_description]),
   },
   {
-    title: 'NAICS',
+    title: 'NAICS codes',
+    sheet: 'NAICS',
     columns: [
       { header: 'Code', kind: TEXT },
       { header: 'Description', kind: TEXT },
@@ -254,7 +204,8 @@ export const PROFILE_TABLES: readonly ProfileTable[] = [
     rows: (d) => d.naics_codes.map((entry) => [entry.naics_code, entry.naics_desc, entry.is_active]),
   },
   {
-    title: 'SIC',
+    title: 'SIC codes',
+    sheet: 'SIC',
     columns: [
       { header: 'Code', kind: TEXT },
       { header: 'Description', kind: TEXT },

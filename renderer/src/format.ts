@@ -2,7 +2,7 @@
  * How values read on screen: numbers in en-US with fixed decimals, the spec's Y/N flags as Yes/No, code
  * lists with a space after each comma. A missing value is an em dash wherever a blank would look like zero.
  */
-import type { ColumnKind } from '../../shared/columns.ts';
+import { flagAnswer, type ColumnKind } from '../../shared/columns.ts';
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const byDecimals = new Map<number, Intl.NumberFormat>();
@@ -29,12 +29,9 @@ export function formatTons(value: number | undefined): string {
   return value === undefined || !Number.isFinite(value) ? '—' : decimalFormat(2).format(value);
 }
 
-/** A "Y"/"N" flag (spec 2.6) as Yes/No; anything else as sent. */
+/** A flag (spec 2.3, 2.6: "Y"/"N", sometimes spelled out) as Yes/No; anything else as sent. */
 export function formatFlag(flag: string): string {
-  const normalised = flag.trim().toUpperCase();
-  if (normalised === 'Y') return 'Yes';
-  if (normalised === 'N') return 'No';
-  return flag.trim();
+  return flagAnswer(flag) ?? flag.trim();
 }
 
 /** The wire joins codes with bare commas; a space after each lets a long list wrap. */
@@ -50,12 +47,13 @@ export function formatCodes(codes: string): string {
 export function formatValue(kind: ColumnKind, value: string | number | undefined): string {
   if (value === undefined) return '';
   switch (kind.type) {
+    // A number the server could only give as text ("Not Available") is shown as it was sent.
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value)
-        ? decimalFormat(kind.decimals).format(value)
-        : '';
+      if (typeof value === 'string') return value.trim();
+      return Number.isFinite(value) ? decimalFormat(kind.decimals).format(value) : '';
     case 'count':
-      return typeof value === 'number' && Number.isFinite(value) ? integer.format(value) : '';
+      if (typeof value === 'string') return value.trim();
+      return Number.isFinite(value) ? integer.format(value) : '';
     case 'flag':
       return formatFlag(String(value));
     case 'codes':

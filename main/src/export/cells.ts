@@ -3,7 +3,7 @@
  * become real date cells, the spec's Y/N flags read Yes/No, empty values are empty cells, and text is made
  * safe for the file format. Pure functions, shared by the xlsx and CSV writers.
  */
-import type { ColumnKind } from '../../../shared/columns.ts';
+import { flagAnswer, type ColumnKind } from '../../../shared/columns.ts';
 
 /** Excel's limit on the characters of one cell; a longer one makes Excel "repair" the file. */
 export const CELL_CHARACTERS_MAX = 32_767;
@@ -44,18 +44,18 @@ export type CellValue = string | number | Date | null;
 /** The cell for one value; null is an empty cell. */
 export function cellValue(kind: ColumnKind, value: unknown): CellValue {
   if (value === undefined || value === null) return null;
-  if (kind.type === 'number' || kind.type === 'count') {
-    return typeof value === 'number' && Number.isFinite(value) ? value : null;
+  if (typeof value === 'number') {
+    if (kind.type === 'number' || kind.type === 'count') return Number.isFinite(value) ? value : null;
   }
   const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
   if (text === '') return null;
+  // A number the server could only give as text ("Not Available") is kept as the text it sent.
+  if (kind.type === 'number' || kind.type === 'count') return cellText(text);
   switch (kind.type) {
     case 'date':
       return calendarDate(text) ?? cellText(text);
-    case 'flag': {
-      const flag = text.toUpperCase();
-      return flag === 'Y' ? 'Yes' : flag === 'N' ? 'No' : cellText(text);
-    }
+    case 'flag':
+      return flagAnswer(text) ?? cellText(text);
     case 'codes':
       return cellText(
         text

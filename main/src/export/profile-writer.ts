@@ -1,14 +1,16 @@
 /**
- * A generator's profile as a workbook: a Profile sheet of field/value pairs (its sections as they read on
- * screen), then one sheet per table of the detail (site activities, waste codes, management methods, NAICS,
- * SIC). Small, but written with the same streaming writer and cell rules as a grid export.
+ * A generator's profile as a workbook: a Profile sheet of its facts (section, field, value: the screen's
+ * labels and order, from shared/profile-fields.ts), then one sheet per table of the detail (site activities,
+ * waste codes, management methods, NAICS, SIC). Small, but written with the same streaming writer and cell
+ * rules as a grid export.
  */
-import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
 import ExcelJS from 'exceljs';
 import type { GeneratorDetail } from '../../../shared/api/index.ts';
+import type { ColumnKind } from '../../../shared/columns.ts';
 import { PROFILE_FACTS, PROFILE_TABLES } from '../../../shared/profile-fields.ts';
-import { cellText, cellValue, columnWidth, numberFormat, shownLength } from './cells.ts';
+import { cellText, cellValue, columnWidth, numberFormat, shownLength, type CellValue } from './cells.ts';
 
 export interface ProfileSource {
   server: string;
@@ -17,6 +19,24 @@ export interface ProfileSource {
 }
 
 const BOLD = { bold: true } as const;
+const TEXT: ColumnKind = { type: 'text' };
+
+interface Fact {
+  section: string;
+  label: string;
+  kind: ColumnKind;
+  cell: CellValue;
+}
+
+function frozen(workbook: ExcelJS.stream.xlsx.WorkbookWriter, name: string) {
+  return workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
+}
+
+function header(sheet: ExcelJS.Worksheet, titles: readonly string[]): void {
+  const row = sheet.addRow(titles);
+  row.font = BOLD;
+  row.commit();
+}
 
 /** Writes the workbook to `path`; answers the number of facts and table rows written. */
 export async function writeProfileWorkbook(
@@ -31,61 +51,63 @@ export async function writeProfileWorkbook(
     useStyles: true,
     useSharedStrings: false,
   });
-  let rows = 0;
 
-  const facts = workbook.addWorksheet('Profile', { views: [{ state: 'frozen', ySplit: 1 }] });
-  const values = PROFILE_FACTS.map((fact) => cellValue(fact.kind, fact.value(detail)));
-  facts.columns = [
-    { key: 'section', width: 22 },
+  const facts: Fact[] = [
+    // The screen shows the name as the profile's title; the sheet gives it a row of its own.
     {
-      key: 'field',
-      width: columnWidth('Field', Math.max(...PROFILE_FACTS.map((fact) => fact.label.length))),
+      section: 'Identity',
+      label: 'Generator name',
+      kind: TEXT,
+      cell: cellValue(TEXT, detail.generator_data.generator_name),
     },
+    ...PROFILE_FACTS.map((fact) => ({ ...fact, cell: cellValue(fact.kind, fact.value(detail)) })),
+  ];
+  const profile = frozen(workbook, 'Profile');
+  profile.columns = [
+    { key: 'section', width: columnWidth('Section', Math.max(...facts.map((fact) => fact.section.length))) },
+    { key: 'field', width: columnWidth('Field', Math.max(...facts.map((fact) => fact.label.length))) },
     {
       key: 'value',
-      width: columnWidth('Value', Math.max(...values.map((value) => shownLength({ type: 'text' }, value)))),
+      width: columnWidth('Value', Math.max(...facts.map((fact) => shownLength(fact.kind, fact.cell)))),
     },
   ];
-  const header = facts.addRow(['Section', 'Field', 'Value']);
-  header.font = BOLD;
-  header.commit();
-  PROFILE_FACTS.forEach((fact, index) => {
-    const row = facts.addRow([fact.section, fact.label, values[index] ?? null]);
+  header(profile, ['Section', 'Field', 'Value']);
+  for (const fact of facts) {
+    const row = profile.addRow([fact.section, fact.label, fact.cell]);
     const format = numberFormat(fact.kind);
-    if (format) row.getCell(3).numFmt = format;
+    if (format && fact.cell !== null && typeof fact.cell !== 'string') row.getCell(3).numFmt = format;
     row.commit();
-    rows += 1;
-  });
+  }
   for (const [label, value] of [
     ['Server', source.server],
     ['User', source.user],
   ] as const) {
-    facts.addRow(['Export', label, cellText(value)]).commit();
+    profile.addRow(['Export', label, cellText(value)]).commit();
   }
-  const exported = facts.addRow(['Export', 'Exported at', source.exportedAt]);
+  const exported = profile.addRow(['Export', 'Exported at', source.exportedAt]);
   exported.getCell(3).numFmt = 'yyyy-mm-dd hh:mm:ss';
   exported.commit();
-  facts.commit();
+  profile.commit();
 
+  let rows = facts.length;
   for (const table of PROFILE_TABLES) {
-    const sheet = workbook.addWorksheet(table.title, { views: [{ state: 'frozen', ySplit: 1 }] });
+    const sheet = frozen(workbook, table.sheet);
     const cells = table
       .rows(detail)
       .map((values) => table.columns.map((column, c) => cellValue(column.kind, values[c])));
     sheet.columns = table.columns.map((column, c) => {
       const format = numberFormat(column.kind);
+      const longest = Math.max(0, ...cells.map((row) => shownLength(column.kind, row[c] ?? null)));
       return {
         key: String(c),
-        width: columnWidth(
-          column.header,
-          Math.max(0, ...cells.map((row) => shownLength(column.kind, row[c] ?? null))),
-        ),
+        width: columnWidth(column.header, longest),
         ...(format ? { style: { numFmt: format } } : {}),
       };
     });
-    const head = sheet.addRow(table.columns.map((column) => column.header));
-    head.font = BOLD;
-    head.commit();
+    header(
+      sheet,
+      table.columns.map((column) => column.header),
+    );
     for (const row of cells) sheet.addRow(row).commit();
     rows += cells.length;
     sheet.commit();

@@ -5,40 +5,18 @@
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import type { GeneratorDetail } from '../../../shared/api/index.ts';
+import { isNumeric, type ColumnKind } from '../../../shared/columns.ts';
+import { PROFILE_FACTS, PROFILE_SECTIONS, PROFILE_TABLES } from '../../../shared/profile-fields.ts';
 import type { IpcError } from '../../../shared/ipc/contract.ts';
 import { ErrorBanner } from '../components/error-banner.tsx';
 import { generatorDetail, ignoreAbort, openExternal } from '../data/tracker-data.ts';
 import { exportProfile } from '../data/exports.ts';
 import { ExportButtons } from '../exports/export-buttons.tsx';
-import { formatCount, formatTons } from '../format.ts';
+import { formatValue } from '../format.ts';
 import './profile.css';
 
-type Data = GeneratorDetail['generator_data'];
-
-const dash = (text: string | undefined) => (text && text.trim() !== '' ? text : '—');
-
-function yesNo(value: string | undefined): string {
-  const text = (value ?? '').trim().toUpperCase();
-  if (text === 'Y' || text === 'YES' || text === 'TRUE') return 'Yes';
-  if (text === 'N' || text === 'NO' || text === 'FALSE') return 'No';
-  return dash(value);
-}
-
-function joinParts(parts: readonly (string | undefined)[], separator = ' '): string {
-  return parts.filter((part) => part && part.trim() !== '').join(separator);
-}
-
-function mailing(data: Data): string {
-  const street = joinParts([data.mail_street_number, data.mail_street_1, data.mail_street_2]);
-  const place = joinParts([joinParts([data.mail_city, data.mail_state], ', '), data.mail_zip]);
-  return joinParts([street, place], ', ') || dash(data.mailing_address);
-}
-
-function physical(data: Data): string {
-  const street = joinParts([data.location_street_number, data.location_street_1, data.location_street_2]);
-  const place = joinParts([joinParts([data.location_city, data.location_state], ', '), data.location_zip]);
-  return joinParts([street, place], ', ') || dash(data.full_address);
-}
+/** A fact or table cell as the screen shows it: its kind's format, a dash when empty. */
+const shown = (kind: ColumnKind, value: string | number | undefined) => formatValue(kind, value) || '—';
 
 /** The first https: address in the server's map HTML, read as text; anything else is ignored. */
 export function mapLink(genMap: string): URL | null {
@@ -121,181 +99,36 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-/** A coordinate with five decimals when it parses and is in range; otherwise the text as sent, or a dash. */
-function coordinate(text: string, limit: number): string {
-  const value = Number.parseFloat(text);
-  return Number.isFinite(value) && Math.abs(value) <= limit ? value.toFixed(5) : dash(text);
+function factsOf(section: string, detail: GeneratorDetail) {
+  return PROFILE_FACTS.filter((entry) => entry.section === section).map((entry): [string, string] => [
+    entry.label,
+    shown(entry.kind, entry.value(detail)),
+  ]);
 }
-
-/** A comma-separated list as the server sends it (spec 2.3), spaced for reading. */
-function list(text: string): string {
-  return dash(
-    text
-      .split(',')
-      .map((part) => part.trim())
-      .filter((part) => part !== '')
-      .join(', '),
-  );
-}
-
-const yesNoFlag = (value: boolean) => (value ? 'Yes' : 'No');
 
 function Profile({ detail }: { detail: GeneratorDetail }) {
-  const data = detail.generator_data;
-  const type = detail.type_data;
-  const site = detail.site_activities;
   const link = mapLink(detail.gen_map);
-  const primaryMethod = detail.mmc_codes.find(
-    (entry) => entry.management_method === data.management_method_code,
-  );
   return (
     <div className="profile-body">
-      <Section title="Identity">
-        <Facts
-          rows={[
-            ['EPA handler ID', data.epa_handler_id],
-            ['State handler ID', dash(data.state_handler_id)],
-            ['Registration status', dash(data.registration_status)],
-            [
-              'Federal generator status',
-              joinParts(
-                [
-                  data.federal_generator_status_universe,
-                  data.federal_generator_status_universe_code &&
-                    `(${data.federal_generator_status_universe_code})`,
-                ],
-                ' ',
-              ) || '—',
-            ],
-            ['Land type', dash(data.land_type)],
-            ['Industrial facility', yesNo(data.is_industry)],
-            ['Primary NAICS', joinParts([data.primary_naics_code, data.primary_naics_desc], ' – ') || '—'],
-            ['Part of a network', yesNoFlag(detail.is_network)],
-            ['Tracker enabled', yesNoFlag(detail.is_tracker_enable)],
-            ['Public notes', dash(data.public_notes)],
-          ]}
-        />
-      </Section>
-      <Section title="Addresses">
-        <Facts
-          rows={[
-            ['Location address', physical(data)],
-            ['Physical address', dash(data.physical_address)],
-            ['Mailing address', mailing(data)],
-          ]}
-        />
-      </Section>
-      <Section title="Contact">
-        <Facts
-          rows={[
-            ['Name', dash(data.contact_name)],
-            ['Email', dash(data.contact_email)],
-            ['Phone', dash(data.contact_phone_number)],
-          ]}
-        />
-      </Section>
-      <Section title="Activity indicators">
-        <Facts
-          rows={[
-            [
-              'Short-term generator',
-              yesNo(data.short_term_generator_activity || type.short_term_generator_activity),
-            ],
-            ['Mixed waste generator', yesNo(data.mixed_waste_generator || type.mixed_waste_generator)],
-            ['Transporter', yesNo(data.transporter_activity || type.transporter_activity)],
-            [
-              'Transfer facility',
-              yesNo(data.transfer_facility_activity || type.transporter_facility_activity),
-            ],
-            ['Importer', yesNo(data.importer_activity || type.importer_activity)],
-          ]}
-        />
-      </Section>
-      <Section title="Totals">
-        <Facts
-          rows={[
-            ['Generated waste (tons)', formatTons(data.total_generated_waste)],
-            // spec 2.3: total_shipped is tons shipped off-site, not a count of manifests.
-            ['Shipped off-site (tons)', formatTons(data.total_shipped)],
-            ['Annual shipped waste (tons)', formatTons(data.shipped_waste)],
-            ['Annual managed waste (tons)', formatTons(data.managed_waste)],
-            ['Annual received waste (tons)', formatTons(data.received_waste)],
-            ['Containers', formatCount(data.total_container)],
-            ['Management methods used', formatCount(data.total_mmc)],
-            ['Shipped years', list(data.shipped_years)],
-          ]}
-        />
-      </Section>
-      <Section title="Waste handling">
-        <Facts
-          rows={[
-            ['Federal waste codes', list(data.federal_waste_codes)],
-            [
-              'Primary management method',
-              joinParts([data.management_method_code, primaryMethod?.management_method_description], ' – ') ||
-                '—',
-            ],
-          ]}
-        />
-      </Section>
-      <Section title="Site activities">
-        <Table
-          label="Site activities"
-          headers={['Report year', 'Generated (tons)', 'Managed (tons)', 'Shipped (tons)', 'Received (tons)']}
-          numeric={[1, 2, 3, 4]}
-          rows={[
-            [
-              site.report_year,
-              formatTons(site.generated_waste),
-              formatTons(site.managed_waste),
-              formatTons(site.shipped_waste),
-              formatTons(site.received_waste),
-            ],
-          ]}
-        />
-      </Section>
-      <Section title="Waste codes">
-        <Table
-          label="Waste codes"
-          headers={['Code', 'Description']}
-          rows={detail.waste_code_data.map((entry) => [entry.code, dash(entry.description)])}
-        />
-      </Section>
-      <Section title="Management methods">
-        <Table
-          label="Management methods"
-          headers={['Code', 'Description']}
-          rows={detail.mmc_codes.map((entry) => [
-            entry.management_method,
-            dash(entry.management_method_description),
-          ])}
-        />
-      </Section>
-      <Section title="NAICS codes">
-        <Table
-          label="NAICS codes"
-          headers={['Code', 'Description', 'Active']}
-          rows={detail.naics_codes.map((entry) => [
-            entry.naics_code,
-            dash(entry.naics_desc),
-            yesNo(entry.is_active),
-          ])}
-        />
-      </Section>
-      <Section title="SIC codes">
-        <Table
-          label="SIC codes"
-          headers={['Code', 'Description']}
-          rows={detail.sic_codes.map((entry) => [String(entry.sic_code), dash(entry.sic_desc)])}
-        />
-      </Section>
+      {PROFILE_SECTIONS.filter((section) => section !== 'Location').map((section) => (
+        <Section key={section} title={section}>
+          <Facts rows={factsOf(section, detail)} />
+        </Section>
+      ))}
+      {PROFILE_TABLES.map((table) => (
+        <Section key={table.title} title={table.title}>
+          <Table
+            label={table.title}
+            headers={table.columns.map((column) => column.header)}
+            numeric={table.columns.flatMap((column, index) => (isNumeric(column.kind) ? [index] : []))}
+            rows={table
+              .rows(detail)
+              .map((row) => row.map((value, index) => shown(table.columns[index]!.kind, value)))}
+          />
+        </Section>
+      ))}
       <Section title="Location">
-        <Facts
-          rows={[
-            ['Latitude', coordinate(data.location_latitude, 90)],
-            ['Longitude', coordinate(data.location_longitude, 180)],
-          ]}
-        />
+        <Facts rows={factsOf('Location', detail)} />
         {link && (
           <p>
             <button type="button" onClick={() => void openExternal(link.href)}>
