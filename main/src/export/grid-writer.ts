@@ -131,7 +131,7 @@ function columnStyles(columns: readonly Column<string>[]): CellStyle[] {
 }
 
 function addRow(sheet: ExcelJS.Worksheet, values: readonly CellValue[], styles: readonly CellStyle[]): void {
-  const row = sheet.addRow(values as CellValue[]);
+  const row = sheet.addRow(values);
   for (let index = 0; index < values.length; index += 1)
     row.getCell(index + 1).style = styles[index] ?? PLAIN;
   row.commit();
