@@ -94,11 +94,14 @@ export class IndexedLookup implements LookupSource {
     const skip = (page - 1) * PAGE;
     if ([...search].length < INDEXED_KEY_LENGTH) {
       if (search !== '' || this.short instanceof MemoryLookup) return this.short.page(search, page);
-      // Consecutive rowids in lookup order: a page is a rowid range.
+      // Consecutive rowids in lookup order: a page is a rowid range, read row by row because FTS5 scans
+      // its whole table for a range but seeks for one rowid.
       const { first, last } = this.rowids();
-      const entries = this.statements
-        .get('SELECT value, text FROM lookup_search WHERE rowid BETWEEN ? AND ? ORDER BY rowid')
-        .all(first + skip, Math.min(last, first + skip + PAGE - 1)) as LookupEntry[];
+      const read = this.statements.get('SELECT value, text FROM lookup_search WHERE rowid = ?');
+      const entries: LookupEntry[] = [];
+      for (let rowid = first + skip; rowid <= Math.min(last, first + skip + PAGE - 1); rowid += 1) {
+        entries.push(read.get(rowid) as LookupEntry);
+      }
       return { results: entries, pagination: { more: first + skip + PAGE <= last } };
     }
     const { first, last } = this.rowids();
