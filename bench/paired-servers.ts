@@ -7,7 +7,8 @@
  *   wire dialect and the request log on standard output);
  * - the bare baseline: the thinnest HTTP server Node has (node:http; no framework, token check, validation
  *   or log) over the same repository queries, answering a request that carries `x-bench-case: N` (or
- *   `x-bench-load: N`) with that timed (or load) case's answer as JSON, and GET /cases with the case names.
+ *   `x-bench-load: N`, or `x-bench-isolation: slow|firstPage`) with that case's answer as JSON, and GET /cases
+ *   with the case names.
  * Prints one line, the tracker's origin and then the baseline's, separated by a space.
  */
 import { createServer } from 'node:http';
@@ -31,16 +32,20 @@ const tracker = await serve({
   logLevel: 'info',
 });
 
-const { cases, load } = benchCases(openDatabase(values.db));
+const { cases, load, isolation } = benchCases(openDatabase(values.db));
 const bare = createServer((request, response) => {
   request.resume();
   request.on('end', () => {
+    const isolated = request.headers['x-bench-isolation'];
     const item =
-      request.headers['x-bench-load'] === undefined
-        ? cases[Number(request.headers['x-bench-case'])]
-        : load[Number(request.headers['x-bench-load'])];
+      isolated === 'slow' || isolated === 'firstPage'
+        ? isolation[isolated]
+        : request.headers['x-bench-load'] === undefined
+          ? cases[Number(request.headers['x-bench-case'])]
+          : load[Number(request.headers['x-bench-load'])];
     const answer = item ? item.direct() : cases.map((each) => each.name);
-    const body = JSON.stringify(answer);
+    // The manifests page comes as the JSON text the tracker server sends (ManifestsRepository.pageJson).
+    const body = typeof answer === 'string' ? answer : JSON.stringify(answer);
     response
       .writeHead(200, {
         'content-type': 'application/json; charset=utf-8',

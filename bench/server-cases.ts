@@ -31,6 +31,12 @@ export interface Case {
   target: string;
 }
 
+/** The slowest search found (a key too short for any index, so a scan of every manifest) and a first page. */
+export interface IsolationCases {
+  slow: LoadCase;
+  firstPage: LoadCase;
+}
+
 export interface LoadCase {
   name: string;
   path: string;
@@ -62,7 +68,7 @@ function searchKeyNear(
 }
 
 /** Every timed request in report order, and the filtered first pages put under load. */
-export function benchCases(db: Database): { cases: Case[]; load: LoadCase[] } {
+export function benchCases(db: Database): { cases: Case[]; load: LoadCase[]; isolation: IsolationCases } {
   const generators = new GeneratorsRepository(db);
   const manifests = new ManifestsRepository(db);
   const details = new DetailRepository(db);
@@ -150,7 +156,14 @@ export function benchCases(db: Database): { cases: Case[]; load: LoadCase[] } {
       searchKey,
     },
     direct: () =>
-      manifests.page({ filterFields, searchKey, sort: DEFAULT_MANIFEST_SORT, page, pageSize: 50, fields }),
+      manifests.pageJson({
+        filterFields,
+        searchKey,
+        sort: DEFAULT_MANIFEST_SORT,
+        page,
+        pageSize: 50,
+        fields,
+      }),
   });
 
   const cases: Case[] = [];
@@ -240,6 +253,25 @@ export function benchCases(db: Database): { cases: Case[]; load: LoadCase[] } {
       }
     }
   }
+  // Rare substrings of the longest lists: each scanned the whole list before the lookup index.
+  const someHandlerId = topValue('SELECT epa_handler_id FROM generators LIMIT 1 OFFSET 4321');
+  const rareLookups = [
+    { source: lookupSources[1], field: 'manifest_number', search: oneMatch.slice(1, 8) },
+    { source: lookupSources[1], field: 'manifest_number', search: '000000' },
+    { source: lookupSources[0], field: 'epa_handler_id', search: someHandlerId.slice(3, 10) },
+    { source: lookupSources[0], field: 'generator_name', search: 'zzq' },
+  ];
+  for (const { source, field, search } of rareLookups) {
+    if (!source) continue;
+    cases.push({
+      group: 'lookups',
+      name: `${source.group} ${field} search "${search}" (${source.lookup(field, search).results.length} on page 1)`,
+      method: 'GET',
+      path: `${source.path}?field=${field}&page=1&search=${search}`,
+      direct: () => source.lookup(field, search),
+      target: 'p50 ≤ 5, p99 ≤ 25',
+    });
+  }
   const aggregate = (
     group: 'generators' | 'manifests',
     name: string,
@@ -300,5 +332,17 @@ export function benchCases(db: Database): { cases: Case[]; load: LoadCase[] } {
       ...generatorPage({ states: ['CA'] }),
     },
   ];
-  return { cases, load };
+  const isolation: IsolationCases = {
+    slow: {
+      name: 'manifests searchKey "é" (one character: every manifest scanned and counted)',
+      path: '/api/tracker/manifests/',
+      ...manifestPage({}, 'é'),
+    },
+    firstPage: {
+      name: 'manifests first page, no filter',
+      path: '/api/tracker/manifests/',
+      ...manifestPage({}),
+    },
+  };
+  return { cases, load, isolation };
 }

@@ -16,6 +16,7 @@ import { GeneratorsRepository } from './repositories/generators-repository.ts';
 import { ManifestsRepository } from './repositories/manifests-repository.ts';
 import { authRoutes } from './routes/auth.ts';
 import { trackerRoutes } from './routes/tracker.ts';
+import { ReadPool, type ReadPoolOptions } from './workers/read-pool.ts';
 
 export interface AppOptions {
   db: Database;
@@ -31,6 +32,11 @@ export interface AppOptions {
   hosts?: HostPolicy;
   /** Timeouts and the connection cap; each defaults to CONNECTION_LIMITS. */
   connections?: Partial<ConnectionLimits>;
+  /**
+   * The worker threads that run the requests no index answers (workers/read-pool.ts); false runs them on the
+   * main thread. Always false for a database that is not a file (workers open the file by its path).
+   */
+  readPool?: ReadPoolOptions | false;
 }
 
 /** Guards against clients that connect and then send slowly or not at all (docs/api.md "Limits"). */
@@ -122,6 +128,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     generators.warm();
     manifests.warm();
   }
+  const onFile = !options.db.memory && options.db.name !== '';
+  const pool =
+    options.readPool === false || !onFile ? undefined : new ReadPool(options.db.name, options.readPool);
+  if (pool) app.addHook('onClose', () => pool.close());
 
   app.addHook('onRequest', hostCheck(options.hosts ?? { loopback: true, names: [] }));
   app.addHook('onRequest', guard(tokens));
@@ -139,6 +149,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
 
   authRoutes(app, { db: options.db, tokens, throttle });
-  trackerRoutes(app, { generators, manifests, details, dialect: options.dialect ?? 'sample' });
+  trackerRoutes(app, { generators, manifests, details, pool, dialect: options.dialect ?? 'sample' });
   return app;
 }

@@ -29,11 +29,18 @@ export function hasCurrentSchema(path: string): boolean {
   }
 }
 
-export function openDatabase(path: string): Database.Database {
+/**
+ * `readonly`: a reading connection beside the server's own (the read pool's workers); it leaves the journal
+ * mode to the server's connection, which sets WAL so that both read at once.
+ */
+export function openDatabase(path: string, options: { readonly?: boolean } = {}): Database.Database {
   if (!existsSync(path)) throw new DatabaseError(`no database at ${path}`);
-  const db = new Database(path, { fileMustExist: true });
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  const readonly = options.readonly ?? false;
+  const db = new Database(path, { fileMustExist: true, readonly });
+  if (!readonly) {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+  }
   db.pragma('foreign_keys = ON');
   // The whole dataset is read by every list query: map it and keep a large page cache (256 MiB).
   db.pragma('mmap_size = 4294967296');

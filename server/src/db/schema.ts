@@ -7,7 +7,7 @@
  */
 import type { Database } from 'better-sqlite3';
 
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 export const TABLES_SQL = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -174,6 +174,13 @@ CREATE TABLE IF NOT EXISTS manifest_line_set_totals (
   streams    INTEGER NOT NULL,
   PRIMARY KEY (member, code)
 ) WITHOUT ROWID;
+
+-- Each manifest's waste lines as the JSON the wire sends, built by finalize() (db/waste-lines-json.ts); a
+-- manifest with no lines has no row.
+CREATE TABLE IF NOT EXISTS manifest_waste_lines_json (
+  manifest_id INTEGER PRIMARY KEY,
+  json        TEXT NOT NULL
+);
 
 CREATE TABLE IF NOT EXISTS users (
   id            INTEGER PRIMARY KEY,

@@ -7,9 +7,11 @@ import type {
 } from '../../../shared/api/index.ts';
 import { GENERATOR_SEARCH_FIELDS, type Sort } from '../../../shared/query/index.ts';
 import { GENERATOR_KEY } from '../../../shared/query/sort.ts';
+import { GENERATOR_LOOKUP_LISTS } from '../db/lookup-lists.ts';
 import { StatementCache } from '../db/statements.ts';
 import { GeneratorMatches } from './generator-matches.ts';
-import { IndexedColumnLookup, MemoryLookup, columnLookup, type LookupSource } from './lookups.ts';
+import type { IndexedLookup } from './lookups.ts';
+import { indexedLookups } from './lookups.ts';
 import { PagedList } from './paged-list.ts';
 import { TrigramSearch, type SearchClause } from './trigram-search.ts';
 import { GENERATOR_COLUMN_FILTERS, generatorWhere, type Where } from './where.ts';
@@ -34,7 +36,7 @@ export class GeneratorsRepository {
   private readonly statements: StatementCache;
   private readonly list: PagedList;
   private readonly search: TrigramSearch;
-  private readonly lookups: Record<GeneratorLookupField, LookupSource>;
+  private readonly lookups: Record<GeneratorLookupField, IndexedLookup>;
   private readonly matches: GeneratorMatches;
   private unfilteredTotals: GeneratorTotalsRow | undefined;
 
@@ -50,37 +52,14 @@ export class GeneratorsRepository {
       GENERATOR_SEARCH_FIELDS,
       options.searchListLimit,
     );
-    const column = (sql: string) => columnLookup(this.statements, sql);
-    this.lookups = {
-      generator_city: column('SELECT DISTINCT location_city FROM generators'),
-      generator_state: column('SELECT DISTINCT location_state FROM generators'),
-      generator_name: column('SELECT DISTINCT generator_name FROM generators'),
-      epa_handler_id: new IndexedColumnLookup(this.statements, 'generators', 'epa_handler_id'),
-      naics: new MemoryLookup(() =>
-        (
-          this.statements
-            .get(
-              `SELECT primary_naics_code AS value, min(primary_naics_desc) AS description
-               FROM generators GROUP BY primary_naics_code`,
-            )
-            .all() as { value: string; description: string }[]
-        ).map(({ value, description }) => ({
-          value,
-          text: description === '' ? value : `${value} - ${description}`,
-        })),
-      ),
-      epa_waste_code: column('SELECT DISTINCT code FROM generator_waste_codes'),
-      mmc: column('SELECT DISTINCT code FROM generator_handling_codes'),
-      shipped_year: column('SELECT DISTINCT year FROM generator_shipped_years'),
-      status: column('SELECT DISTINCT status FROM generator_statuses'),
-    };
+    this.lookups = indexedLookups(db, this.statements, 'generators', GENERATOR_LOOKUP_LISTS, {
+      epa_handler_id: 'epa_handler_id',
+    });
   }
 
   /** Reads the in-memory lookup lists now, so the first user does not wait for them. */
   warm(): void {
-    for (const lookup of Object.values(this.lookups)) {
-      if (lookup instanceof MemoryLookup) lookup.warm();
-    }
+    for (const lookup of Object.values(this.lookups)) lookup.warm();
     for (const [column] of GENERATOR_COLUMN_FILTERS) this.list.valueCounts(column);
     this.matches.warm();
     this.totals({}, '');
@@ -142,5 +121,15 @@ export class GeneratorsRepository {
 
   lookup(field: GeneratorLookupField, search: string, page: number) {
     return this.lookups[field].page(search, page);
+  }
+
+  /** True when this lookup search scans a table (a short key over the EPA handler ids). */
+  lookupScans(field: GeneratorLookupField, search: string): boolean {
+    return this.lookups[field].scans(search);
+  }
+
+  /** True when a page or the totals for this searchKey scan the table rather than read an index. */
+  scans(searchKey: string): boolean {
+    return this.search.scans(searchKey);
   }
 }

@@ -3,13 +3,22 @@
  * values sorted by display text, 50 a page, 1-based pages, `more` exactly when a further page exists,
  * `search` a case-insensitive substring of the display text (folded by shared/query/search.ts).
  *
- * Most lists hold at most ~100k distinct values: they are read once into memory (the dataset does not change
- * while it is served) and searched there, stopping as soon as the page is full. The manifest numbers (one per
- * manifest) stay in SQLite and are read in order from their index.
+ * A search of three characters or more is answered from the lookup index (db/lookup-index.ts). Shorter
+ * ones: most lists hold at most ~100k distinct values, read once into memory (the dataset does not change
+ * while it is served) and searched there, stopping as soon as the page is full; the manifest numbers and
+ * EPA handler ids (one per row) are scanned in SQLite in their index's order.
  */
+import type { Database } from 'better-sqlite3';
 import type { LookupResult } from '../../../shared/api/index.ts';
-import { LOOKUP_PAGE_SIZE, lookupEntries, lookupPage } from '../../../shared/query/lookup.ts';
+import {
+  LOOKUP_PAGE_SIZE,
+  lookupEntries,
+  lookupPage,
+  type LookupEntry,
+} from '../../../shared/query/lookup.ts';
 import { foldCase } from '../../../shared/query/search.ts';
+import type { LookupLoad } from '../db/lookup-lists.ts';
+import { TRIGRAM_MIN_LENGTH, trigramPhrase } from '../db/search-index.ts';
 import type { StatementCache } from '../db/statements.ts';
 import { foldedContains } from './trigram-search.ts';
 
@@ -50,18 +59,75 @@ export class MemoryLookup implements LookupSource {
   }
 }
 
-/** Plain values from one SQL column: value and text are equal. */
-export function columnLookup(statements: StatementCache, sql: string): MemoryLookup {
-  return new MemoryLookup(() =>
-    (statements.get(sql).pluck().all() as string[]).map((value) => ({ value, text: value })),
-  );
+/** Keys shorter than this cannot use the trigram index. */
+const INDEXED_KEY_LENGTH = TRIGRAM_MIN_LENGTH;
+
+/**
+ * A lookup answered from the lookup index (db/lookup-index.ts) for keys of three characters or more, walking
+ * the list's rowids in lookup order until the page is full. Shorter keys go to the list in memory or, for a
+ * list too long to hold, a scan of its table's index (`scans` says which, so that the caller can run that
+ * off the main thread).
+ */
+export class IndexedLookup implements LookupSource {
+  private readonly statements: StatementCache;
+  private readonly list: string;
+  private readonly short: MemoryLookup | ColumnScanLookup;
+  private range: { first: number; last: number } | undefined;
+
+  /** `list`: the list's name in the lookup index ("<table>.<field>"). */
+  constructor(statements: StatementCache, list: string, short: MemoryLookup | ColumnScanLookup) {
+    this.statements = statements;
+    this.list = list;
+    this.short = short;
+  }
+
+  warm(): void {
+    if (this.short instanceof MemoryLookup) this.short.warm();
+  }
+
+  /** True when this search is answered by scanning a whole table rather than from an index or memory. */
+  scans(search: string): boolean {
+    return this.short instanceof ColumnScanLookup && search !== '' && [...search].length < INDEXED_KEY_LENGTH;
+  }
+
+  page(search: string, page: number): LookupResult {
+    const skip = (page - 1) * PAGE;
+    if ([...search].length < INDEXED_KEY_LENGTH) {
+      if (search !== '' || this.short instanceof MemoryLookup) return this.short.page(search, page);
+      // Consecutive rowids in lookup order: a page is a rowid range, read row by row because FTS5 scans
+      // its whole table for a range but seeks for one rowid.
+      const { first, last } = this.rowids();
+      const read = this.statements.get('SELECT value, text FROM lookup_search WHERE rowid = ?');
+      const entries: LookupEntry[] = [];
+      for (let rowid = first + skip; rowid <= Math.min(last, first + skip + PAGE - 1); rowid += 1) {
+        entries.push(read.get(rowid) as LookupEntry);
+      }
+      return { results: entries, pagination: { more: first + skip + PAGE <= last } };
+    }
+    const { first, last } = this.rowids();
+    const entries = this.statements
+      .get(
+        `SELECT value, text FROM lookup_search WHERE lookup_search MATCH ? AND rowid BETWEEN ? AND ?
+         ORDER BY rowid LIMIT ? OFFSET ?`,
+      )
+      .all(trigramPhrase(search), first, last, PAGE + 1, skip) as LookupEntry[];
+    return { results: entries.slice(0, PAGE), pagination: { more: entries.length > PAGE } };
+  }
+
+  private rowids(): { first: number; last: number } {
+    this.range ??= (this.statements
+      .get('SELECT first, last FROM lookup_lists WHERE list = ?')
+      .get(this.list) as { first: number; last: number } | undefined) ?? { first: 1, last: 0 };
+    return this.range;
+  }
 }
 
 /**
- * A lookup over a unique, indexed column too large to hold in memory. The index is read in order and
- * stops once the page is full, which is quick for common substrings; rare ones read the whole index once.
+ * A scan of a unique, indexed column too large to hold in memory, for keys too short for the lookup index.
+ * The column's index is read in order and stops once the page is full, which is quick for common
+ * substrings; rare ones read the whole index once.
  */
-export class IndexedColumnLookup implements LookupSource {
+export class ColumnScanLookup implements LookupSource {
   private readonly statements: StatementCache;
   private readonly table: string;
   private readonly column: string;
@@ -73,17 +139,40 @@ export class IndexedColumnLookup implements LookupSource {
   }
 
   page(search: string, page: number): LookupResult {
-    const match = search === '' ? undefined : foldedContains(this.column, search);
-    const where = match ? `WHERE ${match.sql}` : '';
-    const params: (string | number)[] = match ? match.params : [];
+    const match = foldedContains(this.column, search);
     const values = this.statements
-      .get(`SELECT ${this.column} FROM ${this.table} ${where} ORDER BY ${this.column} LIMIT ? OFFSET ?`)
+      .get(
+        `SELECT ${this.column} FROM ${this.table} WHERE ${match.sql} ORDER BY ${this.column} LIMIT ? OFFSET ?`,
+      )
       .pluck()
-      .all(...params, PAGE + 1, (page - 1) * PAGE) as string[];
+      .all(...match.params, PAGE + 1, (page - 1) * PAGE) as string[];
     const more = values.length > PAGE;
     return {
       results: values.slice(0, PAGE).map((value) => ({ value, text: value })),
       pagination: { more },
     };
   }
+}
+
+/**
+ * One table's lookups over the lookup index. `scanned` names the lists too long to hold in memory, each
+ * with the indexed column its short keys scan; the others are read into memory on first use.
+ */
+export function indexedLookups<Field extends string>(
+  db: Database,
+  statements: StatementCache,
+  table: string,
+  lists: Record<Field, LookupLoad>,
+  scanned: Partial<Record<Field, string>>,
+): Record<Field, IndexedLookup> {
+  const lookups = {} as Record<Field, IndexedLookup>;
+  for (const field of Object.keys(lists) as Field[]) {
+    const column = scanned[field];
+    const short =
+      column === undefined
+        ? new MemoryLookup(() => lists[field](db))
+        : new ColumnScanLookup(statements, table, column);
+    lookups[field] = new IndexedLookup(statements, `${table}.${field}`, short);
+  }
+  return lookups;
 }

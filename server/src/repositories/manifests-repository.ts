@@ -1,11 +1,12 @@
 /** Manifest rows with their waste lines, totals and lookups (spec 4.5–4.7). */
 import type { Database } from 'better-sqlite3';
 import type { ManifestField, ManifestFilterFields, ManifestLookupField } from '../../../shared/api/index.ts';
-import { WASTE_LINE_FIELDS } from '../../../shared/api/index.ts';
 import { DEFAULT_MANIFEST_SORT, MANIFEST_SEARCH_FIELDS, type Sort } from '../../../shared/query/index.ts';
 import { MANIFEST_KEY } from '../../../shared/query/sort.ts';
+import { MANIFEST_LOOKUP_LISTS } from '../db/lookup-lists.ts';
 import { StatementCache } from '../db/statements.ts';
-import { IndexedColumnLookup, MemoryLookup, columnLookup, type LookupSource } from './lookups.ts';
+import type { IndexedLookup } from './lookups.ts';
+import { indexedLookups } from './lookups.ts';
 import { PagedList, type Row } from './paged-list.ts';
 import { TrigramSearch } from './trigram-search.ts';
 import {
@@ -50,14 +51,11 @@ export interface ManifestListQuery {
   fields: readonly ManifestField[];
 }
 
-/** Waste line fields as stored; the tracking number comes from the manifest. */
-const WASTE_LINE_COLUMNS = WASTE_LINE_FIELDS.filter((field) => field !== 'manifest_tracking_number');
-
 export class ManifestsRepository {
   private readonly statements: StatementCache;
   private readonly list: PagedList;
   private readonly search: TrigramSearch;
-  private readonly lookups: Record<ManifestLookupField, LookupSource>;
+  private readonly lookups: Record<ManifestLookupField, IndexedLookup>;
   private unfilteredTotals: ManifestTotalsRow | undefined;
   private receiptLag: ReceiptLag | undefined;
 
@@ -72,22 +70,13 @@ export class ManifestsRepository {
       MANIFEST_SEARCH_FIELDS,
       options.searchListLimit,
     );
-    const column = (sql: string) => columnLookup(this.statements, sql);
-    this.lookups = {
-      manifest_number: new IndexedColumnLookup(this.statements, 'manifests', 'manifest_tracking_number'),
-      generator_name: column('SELECT DISTINCT generator_name FROM manifests'),
-      transporter_name: column('SELECT DISTINCT transporter FROM manifests'),
-      designated_facility_name: column('SELECT DISTINCT designated_facility_name FROM manifests'),
-      dot_id_no: column("SELECT DISTINCT code FROM manifest_line_sets WHERE member = 'dot'"),
-      container_type: column("SELECT DISTINCT code FROM manifest_line_sets WHERE member = 'container'"),
-      handling_code: column("SELECT DISTINCT code FROM manifest_line_sets WHERE member = 'handling'"),
-    };
+    this.lookups = indexedLookups(db, this.statements, 'manifests', MANIFEST_LOOKUP_LISTS, {
+      manifest_number: 'manifest_tracking_number',
+    });
   }
 
   warm(): void {
-    for (const lookup of Object.values(this.lookups)) {
-      if (lookup instanceof MemoryLookup) lookup.warm();
-    }
+    for (const lookup of Object.values(this.lookups)) lookup.warm();
     for (const [column] of MANIFEST_COLUMN_FILTERS) this.list.valueCounts(column);
     this.totals({}, '');
     this.list.count(manifestWhere({}));
@@ -106,15 +95,44 @@ export class ManifestsRepository {
     return this.receiptLag;
   }
 
+  /** A page as objects; the wire sends pageJson's text, which serialises the same. */
   page(query: ManifestListQuery): { totalElements: number; content: Record<string, unknown>[] } {
+    const { totalElements, rows, lines } = this.pageRows(query);
+    const content = rows.map((row) => {
+      const shaped: Record<string, unknown> = {};
+      for (const field of query.fields) {
+        shaped[field] = field === 'waste_lines' ? JSON.parse(lines?.get(row.id) ?? '[]') : row[field];
+      }
+      return shaped;
+    });
+    return { totalElements, content };
+  }
+
+  /**
+   * A page as the JSON text the wire sends: JSON.stringify(page(query)), with each row's stored waste lines
+   * spliced in as text rather than parsed and serialised again.
+   */
+  pageJson(query: ManifestListQuery): string {
+    const { totalElements, rows, lines } = this.pageRows(query);
+    const names = query.fields.map((field) => `${JSON.stringify(field)}:`);
+    const content = rows.map((row) => {
+      const parts = query.fields.map(
+        (field, index) =>
+          `${names[index]}${field === 'waste_lines' ? (lines?.get(row.id) ?? '[]') : JSON.stringify(row[field])}`,
+      );
+      return `{${parts.join(',')}}`;
+    });
+    return `{"totalElements":${totalElements},"content":[${content.join(',')}]}`;
+  }
+
+  private pageRows(query: ManifestListQuery): {
+    totalElements: number;
+    rows: Row[];
+    lines: Map<number, string> | undefined;
+  } {
     const where = manifestWhere(query.filterFields, this.search.clause(query.searchKey));
     const withLines = query.fields.includes('waste_lines');
     const columns = query.fields.filter((field) => field !== 'waste_lines');
-    // Waste lines name their manifest by tracking number, so read it even when it was not selected.
-    const readColumns =
-      withLines && !columns.includes('manifest_tracking_number')
-        ? [...columns, 'manifest_tracking_number']
-        : columns;
     const single = singleLineSet(query.filterFields, query.searchKey);
     const byDefaultOrder =
       query.sort.field === DEFAULT_MANIFEST_SORT.field &&
@@ -132,17 +150,10 @@ export class ManifestsRepository {
             page: query.page,
             pageSize: query.pageSize,
           });
-    const rows = this.list.rows(ids, readColumns);
-    const lines = withLines ? this.wasteLines(rows) : undefined;
-    const content = rows.map((row) => {
-      const shaped: Record<string, unknown> = {};
-      for (const field of query.fields) {
-        shaped[field] = field === 'waste_lines' ? (lines?.get(row.id) ?? []) : row[field];
-      }
-      return shaped;
-    });
+    const rows = this.list.rows(ids, columns);
+    const lines = withLines ? this.wasteLinesJson(rows) : undefined;
     const totalElements = single ? this.singleSetCount(single) : this.list.count(where);
-    return { totalElements, content };
+    return { totalElements, rows, lines };
   }
 
   /** One value's manifests in the default order (ties on the tracking number), from manifest_line_sets' key. */
@@ -216,35 +227,26 @@ export class ManifestsRepository {
     return this.lookups[field].page(search, page);
   }
 
-  /**
-   * The waste lines of these manifests as the wire has them, in line order, keyed by manifest id. Rows are
-   * read as arrays and each line built once: on a page of 50 manifests, object rows copied into their
-   * final shape cost more than the query.
-   */
-  private wasteLines(manifests: readonly Row[]): Map<number, Record<string, unknown>[]> {
-    const byManifest = new Map<number, Record<string, unknown>[]>();
-    if (manifests.length === 0) return byManifest;
-    const numbers = new Map(manifests.map((row) => [row.id, row.manifest_tracking_number]));
+  /** True when this lookup search scans a table (a short key over the manifest numbers). */
+  lookupScans(field: ManifestLookupField, search: string): boolean {
+    return this.lookups[field].scans(search);
+  }
+
+  /** True when a page or the totals for this searchKey scan the table rather than read an index. */
+  scans(searchKey: string): boolean {
+    return this.search.scans(searchKey);
+  }
+
+  /** The stored JSON of these manifests' waste lines (db/waste-lines-json.ts), keyed by manifest id. */
+  private wasteLinesJson(manifests: readonly Row[]): Map<number, string> {
+    if (manifests.length === 0) return new Map();
     const rows = this.statements
       .get(
-        `SELECT manifest_id, ${WASTE_LINE_COLUMNS.join(', ')} FROM waste_lines
-         WHERE manifest_id IN (${manifests.map(() => '?').join(', ')})
-         ORDER BY manifest_id, waste_line_number`,
+        `SELECT manifest_id, json FROM manifest_waste_lines_json
+         WHERE manifest_id IN (${manifests.map(() => '?').join(', ')})`,
       )
       .raw()
-      .all(...manifests.map((row) => row.id)) as unknown[][];
-    for (const row of rows) {
-      const manifestId = row[0] as number;
-      const line: Record<string, unknown> = { manifest_tracking_number: numbers.get(manifestId) };
-      for (const [index, column] of WASTE_LINE_COLUMNS.entries()) {
-        const value = row[index + 1];
-        // spec 2.6 declares a waste line's container_count a string (unlike the manifest's number).
-        line[column] = column === 'container_count' ? String(value) : value;
-      }
-      const list = byManifest.get(manifestId);
-      if (list) list.push(line);
-      else byManifest.set(manifestId, [line]);
-    }
-    return byManifest;
+      .all(...manifests.map((row) => row.id)) as [number, string][];
+    return new Map(rows);
   }
 }

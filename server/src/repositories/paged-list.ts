@@ -162,7 +162,8 @@ export class PagedList {
     if (ids.length === 0) return [];
     const rows = this.statements
       .get(
-        `SELECT id, ${columns.join(', ')} FROM ${this.table} WHERE id IN (${ids.map(() => '?').join(', ')})`,
+        `SELECT ${['id', ...columns].join(', ')} FROM ${this.table}
+         WHERE id IN (${ids.map(() => '?').join(', ')})`,
       )
       .all(...ids) as Row[];
     const byId = new Map(rows.map((row) => [row.id, row]));

@@ -55,6 +55,11 @@ export class TrigramSearch {
     );
   }
 
+  /** True when `key` is too short for the index, so that a page or totals for it scan the table. */
+  scans(key: string): boolean {
+    return key !== '' && [...key].length < TRIGRAM_MIN_LENGTH;
+  }
+
   /**
    * `totals` sums every matching row, so it always takes the id list: testing a set row by row would read
    * the whole table.
@@ -62,7 +67,7 @@ export class TrigramSearch {
   clause(key: string, purpose: 'page' | 'totals' = 'page'): SearchClause | undefined {
     if (key === '') return undefined;
     // Trigrams are of characters, not UTF-16 units: an emoji is one character.
-    if ([...key].length < TRIGRAM_MIN_LENGTH) return this.scan(key);
+    if (this.scans(key)) return this.scan(key);
     const ids = this.statements
       .get(`SELECT rowid FROM ${this.table}_search WHERE ${this.table}_search MATCH ?`)
       .pluck()

@@ -1,6 +1,7 @@
 /**
  * The tracker endpoints (spec 4.1–4.7), paths exactly as the spec writes them. Routes only validate, call a
- * repository and shape the answer for the wire dialect.
+ * repository and shape the answer for the wire dialect. A call that scans a whole table (the repository's
+ * `scans` says so) goes to the read pool, when there is one, so that it does not hold the event loop.
  */
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
@@ -31,13 +32,19 @@ import { HttpProblem, validationProblem } from '../http/problem.ts';
 import type { DetailRepository } from '../repositories/detail-repository.ts';
 import type { GeneratorsRepository } from '../repositories/generators-repository.ts';
 import type { ManifestsRepository } from '../repositories/manifests-repository.ts';
+import type { ReadPool } from '../workers/read-pool.ts';
 
 export interface TrackerDeps {
   generators: GeneratorsRepository;
   manifests: ManifestsRepository;
   details: DetailRepository;
+  /** Runs the scanning calls off the main thread; without it they run here. */
+  pool: ReadPool | undefined;
   dialect: Dialect;
 }
+
+/** The manifests page is sent as the repository writes it (waste lines spliced in as stored JSON). */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 function parse<Schema extends z.ZodType>(
   schema: Schema,
@@ -61,15 +68,21 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
   const generatorsScope = { config: { scopes: ['generators'] as const } };
   const manifestsScope = { config: { scopes: ['manifests'] as const } };
 
-  app.post('/api/tracker/generators/aggregated_data/', generatorsScope, (request) => {
+  const { pool } = deps;
+
+  app.post('/api/tracker/generators/aggregated_data/', generatorsScope, async (request) => {
     const body = parse(GeneratorAggregateRequest, request.body, 'body');
     const searchKey = valueOf(parseSearch(body.searchKey, 'searchKey'), 'body.searchKey');
-    return generatorTotals(deps.generators.totals(body.filterFields, searchKey), deps.dialect);
+    const totals =
+      pool && deps.generators.scans(searchKey)
+        ? await pool.run('generatorsTotals', body.filterFields, searchKey)
+        : deps.generators.totals(body.filterFields, searchKey);
+    return generatorTotals(totals, deps.dialect);
   });
 
   app.post('/api/tracker/generators/', generatorsScope, (request) => {
     const body = parse(GeneratorListRequest, request.body, 'body');
-    return deps.generators.page({
+    const query = {
       filterFields: body.filterFields,
       searchKey: valueOf(parseSearch(body.searchKey, 'searchKey'), 'body.searchKey'),
       sort: valueOf(
@@ -82,13 +95,18 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
       ),
       page: body.pageInfo.page,
       pageSize: body.pageInfo.pageSize,
-    });
+    };
+    return pool && deps.generators.scans(query.searchKey)
+      ? pool.run('generatorsPage', query)
+      : deps.generators.page(query);
   });
 
   app.get('/api/tracker/generators/filters/', generatorsScope, (request) => {
     const query = parse(GeneratorLookupQuery, request.query, 'query');
     const search = valueOf(parseSearch(query.search, 'search'), 'query.search');
-    return deps.generators.lookup(query.field, search, query.page);
+    return pool && deps.generators.lookupScans(query.field, search)
+      ? pool.run('generatorsLookup', query.field, search, query.page)
+      : deps.generators.lookup(query.field, search, query.page);
   });
 
   app.get(
@@ -102,15 +120,19 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
     },
   );
 
-  app.post('/api/tracker/manifests/aggregated_data/', manifestsScope, (request) => {
+  app.post('/api/tracker/manifests/aggregated_data/', manifestsScope, async (request) => {
     const body = parse(ManifestAggregateRequest, request.body, 'body');
     const searchKey = valueOf(parseSearch(body.searchKey, 'searchKey'), 'body.searchKey');
-    return manifestTotals(deps.manifests.totals(body.filterFields, searchKey), deps.dialect);
+    const totals =
+      pool && deps.manifests.scans(searchKey)
+        ? await pool.run('manifestsTotals', body.filterFields, searchKey)
+        : deps.manifests.totals(body.filterFields, searchKey);
+    return manifestTotals(totals, deps.dialect);
   });
 
-  app.post('/api/tracker/manifests/', manifestsScope, (request) => {
+  app.post('/api/tracker/manifests/', manifestsScope, async (request, reply) => {
     const body = parse(ManifestListRequest, request.body, 'body');
-    return deps.manifests.page({
+    const query = {
       filterFields: body.filterFields,
       searchKey: valueOf(parseSearch(body.searchKey, 'searchKey'), 'body.searchKey'),
       sort: valueOf(
@@ -123,12 +145,19 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
       ),
       page: body.pageInfo.page,
       pageSize: body.pageInfo.pageSize,
-    });
+    };
+    const text =
+      pool && deps.manifests.scans(query.searchKey)
+        ? await pool.run('manifestsPageJson', query)
+        : deps.manifests.pageJson(query);
+    return reply.type(JSON_TYPE).send(text);
   });
 
   app.get('/api/tracker/shipments_and_waste_volumes/filters/', manifestsScope, (request) => {
     const query = parse(ManifestLookupQuery, request.query, 'query');
     const search = valueOf(parseSearch(query.search, 'search'), 'query.search');
-    return deps.manifests.lookup(query.field, search, query.page);
+    return pool && deps.manifests.lookupScans(query.field, search)
+      ? pool.run('manifestsLookup', query.field, search, query.page)
+      : deps.manifests.lookup(query.field, search, query.page);
   });
 }
