@@ -28,16 +28,8 @@ import {
   type ManifestRecord,
 } from '../../../../shared/api/index.ts';
 import type { IpcError } from '../../../../shared/ipc/contract.ts';
-import {
-  MANIFEST_DATE_MEMBERS,
-  MANIFEST_LIST_MEMBERS,
-  requestKey,
-} from '../../../../shared/query/canonical.ts';
-import {
-  MANIFEST_DATE_TESTS,
-  type GeneratorFacts,
-  type ManifestRow,
-} from '../../../../shared/query/filters.ts';
+import { MANIFEST_LIST_MEMBERS, requestKey } from '../../../../shared/query/canonical.ts';
+import type { GeneratorFacts } from '../../../../shared/query/filters.ts';
 import {
   DEFAULT_GENERATOR_SORT,
   DEFAULT_MANIFEST_SORT,
@@ -59,7 +51,7 @@ import type {
   PackList,
   PackRows,
 } from './contract.ts';
-import { generatorFactsOf, manifestFactsOf } from './pack-facts.ts';
+import { generatorFactsOf, handlingCodeOf, lineCodes } from './pack-facts.ts';
 import { PackLookups, plainEntries } from './pack-lookups.ts';
 import { PackTable } from './pack-table.ts';
 
@@ -216,7 +208,8 @@ function generatorAnswers(records: readonly Generator[], details: ReadonlyMap<st
     members[member] = (row) => [String(row[field])];
   for (const member of FACT_MEMBERS) members[member] = (_row, position) => facts[position]?.[member] ?? [];
   const table = new PackTable<Generator>(records, {
-    key: (row) => String(row[GENERATOR_KEY]),
+    keyField: GENERATOR_KEY,
+    defaultSort: DEFAULT_GENERATOR_SORT.field,
     searchTexts: (row) => GENERATOR_SEARCH_FIELDS.map((field) => String(row[field])),
     members,
   });
@@ -256,6 +249,7 @@ function generatorAnswers(records: readonly Generator[], details: ReadonlyMap<st
     table.select(
       requestKey('generators.aggregate', { filterFields, searchKey }),
       GENERATOR_FILTER_MEMBERS.map((member) => [member, filterFields[member] ?? []] as const),
+      [],
       searchKey,
     );
 
@@ -308,16 +302,17 @@ function generatorAnswers(records: readonly Generator[], details: ReadonlyMap<st
 
 function manifestAnswers(records: readonly Manifest[]) {
   requireFields(records, MANIFEST_FIELDS, 'manifest');
-  const facts = records.map(manifestFactsOf);
+  // The members over waste lines list a manifest under each code its lines carry (ManifestFacts).
   const members: Record<string, (row: Manifest, position: number) => Iterable<string>> = {
-    dot_id_nos: (_row, position) => facts[position]?.dotIds ?? [],
-    container_types: (_row, position) => facts[position]?.containerTypes ?? [],
-    handling_codes: (_row, position) => facts[position]?.handlingCodes ?? [],
+    dot_id_nos: (row) => lineCodes(row, (line) => line.usdot_id_number),
+    container_types: (row) => lineCodes(row, (line) => line.container_type_code),
+    handling_codes: (row) => lineCodes(row, (line) => handlingCodeOf(line.mmc_and_desc)),
   };
   for (const [member, field] of Object.entries(MANIFEST_ROW_MEMBERS))
     members[member] = (row) => [String(row[field])];
   const table = new PackTable<Manifest>(records, {
-    key: (row) => String(row[MANIFEST_KEY]),
+    keyField: MANIFEST_KEY,
+    defaultSort: DEFAULT_MANIFEST_SORT.field,
     searchTexts: (row) => MANIFEST_SEARCH_FIELDS.map((field) => String(row[field])),
     members,
   });
@@ -330,20 +325,22 @@ function manifestAnswers(records: readonly Manifest[]) {
     container_type: () => plainEntries(table.valuesOf('container_types')),
     handling_code: () => plainEntries(table.valuesOf('handling_codes')),
   });
-  const select = (filterFields: ManifestFilterFields, searchKey: string) => {
-    const bounds = MANIFEST_DATE_MEMBERS.flatMap((member) => {
-      const date = filterFields[member];
-      return date ? [[MANIFEST_DATE_TESTS[member], date] as const] : [];
-    });
-    return table.select(
+  const select = (filterFields: ManifestFilterFields, searchKey: string) =>
+    table.select(
       requestKey('manifests.aggregate', { filterFields, searchKey }),
       MANIFEST_LIST_MEMBERS.map((member) => [member, filterFields[member] ?? []] as const),
+      // The date members' inclusive bounds (MANIFEST_DATE_TESTS), read from the field's order: YYYY-MM-DD
+      // text sorts as the dates do.
+      [
+        { field: 'shipped_date', from: filterFields.shipped_date_start, to: filterFields.shipped_date_end },
+        {
+          field: 'received_date',
+          from: filterFields.received_date_start,
+          to: filterFields.received_date_end,
+        },
+      ],
       searchKey,
-      bounds.length === 0
-        ? undefined
-        : (row) => bounds.every(([test, date]) => test(row as unknown as ManifestRow, date)),
     );
-  };
 
   return {
     list(input: EngineRequests['manifests.list']): EngineAnswer<'manifests.list'> {

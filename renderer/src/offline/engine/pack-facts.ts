@@ -9,8 +9,8 @@
  *   (generator_data.shipped_years, waste_code_data, mmc_codes, registration_status and
  *   federal_generator_status_universe), each the server's per-generator set written out.
  */
-import type { GeneratorDetail, ManifestRecord } from '../../../../shared/api/index.ts';
-import { manifestFacts, type GeneratorFacts, type ManifestFacts } from '../../../../shared/query/filters.ts';
+import type { GeneratorDetail, ManifestRecord, WasteLine } from '../../../../shared/api/index.ts';
+import type { GeneratorFacts } from '../../../../shared/query/filters.ts';
 
 const METHOD_SEPARATOR = ' - ';
 
@@ -20,15 +20,17 @@ export function handlingCodeOf(mmcAndDesc: string): string {
   return end === -1 ? mmcAndDesc : mmcAndDesc.slice(0, end);
 }
 
-/** A manifest's facts from its waste lines as the wire carries them. */
-export function manifestFactsOf(manifest: ManifestRecord): ManifestFacts {
-  return manifestFacts(
-    (manifest.waste_lines ?? []).map((line) => ({
-      usdot_id_number: line.usdot_id_number,
-      container_type_code: line.container_type_code,
-      management_method_code: handlingCodeOf(line.mmc_and_desc),
-    })),
-  );
+/**
+ * The codes a manifest's waste lines carry, as its ManifestFacts hold them (shared/query/filters.ts: no "");
+ * a code on several lines comes once per line, and the engine's index lists the manifest once.
+ */
+export function lineCodes(manifest: ManifestRecord, code: (line: WasteLine) => string): string[] {
+  const codes: string[] = [];
+  for (const line of manifest.waste_lines ?? []) {
+    const value = code(line);
+    if (value !== '') codes.push(value);
+  }
+  return codes;
 }
 
 const nonEmpty = (values: Iterable<string>) => new Set([...values].filter((value) => value !== ''));
