@@ -165,4 +165,17 @@ describe('covers: a request inside a pack’s scope, and only then', () => {
   it.each(cases)('%s', (_name, pack, name, request, expected) => {
     expect(covers(pack, name, request)).toBe(expected);
   });
+
+  it.each([
+    ['no input', undefined],
+    ['a list for filters', { filterFields: ['CA'], searchKey: 7 }],
+    ['a number for an id', { handler_id: 42 }],
+  ])(
+    'takes a request of the wrong shape (%s) without throwing, for the engine to refuse',
+    (_name, request) => {
+      for (const name of ['generators.list', 'generators.detail', 'manifests.aggregate'] as const) {
+        expect(() => covers(CA, name, request as never)).not.toThrow();
+      }
+    },
+  );
 });

@@ -37,8 +37,8 @@ function membersRefine(pack: Members, request: Members, members: readonly string
   });
 }
 
-function searchRefines(packKey: string, requestKey: string | undefined): boolean {
-  return packKey === '' || foldCase(requestKey ?? '').includes(foldCase(packKey));
+function searchRefines(packKey: string, requestKey: string): boolean {
+  return packKey === '' || foldCase(requestKey).includes(foldCase(packKey));
 }
 
 /** Both date ranges of the request lie inside the pack's (bounds inclusive, YYYY-MM-DD compares as text). */
@@ -70,19 +70,25 @@ export function covers<Name extends EngineRequestName>(
   name: Name,
   request: EngineRequests[Name],
 ): boolean {
+  // A request of the wrong shape is covered like any other: the engine then refuses it as the server does.
+  const query: { filterFields?: unknown; searchKey?: unknown; handler_id?: unknown } =
+    typeof request === 'object' && request !== null ? (request as Members) : {};
   if (name === 'generators.detail') {
     if (packQuery.list === 'manifests') return true;
     const ids = packQuery.filterFields.ids ?? [];
-    const { handler_id } = request as EngineRequests['generators.detail'];
-    return ids.length === 0 || ids.includes(handler_id.trim());
+    const id = query.handler_id;
+    return ids.length === 0 || typeof id !== 'string' || ids.includes(id.trim());
   }
   const [list, method] = name.split('.') as [PackQuery['list'], string];
   if (list !== packQuery.list) return false;
   if (method === 'lookup') return wholeList(packQuery);
   if (name === 'generators.aggregate') return false;
-  const query = request as { filterFields?: Members; searchKey?: string };
-  const filters: Members = query.filterFields ?? {};
-  if (!searchRefines(packQuery.searchKey, query.searchKey)) return false;
+  const filters: Members =
+    typeof query.filterFields === 'object' && query.filterFields !== null
+      ? (query.filterFields as Members)
+      : {};
+  const searchKey = typeof query.searchKey === 'string' ? query.searchKey : '';
+  if (!searchRefines(packQuery.searchKey, searchKey)) return false;
   if (packQuery.list === 'generators') {
     return membersRefine(packQuery.filterFields, filters, GENERATOR_FILTER_MEMBERS);
   }
