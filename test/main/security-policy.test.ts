@@ -58,6 +58,11 @@ describe('content security policy', () => {
     expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-eval|https?:|\*/);
     expect(directives.find((directive) => directive.startsWith('script-src'))).not.toContain('unsafe-inline');
   });
+
+  it("lets the app start workers from its own files only (the offline engine's), never from blob: or data:", () => {
+    const directives = CONTENT_SECURITY_POLICY.split(';').map((directive) => directive.trim());
+    expect(directives).toContain("worker-src 'self'");
+  });
 });
 
 describe('origins and requests', () => {

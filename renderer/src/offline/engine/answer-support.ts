@@ -1,0 +1,63 @@
+/**
+ * What every answer of the engine shares: reading a request as the server reads it (its zod schema first,
+ * then the shared parsers), errors as the IPC contract's values, and rows cut to the selected fields.
+ */
+import type { z } from 'zod';
+import type { IpcError } from '../../../../shared/ipc/contract.ts';
+import type { Parsed } from '../../../../shared/query/index.ts';
+
+export const fail = (kind: IpcError['kind'], message: string): { ok: false; error: IpcError } => ({
+  ok: false,
+  error: { kind, message },
+});
+
+/** A schema's reading of an input, or the first problem as the server words it ("path: message"). */
+export function read<Schema extends z.ZodType>(schema: Schema, input: unknown): Parsed<z.output<Schema>> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issue = parsed.error.issues[0];
+  const path = issue?.path.join('.') ?? '';
+  return { ok: false, message: `${path === '' ? '' : `${path}: `}${issue?.message ?? 'invalid request'}` };
+}
+
+/** Reads every parameter; the first that fails is the answer. */
+export function all<T extends readonly Parsed<unknown>[]>(
+  ...parsed: T
+):
+  | { ok: true; values: { [K in keyof T]: T[K] extends Parsed<infer V> ? V : never } }
+  | { ok: false; message: string } {
+  for (const one of parsed) if (!one.ok) return one;
+  return {
+    ok: true,
+    values: parsed.map((one) => (one as { value: unknown }).value) as {
+      [K in keyof T]: T[K] extends Parsed<infer V> ? V : never;
+    },
+  };
+}
+
+/** Refuses rows a pack cannot be queried over: selectedFields, sorts and searches read every field. */
+export function requireFields(
+  rows: readonly Readonly<Record<string, unknown>>[],
+  fields: readonly string[],
+  what: string,
+) {
+  rows.forEach((row, position) => {
+    for (const field of fields) {
+      if (!(field in row)) {
+        throw new Error(
+          `${what} ${position + 1} of the pack lacks "${field}": a pack holds every field of its rows`,
+        );
+      }
+    }
+  });
+}
+
+/** A row with only the selected fields, in their order, as the server returns it. */
+export function pick(
+  row: Readonly<Record<string, unknown>>,
+  fields: readonly string[],
+): Record<string, unknown> {
+  const picked: Record<string, unknown> = {};
+  for (const field of fields) picked[field] = row[field];
+  return picked;
+}

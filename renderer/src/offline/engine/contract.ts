@@ -1,0 +1,82 @@
+/**
+ * The seam between the offline packs (downloaded and stored in renderer/src/offline/) and the offline query
+ * engine (this folder). Storage hands the engine a pack's rows once, when the pack opens; the engine answers
+ * the data requests of the IPC contract (shared/ipc/contract.ts) over them with the outputs the server's
+ * answers parse to (shared/api), and `covers` says which requests a pack can answer exactly: a request it
+ * does not cover must go to the page cache, never to a guess (docs/offline.md lists what is refused).
+ */
+import type {
+  GeneratorDetail,
+  GeneratorFilterFields,
+  GeneratorList,
+  GeneratorRecord,
+  GeneratorTotals,
+  LookupResult,
+  ManifestFilterFields,
+  ManifestList,
+  ManifestRecord,
+  ManifestTotals,
+} from '../../../../shared/api/index.ts';
+import type { IpcError, Result } from '../../../../shared/ipc/contract.ts';
+import type { TrackerRequestName, TrackerRequests } from '../../../../shared/query/canonical.ts';
+
+export type PackList = 'generators' | 'manifests';
+
+/** What a stored pack holds, as the engine receives it when the pack opens. */
+export interface PackRows {
+  list: PackList;
+  /** Every field; for a manifests pack, the generators its manifests reference. */
+  generators: GeneratorRecord[];
+  /** The detail of every generator in `generators`. */
+  details: GeneratorDetail[];
+  /** Every field including waste_lines; empty for a generators pack. */
+  manifests: ManifestRecord[];
+}
+
+/** The query a pack was made from: one workspace's filters and search. */
+export type PackQuery =
+  | { list: 'generators'; filterFields: GeneratorFilterFields; searchKey: string }
+  | { list: 'manifests'; filterFields: ManifestFilterFields; searchKey: string };
+
+/** The requests the engine answers, by the IPC contract's `group.method` name, with the contract's inputs. */
+export type EngineRequestName = TrackerRequestName;
+export type EngineRequests = TrackerRequests;
+
+/** What each request answers: the data of the IPC method's `{ok: true, data}` result. */
+export interface EngineOutputs {
+  'generators.aggregate': GeneratorTotals;
+  'generators.list': GeneratorList;
+  'generators.lookup': LookupResult;
+  'generators.detail': GeneratorDetail;
+  'manifests.aggregate': ManifestTotals;
+  'manifests.list': ManifestList;
+  'manifests.lookup': LookupResult;
+}
+
+/**
+ * An answer as the IPC methods give one: a bad request is `bad-request` with the server's message, a detail
+ * the pack does not hold is `not-found`, a request the pack cannot answer exactly is `offline`.
+ */
+export type EngineAnswer<Name extends EngineRequestName> = Result<EngineOutputs[Name]>;
+export type EngineError = IpcError;
+
+/** One data request as the pipeline holds it. */
+export interface EngineRequest<Name extends EngineRequestName = EngineRequestName> {
+  name: Name;
+  input: EngineRequests[Name];
+}
+
+/** The engine as the offline store uses it (engine-client.ts runs it in a Web Worker). */
+export interface OfflineEngine {
+  /** True when the pack made from `packQuery` answers this request exactly (see covers.ts). */
+  covers(packQuery: PackQuery, request: EngineRequest): boolean;
+  /** Builds the engine's in-memory indexes over a pack's rows; `packId` names it in later answers. */
+  open(packId: string, rows: PackRows): Promise<void>;
+  /** The answer the server would give to this request, over the opened pack's rows; rejects on an error. */
+  answer<Name extends EngineRequestName>(
+    packId: string,
+    request: EngineRequest<Name>,
+  ): Promise<EngineOutputs[Name]>;
+  /** Forgets an opened pack and frees its memory. */
+  close(packId: string): void;
+}

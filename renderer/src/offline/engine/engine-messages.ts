@@ -1,0 +1,21 @@
+/**
+ * The messages between the engine client (the page) and the engine's Web Worker. Plain data only, so the
+ * browser's structured clone carries them without copying through JSON and a caller may transfer buffers
+ * inside them; every request carries an id its reply repeats, so replies may come in any order.
+ */
+import type { IpcError } from '../../../../shared/ipc/contract.ts';
+import type { EngineRequestName, EngineRequests, PackRows } from './contract.ts';
+
+export type EngineMessage =
+  | { type: 'open'; id: number; packId: string; rows: PackRows }
+  | {
+      type: 'answer';
+      id: number;
+      packId: string;
+      name: EngineRequestName;
+      input: EngineRequests[EngineRequestName];
+    }
+  | { type: 'close'; id: number; packId: string };
+
+export type EngineReply =
+  { id: number; ok: true; data: unknown } | { id: number; ok: false; error: IpcError };

@@ -1,0 +1,15 @@
+/**
+ * The offline engine's Web Worker: indexing a pack and scanning it for a request run here, off the page's
+ * thread, so the grid never freezes while a pack opens or a request scans 100,000 rows.
+ */
+import type { EngineMessage, EngineReply } from './engine-messages.ts';
+import { engineHost } from './engine-host.ts';
+
+/** The worker's global scope, as far as it is used here (the renderer is typed with the DOM's Window). */
+const scope = self as unknown as {
+  onmessage: ((event: MessageEvent<EngineMessage>) => void) | null;
+  postMessage(reply: EngineReply): void;
+};
+
+const reply = engineHost();
+scope.onmessage = (event) => scope.postMessage(reply(event.data));

@@ -1,0 +1,149 @@
+/**
+ * A manifests pack's answers: pages, totals and lookups. The members over waste lines list each manifest
+ * under the codes its lines carry; the date members are ranges of the date's order.
+ */
+import {
+  MANIFEST_FIELDS,
+  ManifestAggregateRequest,
+  ManifestListRequest,
+  ManifestLookupQuery,
+  type ManifestFilterFields,
+  type ManifestLookupField,
+  type ManifestRecord,
+} from '../../../../shared/api/index.ts';
+import { MANIFEST_LIST_MEMBERS, requestKey } from '../../../../shared/query/canonical.ts';
+import {
+  DEFAULT_MANIFEST_SORT,
+  MANIFEST_SEARCH_FIELDS,
+  MANIFEST_SORT_FIELDS,
+  parseSelectedFields,
+  parseSort,
+} from '../../../../shared/query/index.ts';
+import { parseSearch } from '../../../../shared/query/search.ts';
+import { MANIFEST_KEY } from '../../../../shared/query/sort.ts';
+import { all, fail, pick, read, requireFields } from './answer-support.ts';
+import type { EngineAnswer, EngineOutputs, EngineRequests } from './contract.ts';
+import { handlingCodeOf, lineCodes } from './pack-facts.ts';
+import { PackLookups, plainEntries } from './pack-lookups.ts';
+import { PackTable } from './pack-table.ts';
+
+type Manifest = ManifestRecord & Readonly<Record<string, unknown>>;
+
+const MANIFEST_ROW_MEMBERS = {
+  generator_names: 'generator_name',
+  transporter_names: 'transporter',
+  designated_facility_names: 'designated_facility_name',
+} as const satisfies Partial<Record<keyof ManifestFilterFields, keyof ManifestRecord>>;
+
+/** Neumaier's compensated sum, as SQLite's sum() adds, then round(·, 4) as the server's totals round. */
+function tons(values: Float64Array, positions: Int32Array): number {
+  let sum = 0;
+  let compensation = 0;
+  for (const position of positions) {
+    const value = values[position] ?? 0;
+    const total = sum + value;
+    compensation += Math.abs(sum) >= Math.abs(value) ? sum - total + value : value - total + sum;
+    sum = total;
+  }
+  return Math.round((sum + compensation) * 10_000) / 10_000;
+}
+
+export function manifestAnswers(records: readonly Manifest[]) {
+  requireFields(records, MANIFEST_FIELDS, 'manifest');
+  // The numbers the totals sum, read once into typed arrays: a total then never touches a row object.
+  const column = (field: keyof ManifestRecord) => Float64Array.from(records, (row) => Number(row[field]));
+  const columns = {
+    tons: column('total_waste_quantity_tons'),
+    containers: column('container_count'),
+    streams: column('waste_stream_count'),
+  };
+  // The members over waste lines list a manifest under each code its lines carry (ManifestFacts).
+  const members: Record<string, (row: Manifest, position: number) => Iterable<string>> = {
+    dot_id_nos: (row) => lineCodes(row, (line) => line.usdot_id_number),
+    container_types: (row) => lineCodes(row, (line) => line.container_type_code),
+    handling_codes: (row) => lineCodes(row, (line) => handlingCodeOf(line.mmc_and_desc)),
+  };
+  for (const [member, field] of Object.entries(MANIFEST_ROW_MEMBERS))
+    members[member] = (row) => [String(row[field])];
+  const table = new PackTable<Manifest>(records, {
+    keyField: MANIFEST_KEY,
+    defaultSort: DEFAULT_MANIFEST_SORT.field,
+    searchTexts: (row) => MANIFEST_SEARCH_FIELDS.map((field) => String(row[field])),
+    members,
+  });
+  const lookups = new PackLookups<ManifestLookupField>({
+    manifest_number: () => plainEntries(records.map((row) => String(row.manifest_tracking_number))),
+    generator_name: () => plainEntries(table.valuesOf('generator_names')),
+    transporter_name: () => plainEntries(table.valuesOf('transporter_names')),
+    designated_facility_name: () => plainEntries(table.valuesOf('designated_facility_names')),
+    dot_id_no: () => plainEntries(table.valuesOf('dot_id_nos')),
+    container_type: () => plainEntries(table.valuesOf('container_types')),
+    handling_code: () => plainEntries(table.valuesOf('handling_codes')),
+  });
+  const select = (filterFields: ManifestFilterFields, searchKey: string) =>
+    table.select(
+      requestKey('manifests.aggregate', { filterFields, searchKey }),
+      MANIFEST_LIST_MEMBERS.map((member) => [member, filterFields[member] ?? []] as const),
+      // The date members' inclusive bounds (MANIFEST_DATE_TESTS), read from the field's order: YYYY-MM-DD
+      // text sorts as the dates do.
+      [
+        { field: 'shipped_date', from: filterFields.shipped_date_start, to: filterFields.shipped_date_end },
+        {
+          field: 'received_date',
+          from: filterFields.received_date_start,
+          to: filterFields.received_date_end,
+        },
+      ],
+      searchKey,
+    );
+
+  return {
+    list(input: EngineRequests['manifests.list']): EngineAnswer<'manifests.list'> {
+      const request = read(ManifestListRequest, input);
+      if (!request.ok) return fail('bad-request', request.message);
+      const { pageInfo, filterFields } = request.value;
+      const parsed = all(
+        parseSearch(request.value.searchKey, 'searchKey'),
+        parseSort(pageInfo.sort, MANIFEST_SORT_FIELDS, DEFAULT_MANIFEST_SORT),
+        parseSelectedFields(pageInfo.selectedFields, MANIFEST_FIELDS),
+      );
+      if (!parsed.ok) return fail('bad-request', parsed.message);
+      const [searchKey, sort, fields] = parsed.values;
+      const selection = select(filterFields, searchKey);
+      const positions = table.page(selection, sort, pageInfo.page, pageInfo.pageSize);
+      return {
+        ok: true,
+        data: {
+          totalElements: selection.positions.length,
+          content: positions.map((position) => pick(records[position] as Manifest, fields)),
+        },
+      };
+    },
+    aggregate(input: EngineRequests['manifests.aggregate']): EngineAnswer<'manifests.aggregate'> {
+      const request = read(ManifestAggregateRequest, input);
+      if (!request.ok) return fail('bad-request', request.message);
+      const search = parseSearch(request.value.searchKey, 'searchKey');
+      if (!search.ok) return fail('bad-request', search.message);
+      const selection = select(request.value.filterFields, search.value);
+      const { positions } = selection;
+      const total: EngineOutputs['manifests.aggregate'] = {
+        total_waste: tons(columns.tons, positions),
+        shipped_count: positions.length,
+        container_count: 0,
+        waste_streams: 0,
+      };
+      for (const position of positions) {
+        total.container_count += columns.containers[position] ?? 0;
+        total.waste_streams += columns.streams[position] ?? 0;
+      }
+      return { ok: true, data: total };
+    },
+    lookup(input: EngineRequests['manifests.lookup']): EngineAnswer<'manifests.lookup'> {
+      const query = read(ManifestLookupQuery, input);
+      if (!query.ok) return fail('bad-request', query.message);
+      const search = parseSearch(query.value.search, 'search');
+      if (!search.ok) return fail('bad-request', search.message);
+      return { ok: true, data: lookups.page(query.value.field, search.value, query.value.page) };
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * The offline query engine: `openPack` indexes a pack's rows once, and the pack it returns answers the
+ * IPC contract's data requests over them as the server would (docs/api.md "Query semantics", run through
+ * shared/query): the same validation, filters, search, order, paging, selectedFields, totals and lookups.
+ *
+ * Pure TypeScript over shared/: no DOM, no storage, so it runs in a Web Worker (engine.worker.ts) and in
+ * plain Node under the differential test. What it cannot answer exactly it refuses with an `offline` error
+ * rather than guessing (docs/offline.md); covers.ts says beforehand which requests those are.
+ */
+import { GeneratorDetailQuery, type GeneratorDetail } from '../../../../shared/api/index.ts';
+import { fail, read } from './answer-support.ts';
+import type { EngineAnswer, EngineRequestName, EngineRequests, PackList, PackRows } from './contract.ts';
+import { generatorAnswers } from './generator-answers.ts';
+import { manifestAnswers } from './manifest-answers.ts';
+
+/** A pack opened for queries. */
+export interface OpenedPack {
+  readonly list: PackList;
+  answer<Name extends EngineRequestName>(name: Name, input: EngineRequests[Name]): EngineAnswer<Name>;
+}
+
+/** Builds the in-memory indexes over a pack's rows; the pack then answers requests. */
+export function openPack(rows: PackRows): OpenedPack {
+  if (rows.list !== 'generators' && rows.list !== 'manifests') {
+    throw new Error(`a pack holds "generators" or "manifests", not "${String(rows.list)}"`);
+  }
+  const details = new Map(rows.details.map((detail) => [detail.generator_data.epa_handler_id, detail]));
+  const generators = rows.list === 'generators' ? generatorAnswers(rows.generators, details) : undefined;
+  const manifests = rows.list === 'manifests' ? manifestAnswers(rows.manifests) : undefined;
+  const otherList = (name: string) =>
+    fail(
+      'offline',
+      `This offline pack holds ${rows.list}; it cannot answer ${name.split('.')[0] ?? name} requests.`,
+    );
+
+  const answers: { [Name in EngineRequestName]: (input: EngineRequests[Name]) => EngineAnswer<Name> } = {
+    'generators.list': (input) => generators?.list(input) ?? otherList('generators.list'),
+    'generators.aggregate': (input) => generators?.aggregate(input) ?? otherList('generators.aggregate'),
+    'generators.lookup': (input) => generators?.lookup(input) ?? otherList('generators.lookup'),
+    'generators.detail': (input) => detailAnswer(details, input),
+    'manifests.list': (input) => manifests?.list(input) ?? otherList('manifests.list'),
+    'manifests.aggregate': (input) => manifests?.aggregate(input) ?? otherList('manifests.aggregate'),
+    'manifests.lookup': (input) => manifests?.lookup(input) ?? otherList('manifests.lookup'),
+  };
+  return {
+    list: rows.list,
+    answer: (name, input) => {
+      const answer = answers[name] as
+        ((input: EngineRequests[typeof name]) => EngineAnswer<typeof name>) | undefined;
+      if (!answer)
+        return fail('bad-request', `the offline engine answers no request named "${String(name)}"`);
+      return answer(input);
+    },
+  };
+}
+
+function detailAnswer(
+  details: ReadonlyMap<string, GeneratorDetail>,
+  input: EngineRequests['generators.detail'],
+): EngineAnswer<'generators.detail'> {
+  const query = read(GeneratorDetailQuery, input);
+  if (!query.ok) return fail('bad-request', query.message);
+  const detail = details.get(query.value.handler_id);
+  if (!detail)
+    return fail(
+      'not-found',
+      `This offline pack holds no generator with EPA handler id "${query.value.handler_id}".`,
+    );
+  return { ok: true, data: detail };
+}

@@ -1,0 +1,563 @@
+/**
+ * The offline engine against the server: a pack holding the whole demo dataset, read through the API as the
+ * app downloads one, then hundreds of generated requests (every filter member, date ranges, search keys cut
+ * from real text in any case, non-ASCII and one or two characters long, every sort field in both
+ * directions, page sizes and pages, selectedFields, lookups with search and pages, totals, details): the
+ * engine's answer equals the server's answer as main parses it, exactly. Then filtered packs (one state's
+ * generators, one year of manifests) with requests generated inside their scope, which `covers` accepts.
+ *
+ * The server speaks the typed dialect: the sample dialect rounds totals to two decimals on the wire, and the
+ * engine answers the four the typed dialect carries (docs/offline.md).
+ */
+import BetterSqlite3 from 'better-sqlite3';
+import fc from 'fast-check';
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  GENERATOR_FIELDS,
+  GENERATOR_FILTER_MEMBERS,
+  GENERATOR_LOOKUP_FIELDS,
+  GeneratorDetail,
+  GeneratorList,
+  LookupResult,
+  MANIFEST_FIELDS,
+  MANIFEST_LOOKUP_FIELDS,
+  ManifestList,
+  ManifestTotals,
+  type GeneratorFilterFields,
+  type ManifestFilterFields,
+} from '../../shared/api/index.ts';
+import { GENERATOR_SEARCH_FIELDS, MANIFEST_SEARCH_FIELDS } from '../../shared/query/index.ts';
+import { foldCase } from '../../shared/query/search.ts';
+import { finalize } from '../../server/src/db/finalize.ts';
+import type { PackQuery, PackRows } from '../../renderer/src/offline/engine/contract.ts';
+import { covers } from '../../renderer/src/offline/engine/covers.ts';
+import { openPack, type OpenedPack } from '../../renderer/src/offline/engine/open-pack.ts';
+import { handlingCodeOf } from '../../renderer/src/offline/engine/pack-facts.ts';
+import { readPack } from '../helpers/pack-reader.ts';
+import { buildTestDatabase, startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
+import {
+  IDLE_GENERATOR,
+  INSPECTOR,
+  UNICODE_GENERATORS,
+  addGenerators,
+  get,
+  post,
+  signInAs,
+  sortedDistinct,
+  type Session,
+} from '../server/support.ts';
+
+const NONEXISTENT = ['no such value', 'ZZ-000', ''];
+/** Keys that fold differently from toLowerCase or ASCII folding. */
+const UNICODE_KEYS = [
+  'é',
+  'ÉCO',
+  'ærø',
+  'ÆR',
+  'Ø',
+  'ß',
+  'STRAßE',
+  'ς',
+  'ΟΔΟΣ',
+  '\u212A',
+  'ſ',
+  'İ',
+  '\u{1F600}',
+];
+
+let dir = '';
+let server: TrackerServer;
+let session: Session;
+let whole: { generators: PackRows; manifests: PackRows };
+let generatorPack: OpenedPack;
+let manifestPack: OpenedPack;
+
+/** Manifests of the added non-ASCII generators (no waste lines), so manifest text holds them too. */
+function addManifests(path: string): void {
+  const db = new BetterSqlite3(path);
+  try {
+    const insert = db.prepare(
+      `INSERT INTO manifests (manifest_tracking_number, generator_id, generator_name, generator_epa_id,
+         generator_location_state, transporter, designated_facility_name, shipped_date, received_date,
+         total_waste_quantity_tons, container_count, waste_stream_count)
+       SELECT ?, g.id, g.generator_name, g.epa_handler_id, g.location_state, ?, ?, m.shipped_date,
+              m.received_date, m.total_waste_quantity_tons, m.container_count, 0
+       FROM generators g, (SELECT * FROM manifests ORDER BY id LIMIT 1) m WHERE g.epa_handler_id = ?`,
+    );
+    UNICODE_GENERATORS.forEach((generator, index) => {
+      insert.run(
+        `ZZ${index}ÉÇØ`,
+        `Transports ${generator.generator_name}`,
+        'Straße Landfill',
+        generator.epa_handler_id,
+      );
+    });
+    finalize(db);
+  } finally {
+    db.close();
+  }
+}
+
+beforeAll(async () => {
+  const built = await buildTestDatabase(3000, 13);
+  dir = built.dir;
+  addGenerators(built.path, [...UNICODE_GENERATORS, IDLE_GENERATOR]);
+  addManifests(built.path);
+  server = await startTrackerServer({ dbPath: built.path, dialect: 'typed' });
+  session = await signInAs(server.baseUrl, INSPECTOR.username, INSPECTOR.password);
+  whole = {
+    generators: await readPack(session, { list: 'generators', filterFields: {}, searchKey: '' }),
+    manifests: await readPack(session, { list: 'manifests', filterFields: {}, searchKey: '' }),
+  };
+  generatorPack = openPack(whole.generators);
+  manifestPack = openPack(whole.manifests);
+});
+
+afterAll(async () => {
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// The server's answers, parsed as main parses them
+
+async function serverList(list: 'generators' | 'manifests', body: object) {
+  const answer = await post(server.baseUrl, `/api/tracker/${list}/`, session.token, body);
+  expect(answer.status, answer.text.slice(0, 300)).toBe(200);
+  return (list === 'generators' ? GeneratorList : ManifestList).parse(answer.body);
+}
+
+async function serverTotals(body: object) {
+  const answer = await post(server.baseUrl, '/api/tracker/manifests/aggregated_data/', session.token, body);
+  expect(answer.status, answer.text.slice(0, 300)).toBe(200);
+  return ManifestTotals.parse(answer.body);
+}
+
+async function serverLookup(
+  list: 'generators' | 'manifests',
+  query: { field: string; page: number; search: string },
+) {
+  const path =
+    list === 'generators'
+      ? '/api/tracker/generators/filters/'
+      : '/api/tracker/shipments_and_waste_volumes/filters/';
+  const answer = await get(server.baseUrl, path, session.token, query);
+  expect(answer.status, answer.text.slice(0, 300)).toBe(200);
+  return LookupResult.parse(answer.body);
+}
+
+function data<T>(answer: { ok: true; data: T } | { ok: false; error: { kind: string; message: string } }): T {
+  if (!answer.ok) throw new Error(`the engine refused: ${answer.error.kind}: ${answer.error.message}`);
+  return answer.data;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Requests
+
+/** A few real values and, sometimes, one that does not exist (or ""). */
+const valuesFrom = (real: readonly string[]) =>
+  fc
+    .tuple(fc.subarray([...real], { maxLength: 3 }), fc.subarray(NONEXISTENT, { maxLength: 1 }))
+    .map(([a, b]) => [...a, ...b]);
+
+/** A search key: none, a 1–6 character fragment of real text in some casing, or a non-ASCII key. */
+const searchKeys = (texts: readonly string[]) =>
+  fc.oneof(
+    fc.constant(''),
+    fc
+      .tuple(
+        fc.constantFrom(...texts),
+        fc.nat(),
+        fc.integer({ min: 1, max: 6 }),
+        fc.constantFrom('same', 'upper', 'lower', 'folded'),
+      )
+      .map(([text, start, length, casing]) => {
+        const characters = [...text];
+        const from = characters.length === 0 ? 0 : start % characters.length;
+        const fragment = characters.slice(from, from + length).join('');
+        if (casing === 'upper') return fragment.toUpperCase();
+        if (casing === 'lower') return fragment.toLowerCase();
+        return casing === 'folded' ? foldCase(fragment) : fragment;
+      }),
+    fc.constantFrom(...UNICODE_KEYS),
+  );
+
+/** Up to two members: more, AND-ed, seldom leave a row. */
+function someOf(members: Record<string, fc.Arbitrary<string[]>>): fc.Arbitrary<Record<string, string[]>> {
+  return fc
+    .subarray(Object.keys(members), { maxLength: 2 })
+    .chain((chosen) =>
+      fc.record(Object.fromEntries(chosen.map((member) => [member, members[member] ?? fc.constant([])]))),
+    );
+}
+
+const pages = fc.oneof(fc.nat({ max: 3 }), fc.nat({ max: 40 }));
+const pageSizes = fc.oneof(fc.integer({ min: 1, max: 60 }), fc.constant(500));
+
+/** A sort over any field in either direction, or none (the default), sometimes with the direction omitted. */
+const sorts = (fields: readonly string[]) =>
+  fc.oneof(
+    fc.constant(''),
+    fc
+      .tuple(fc.constantFrom(...fields), fc.constantFrom(' asc', ' desc', ' DESC', ''))
+      .map(([f, d]) => `${f}${d}`),
+  );
+
+/** Every field, or a few named with spaces and a trailing comma. */
+const selections = (fields: readonly string[]) =>
+  fc.oneof(
+    { arbitrary: fc.constant(''), weight: 3 },
+    {
+      arbitrary: fc.subarray([...fields], { minLength: 1 }).map((chosen) => `${chosen.join(', ')},`),
+      weight: 1,
+    },
+  );
+
+function generatorValues(rows: PackRows): Record<keyof GeneratorFilterFields, string[]> {
+  const details = rows.details.map((detail) => detail.generator_data);
+  return {
+    shippedYears: sortedDistinct(details.flatMap((d) => d.shipped_years.split(',').filter(Boolean))),
+    cities: sortedDistinct(rows.generators.map((g) => g.location_city ?? '')),
+    naics: sortedDistinct(rows.generators.map((g) => g.primary_naics_code ?? '')),
+    ids: sortedDistinct(rows.generators.map((g) => g.epa_handler_id ?? '')),
+    states: sortedDistinct(rows.generators.map((g) => g.location_state ?? '')),
+    wasteCodes: sortedDistinct(rows.details.flatMap((d) => d.waste_code_data.map((entry) => entry.code))),
+    names: sortedDistinct(rows.generators.map((g) => g.generator_name ?? '')),
+    statuses: sortedDistinct(
+      details.flatMap((d) => [d.registration_status, d.federal_generator_status_universe]),
+    ),
+    handlingCodes: sortedDistinct(
+      rows.details.flatMap((d) => d.mmc_codes.map((code) => code.management_method)),
+    ),
+  };
+}
+
+function generatorRequests(rows: PackRows) {
+  const real = generatorValues(rows);
+  const texts = rows.generators.flatMap((g) => GENERATOR_SEARCH_FIELDS.map((field) => String(g[field])));
+  return fc.record({
+    filterFields: someOf(Object.fromEntries(GENERATOR_FILTER_MEMBERS.map((m) => [m, valuesFrom(real[m])]))),
+    searchKey: searchKeys(texts),
+    pageInfo: fc.record({
+      page: pages,
+      pageSize: pageSizes,
+      sort: sorts(GENERATOR_FIELDS),
+      selectedFields: selections(GENERATOR_FIELDS),
+    }),
+  });
+}
+
+const SCALAR_MANIFEST_FIELDS = MANIFEST_FIELDS.filter((field) => field !== 'waste_lines');
+
+function manifestRequests(rows: PackRows) {
+  const lines = rows.manifests.flatMap((m) => m.waste_lines ?? []);
+  const distinct = (pick: (row: (typeof rows.manifests)[number]) => string | undefined) =>
+    sortedDistinct(rows.manifests.map((m) => pick(m) ?? ''));
+  const dates = sortedDistinct(rows.manifests.flatMap((m) => [m.shipped_date ?? '', m.received_date ?? '']));
+  const bound = fc.oneof(
+    { arbitrary: fc.constant(null), weight: 3 },
+    { arbitrary: fc.constantFrom(...dates), weight: 1 },
+  );
+  const range = fc.tuple(bound, bound).map(([a, b]) => (a !== null && b !== null && a > b ? [b, a] : [a, b]));
+  const filterFields = fc
+    .tuple(
+      someOf({
+        generator_names: valuesFrom(distinct((m) => m.generator_name)),
+        transporter_names: valuesFrom(distinct((m) => m.transporter)),
+        designated_facility_names: valuesFrom(distinct((m) => m.designated_facility_name)),
+        dot_id_nos: valuesFrom(sortedDistinct(lines.map((line) => line.usdot_id_number))),
+        container_types: valuesFrom(sortedDistinct(lines.map((line) => line.container_type_code))),
+        handling_codes: valuesFrom(sortedDistinct(lines.map((line) => handlingCodeOf(line.mmc_and_desc)))),
+      }),
+      range,
+      range,
+    )
+    .map(([lists, [shippedStart, shippedEnd], [receivedStart, receivedEnd]]) => {
+      const fields: ManifestFilterFields = { ...lists };
+      if (shippedStart) fields.shipped_date_start = shippedStart;
+      if (shippedEnd) fields.shipped_date_end = shippedEnd;
+      if (receivedStart) fields.received_date_start = receivedStart;
+      if (receivedEnd) fields.received_date_end = receivedEnd;
+      return fields;
+    });
+  const texts = rows.manifests.flatMap((m) => MANIFEST_SEARCH_FIELDS.map((field) => String(m[field])));
+  return fc.record({
+    filterFields,
+    searchKey: searchKeys(texts),
+    pageInfo: fc.record({
+      page: pages,
+      pageSize: pageSizes,
+      sort: sorts(SCALAR_MANIFEST_FIELDS),
+      selectedFields: selections(MANIFEST_FIELDS),
+    }),
+  });
+}
+
+function lookupRequests(fields: readonly string[], texts: () => string[]) {
+  return fc.record({
+    field: fc.constantFrom(...fields),
+    page: fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 40 })),
+    search: fc.oneof(
+      fc.constant(''),
+      searchKeys(texts()).filter((key) => [...key].length <= 100),
+    ),
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+describe('a pack of the whole dataset answers exactly what the server answers', () => {
+  it('holds every row the server has', () => {
+    expect(whole.generators.generators.length).toBeGreaterThan(100);
+    expect(whole.generators.details.length).toBe(whole.generators.generators.length);
+    expect(whole.manifests.manifests.length).toBe(3000 + UNICODE_GENERATORS.length);
+  });
+
+  it('generator pages: filters, search, sort, paging, selectedFields', async () => {
+    let nonEmpty = 0;
+    await fc.assert(
+      fc.asyncProperty(generatorRequests(whole.generators), async (request) => {
+        const expected = await serverList('generators', request);
+        expect(data(generatorPack.answer('generators.list', request))).toEqual(expected);
+        if (expected.content.length > 0 && expected.totalElements < whole.generators.generators.length)
+          nonEmpty += 1;
+      }),
+      { numRuns: 150 },
+    );
+    // Requests that kept some rows but not all: the filters were exercised, not just the empty answer.
+    expect(nonEmpty).toBeGreaterThan(10);
+  });
+
+  it('manifest pages: filters over waste lines, date ranges, search, sort, paging, selectedFields', async () => {
+    let nonEmpty = 0;
+    await fc.assert(
+      fc.asyncProperty(manifestRequests(whole.manifests), async (request) => {
+        const expected = await serverList('manifests', request);
+        expect(data(manifestPack.answer('manifests.list', request))).toEqual(expected);
+        if (expected.content.length > 0 && expected.totalElements < whole.manifests.manifests.length)
+          nonEmpty += 1;
+      }),
+      { numRuns: 150 },
+    );
+    expect(nonEmpty).toBeGreaterThan(10);
+  });
+
+  it('manifest totals', async () => {
+    await fc.assert(
+      fc.asyncProperty(manifestRequests(whole.manifests), async ({ filterFields, searchKey }) => {
+        const expected = await serverTotals({ filterFields, searchKey });
+        expect(data(manifestPack.answer('manifests.aggregate', { filterFields, searchKey }))).toEqual(
+          expected,
+        );
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('generator lookups, with search and pages', async () => {
+    const texts = () =>
+      whole.generators.generators.flatMap((g) => [g.generator_name ?? '', g.location_city ?? '']);
+    await fc.assert(
+      fc.asyncProperty(lookupRequests(GENERATOR_LOOKUP_FIELDS, texts), async (query) => {
+        const expected = await serverLookup('generators', query);
+        expect(data(generatorPack.answer('generators.lookup', query as never))).toEqual(expected);
+      }),
+      { numRuns: 120 },
+    );
+  });
+
+  it('manifest lookups, with search and pages', async () => {
+    const texts = () =>
+      whole.manifests.manifests.flatMap((m) => [
+        m.manifest_tracking_number ?? '',
+        m.transporter ?? '',
+        m.designated_facility_name ?? '',
+      ]);
+    await fc.assert(
+      fc.asyncProperty(lookupRequests(MANIFEST_LOOKUP_FIELDS, texts), async (query) => {
+        const expected = await serverLookup('manifests', query);
+        expect(data(manifestPack.answer('manifests.lookup', query as never))).toEqual(expected);
+      }),
+      { numRuns: 120 },
+    );
+  });
+
+  it('generator details, and an unknown id is not found in both', async () => {
+    const ids = [
+      ...whole.generators.generators.slice(0, 20).map((g) => g.epa_handler_id ?? ''),
+      IDLE_GENERATOR.epa_handler_id,
+    ];
+    for (const id of ids) {
+      const answer = await get(server.baseUrl, '/api/tracker/generators/details/', session.token, {
+        handler_id: id,
+      });
+      expect(answer.status).toBe(200);
+      const expected = GeneratorDetail.parse(answer.body);
+      expect(data(generatorPack.answer('generators.detail', { handler_id: id }))).toEqual(expected);
+      // A manifests pack holds the generators its manifests name; the idle one shipped nothing.
+      if (id === IDLE_GENERATOR.epa_handler_id) {
+        expect(manifestPack.answer('generators.detail', { handler_id: id })).toMatchObject({
+          ok: false,
+          error: { kind: 'not-found' },
+        });
+      } else {
+        expect(data(manifestPack.answer('generators.detail', { handler_id: id }))).toEqual(expected);
+      }
+    }
+    const missing = await get(server.baseUrl, '/api/tracker/generators/details/', session.token, {
+      handler_id: 'ZZ-NONE',
+    });
+    expect(missing.status).toBe(404);
+    expect(generatorPack.answer('generators.detail', { handler_id: 'ZZ-NONE' })).toMatchObject({
+      ok: false,
+      error: { kind: 'not-found' },
+    });
+  });
+
+  it.each([
+    ['an unknown sort field', { pageInfo: { page: 0, pageSize: 10, sort: 'colour asc' } }],
+    ['an unknown direction', { pageInfo: { page: 0, pageSize: 10, sort: 'shipped_date sideways' } }],
+    ['an unknown selected field', { pageInfo: { page: 0, pageSize: 10, selectedFields: 'colour' } }],
+    ['a page size over 500', { pageInfo: { page: 0, pageSize: 501 } }],
+    ['a control character in the search', { pageInfo: { page: 0, pageSize: 10 }, searchKey: 'a\tb' }],
+    [
+      'a start after its end',
+      {
+        pageInfo: { page: 0, pageSize: 10 },
+        filterFields: { shipped_date_start: '2024-02-01', shipped_date_end: '2024-01-01' },
+      },
+    ],
+    [
+      'a date that does not exist',
+      { pageInfo: { page: 0, pageSize: 10 }, filterFields: { received_date_end: '2024-02-30' } },
+    ],
+    ['an unknown member', { pageInfo: { page: 0, pageSize: 10 }, filterFields: { colours: ['red'] } }],
+  ])('refuses %s as the server does', async (_name, request) => {
+    const answer = await post(server.baseUrl, '/api/tracker/manifests/', session.token, request);
+    expect(answer.status).toBe(400);
+    const refused = manifestPack.answer('manifests.list', request as never);
+    expect(refused).toMatchObject({ ok: false, error: { kind: 'bad-request' } });
+  });
+
+  it('does not answer generator totals: the manifests per generator are not on the wire', () => {
+    expect(generatorPack.answer('generators.aggregate', { filterFields: {}, searchKey: '' })).toMatchObject({
+      ok: false,
+      error: { kind: 'offline' },
+    });
+    expect(covers({ list: 'generators', filterFields: {}, searchKey: '' }, 'generators.aggregate', {})).toBe(
+      false,
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+
+/** The most common value of a list, so a filtered pack keeps a good share of the rows. */
+function mostCommon(values: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
+}
+
+/** A request moved inside the pack's scope: its members narrowed to the pack's values, its dates into the pack's range. */
+function inside<Filters extends Record<string, unknown>>(packFilters: Filters, filters: Filters): Filters {
+  const narrowed: Record<string, unknown> = { ...filters };
+  for (const [member, allowed] of Object.entries(packFilters)) {
+    if (Array.isArray(allowed)) {
+      const asked = (filters[member] as string[] | undefined) ?? [];
+      const kept = asked.filter((value) => allowed.includes(value));
+      narrowed[member] = kept.length > 0 ? kept : allowed;
+    }
+  }
+  for (const range of ['shipped', 'received']) {
+    const packStart = packFilters[`${range}_date_start`] as string | undefined;
+    const packEnd = packFilters[`${range}_date_end`] as string | undefined;
+    let start = filters[`${range}_date_start`] as string | undefined;
+    let end = filters[`${range}_date_end`] as string | undefined;
+    if (packStart && (!start || start < packStart)) start = packStart;
+    if (packEnd && (!end || end > packEnd)) end = packEnd;
+    if (start && end && start > end) [start, end] = [packStart ?? end, packEnd ?? start];
+    if (start) narrowed[`${range}_date_start`] = start;
+    if (end) narrowed[`${range}_date_end`] = end;
+  }
+  return narrowed as Filters;
+}
+
+describe('a filtered pack answers requests inside its scope exactly as the server does', () => {
+  it("one state's generators", async () => {
+    const state = mostCommon(whole.generators.generators.map((g) => g.location_state ?? ''));
+    const query: PackQuery = { list: 'generators', filterFields: { states: [state] }, searchKey: '' };
+    const rows = await readPack(session, query);
+    expect(rows.generators.length).toBeGreaterThan(10);
+    expect(rows.generators.length).toBeLessThan(whole.generators.generators.length);
+    const pack = openPack(rows);
+    await fc.assert(
+      fc.asyncProperty(generatorRequests(whole.generators), async (generated) => {
+        const request = { ...generated, filterFields: inside(query.filterFields, generated.filterFields) };
+        expect(covers(query, 'generators.list', request)).toBe(true);
+        const expected = await serverList('generators', request);
+        expect(data(pack.answer('generators.list', request))).toEqual(expected);
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it('one year of manifests', async () => {
+    const year = mostCommon(whole.manifests.manifests.map((m) => (m.shipped_date ?? '').slice(0, 4)));
+    const query: PackQuery = {
+      list: 'manifests',
+      filterFields: { shipped_date_start: `${year}-01-01`, shipped_date_end: `${year}-12-31` },
+      searchKey: '',
+    };
+    const rows = await readPack(session, query);
+    expect(rows.manifests.length).toBeGreaterThan(100);
+    expect(rows.manifests.length).toBeLessThan(whole.manifests.manifests.length);
+    const pack = openPack(rows);
+    await fc.assert(
+      fc.asyncProperty(manifestRequests(whole.manifests), async (generated) => {
+        const request = { ...generated, filterFields: inside(query.filterFields, generated.filterFields) };
+        expect(covers(query, 'manifests.list', request)).toBe(true);
+        const expected = await serverList('manifests', request);
+        expect(data(pack.answer('manifests.list', request))).toEqual(expected);
+        const totals = await serverTotals({
+          filterFields: request.filterFields,
+          searchKey: request.searchKey,
+        });
+        const aggregate = { filterFields: request.filterFields, searchKey: request.searchKey };
+        expect(data(pack.answer('manifests.aggregate', aggregate))).toEqual(totals);
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it("a searched pack: one transporter's manifests found by a search key", async () => {
+    const transporter = mostCommon(whole.manifests.manifests.map((m) => m.transporter ?? ''));
+    const key = [...transporter].slice(0, 5).join('');
+    const query: PackQuery = {
+      list: 'manifests',
+      filterFields: { handling_codes: ['H141', 'H040', 'H061'] },
+      searchKey: key,
+    };
+    const pack = openPack(await readPack(session, query));
+    await fc.assert(
+      fc.asyncProperty(
+        manifestRequests(whole.manifests),
+        fc.constantFrom('', 'x'),
+        async (generated, more) => {
+          const searchKey = more === '' ? key.toUpperCase() : `${key}${transporter.slice(5, 6)}`;
+          const request = {
+            ...generated,
+            searchKey,
+            filterFields: inside(query.filterFields, generated.filterFields),
+          };
+          expect(covers(query, 'manifests.list', request)).toBe(true);
+          expect(data(pack.answer('manifests.list', request))).toEqual(
+            await serverList('manifests', request),
+          );
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
