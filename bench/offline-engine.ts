@@ -36,6 +36,7 @@ import {
   type ListRequest,
 } from './offline-engine-requests.ts';
 import { benchDatabasePath, ensureBenchDatabase, startServerProcess } from './tracker-server.ts';
+import { DEMO_USERS } from '../test/helpers/demo-users.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values: args } = parseArgs({
@@ -111,7 +112,7 @@ async function main(): Promise<void> {
     const login = await fetch(`${origin}/api/tracker/auth/login/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'inspector', password: 'inspector-demo' }),
+      body: JSON.stringify(DEMO_USERS.inspector),
     });
     const session = { baseUrl: origin, token: LoginResponse.parse(await login.json()).access_token };
     console.error('Reading the packs through the API…');

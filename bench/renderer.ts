@@ -32,6 +32,7 @@ import { startBridge } from '../main/src/bridge/server.ts';
 import { GeneratorList, LoginResponse, LookupResult } from '../shared/api/index.ts';
 import { channelOf } from '../shared/ipc/contract.ts';
 import { benchDatabasePath, ensureBenchDatabase, startServerProcess } from './tracker-server.ts';
+import { DEMO_USERS } from '../test/helpers/demo-users.ts';
 
 /**
  * Everything this benchmark knows about the UI, in one place. Roles and accessible names are the UI's
@@ -71,7 +72,7 @@ const API = {
   manifests: '/api/tracker/manifests/',
 } as const;
 
-const DEMO_USER = { username: 'inspector', password: 'inspector-demo' } as const;
+const DEMO_USER = DEMO_USERS.inspector;
 const SIGN_INS = 5;
 const FILTER_CHANGES = 16;
 /** 1-based rows to jump to; scaled down to the row count of a smaller dataset. */

@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '../server/src/db/open.ts';
 import { benchCases, type Case } from './server-cases.ts';
 import { benchDatabasePath, ensureBenchDatabase, startPrintingOrigin } from './tracker-server.ts';
+import { DEMO_USERS } from '../test/helpers/demo-users.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values: args } = parseArgs({
@@ -238,7 +239,7 @@ async function main(): Promise<void> {
     const login = await fetch(`${trackerOrigin}/api/tracker/auth/login/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'inspector', password: 'inspector-demo' }),
+      body: JSON.stringify(DEMO_USERS.inspector),
     });
     const { access_token: token } = (await login.json()) as { access_token: string };
     const names = (await (await fetch(`${bareOrigin}/cases`)).json()) as string[];

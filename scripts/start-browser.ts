@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { startBridge } from '../main/src/bridge/server.ts';
 import { existsSync } from 'node:fs';
 import { BUILD_ROOT, buildApp, onInterrupt, reportServerStop, startDemoServer } from './launch.ts';
+import { DEMO_ACCOUNTS } from '../server/src/auth/demo-accounts.ts';
 
 const USAGE = 'usage: npm run start:browser -- [--port P] [--user-data DIR] [--db FILE] [--no-build]';
 
@@ -71,7 +72,8 @@ async function main(): Promise<void> {
   });
   reportServerStop(server, () => stopping, 'Ctrl-C stops the bridge');
   console.error(`Tracker API on ${server.url} (process ${server.pid})`);
-  console.error('Sign in with inspector / inspector-demo (or generators-only / generators-demo).');
+  const accounts = DEMO_ACCOUNTS.map((account) => `${account.username} / ${account.password}`);
+  console.error(`Sign in with ${accounts.join(' (or ')}${')'.repeat(accounts.length - 1)}.`);
   console.error(
     "Open this address in Chromium or Chrome; it holds this run's secret, so keep it to yourself:",
   );

@@ -12,6 +12,7 @@ import { buildApp } from '../../server/src/app.ts';
 import type { ThrottleOptions } from '../../server/src/auth/throttle.ts';
 import { buildDemoDatabase } from '../../server/src/data/demo/build-demo.ts';
 import { openDatabase } from '../../server/src/db/open.ts';
+import { DEMO_USERS } from './demo-users.ts';
 
 export interface TrackerServerOptions {
   /** Manifests in the demo dataset; default 3,000. */
@@ -70,8 +71,8 @@ export async function startTrackerServer(options: TrackerServerOptions = {}): Pr
 /** Signs in over HTTP and returns the bearer token. */
 export async function signIn(
   baseUrl: string,
-  username = 'inspector',
-  password = 'inspector-demo',
+  username = DEMO_USERS.inspector.username,
+  password = DEMO_USERS.inspector.password,
 ): Promise<string> {
   const response = await fetch(`${baseUrl}/api/tracker/auth/login/`, {
     method: 'POST',

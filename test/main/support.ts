@@ -16,7 +16,7 @@ import type {
   RequestOptions,
 } from '../../shared/ipc/contract.ts';
 import { channelOf } from '../../shared/ipc/contract.ts';
-import { DEMO_ACCOUNTS } from '../../server/src/auth/demo-accounts.ts';
+import { DEMO_USERS } from '../helpers/demo-users.ts';
 import type { ApiClientOptions } from '../../main/src/api/client.ts';
 import { handlers, type HandlerContext } from '../../main/src/ipc/handlers.ts';
 import { channelTable } from '../../main/src/ipc/register.ts';
@@ -27,17 +27,7 @@ import type { Encryption, TokenStore } from '../../main/src/session/token-store.
 import { API_BASE_URL_OPTION } from '../../main/src/settings/launch-options.ts';
 import type { SettingsStore } from '../../main/src/settings/settings-store.ts';
 
-function demoUser(username: string): { username: string; password: string } {
-  const account = DEMO_ACCOUNTS.find((candidate) => candidate.username === username);
-  if (!account) throw new Error(`the demo data has no user ${username}`);
-  return { username: account.username, password: account.password };
-}
-
-/** The demo accounts' sign-ins, read from the one list the demo data is built from. */
-export const DEMO_USERS = {
-  inspector: demoUser('inspector'),
-  generatorsOnly: demoUser('generators-only'),
-} as const;
+export { DEMO_USERS };
 
 /** Stands in for safeStorage: reversible, and never leaves the plain text visible in the bytes. */
 export function fakeEncryption(available = true): Encryption & { available: boolean } {

@@ -99,7 +99,7 @@ describe('sign-in', () => {
 
   it('answers a wrong password and an unknown user with the same 401', async () => {
     const wrongPassword = await login(server.baseUrl, INSPECTOR.username, 'not-the-password');
-    const unknownUser = await login(server.baseUrl, 'nobody-here', 'inspector-demo');
+    const unknownUser = await login(server.baseUrl, 'nobody-here', INSPECTOR.password);
     expectProblem(wrongPassword, 401);
     expectProblem(unknownUser, 401);
     expect(wrongPassword.text).toBe(unknownUser.text);

@@ -6,6 +6,7 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { expect } from 'vitest';
 import { finalize } from '../../server/src/db/finalize.ts';
+import { DEMO_USERS } from '../helpers/demo-users.ts';
 import type { GeneratorFilterFields, ManifestFilterFields } from '../../shared/api/index.ts';
 import { matchesAnySearch } from '../../shared/query/search.ts';
 
@@ -210,8 +211,8 @@ export async function signInAs(baseUrl: string, username: string, password: stri
   return { baseUrl, token: (answer.body as { access_token: string }).access_token };
 }
 
-export const INSPECTOR = { username: 'inspector', password: 'inspector-demo' } as const;
-export const GENERATORS_ONLY = { username: 'generators-only', password: 'generators-demo' } as const;
+export const INSPECTOR = DEMO_USERS.inspector;
+export const GENERATORS_ONLY = DEMO_USERS.generatorsOnly;
 
 /**
  * Adds generators that have shipped nothing to a database file, as copies of its first generator with the
