@@ -3,6 +3,10 @@ import { followSession, signOut } from './data/tracker-data.ts';
 import { useSession } from './data/session.ts';
 import { SessionDialog, SignIn } from './components/sign-in.tsx';
 import { GeneratorProfile } from './profile/generator-profile.tsx';
+import { isOffline, useConnectivity } from './offline/connectivity.ts';
+import { OfflineBanner, WorkOfflineSwitch } from './offline/offline-banner.tsx';
+import { OfflineData } from './offline/offline-data.tsx';
+import { followSessionForOffline } from './offline/session-binding.ts';
 import { useNavigation, type View } from './state/navigation.ts';
 import { GeneratorsWorkspace } from './workspaces/generators.tsx';
 import { ManifestsWorkspace } from './workspaces/manifests.tsx';
@@ -10,6 +14,7 @@ import { ManifestsWorkspace } from './workspaces/manifests.tsx';
 const VIEWS: readonly { view: View; label: string }[] = [
   { view: 'generators', label: 'Generators' },
   { view: 'manifests', label: 'Manifests' },
+  { view: 'offline', label: 'Offline data' },
 ];
 
 /**
@@ -37,6 +42,7 @@ function Shell() {
             </button>
           ))}
         </nav>
+        <WorkOfflineSwitch />
         <span className="app-user">
           Signed in as <strong>{status?.username}</strong> on {status?.baseUrl}
         </span>
@@ -44,27 +50,41 @@ function Shell() {
           Sign out
         </button>
       </header>
+      <OfflineBanner />
       <main className="app-main">
         {mounted('generators') && <GeneratorsWorkspace hidden={view !== 'generators' || profile !== null} />}
         {mounted('manifests') && <ManifestsWorkspace hidden={view !== 'manifests' || profile !== null} />}
+        {view === 'offline' && profile === null && <OfflineData />}
         {profile !== null && <GeneratorProfile handlerId={profile} onClose={closeProfile} />}
       </main>
     </div>
   );
 }
 
-/** Sign-in until main has a session; then the shell, with the sign-in dialog over it if it expires. */
+/**
+ * Sign-in until main has a session; then the shell, with the sign-in dialog over it if it expires. Offline,
+ * an expired session keeps the shell on saved data: the dialog waits until the server answers again.
+ */
 export function App() {
   const status = useSession((state) => state.status);
   const expired = useSession((state) => state.expired);
-  useEffect(() => followSession(), []);
+  const offline = useConnectivity(isOffline);
+  // The saved data follows the session before the first view asks for anything.
+  useEffect(() => {
+    const stopOffline = followSessionForOffline();
+    const stopSession = followSession();
+    return () => {
+      stopSession();
+      stopOffline();
+    };
+  }, []);
 
   if (status === null) return null;
   if (!status.signedIn && !expired) return <SignIn />;
   return (
     <>
       <Shell />
-      {expired && <SessionDialog />}
+      {expired && !offline && <SessionDialog />}
     </>
   );
 }

@@ -29,10 +29,12 @@ import type {
   TrackerApi,
 } from '../../../shared/ipc/contract.ts';
 import { MESSAGES } from '../../../shared/ipc/messages.ts';
-import { noCache, type CacheHook } from './cache-hook.ts';
+import { noCache, type CachedAnswer, type CacheHook } from './cache-hook.ts';
 import { waitForSignIn } from './session.ts';
 import {
+  isOffline,
   networkSkipped,
+  useConnectivity,
   savedAnswerShown,
   serverReached,
   serverUnreachable,
@@ -66,8 +68,12 @@ export interface RequestControl<Data = unknown> {
   cache?: boolean;
 }
 
-/** A saved answer younger than this is given without asking the network again. */
-export const FRESH_MS = 10_000;
+/**
+ * A saved answer younger than this is given without asking the network again: long enough that a view
+ * asking again for what just changed does not start another round, short enough that coming back to a
+ * view asks the server.
+ */
+export const FRESH_MS = 2_000;
 
 let cache: CacheHook = noCache;
 
@@ -169,18 +175,22 @@ function revalidate<Name extends TrackerRequestName>(
   name: Name,
   canonical: object,
   key: string,
-  kept: { data: unknown },
+  kept: CachedAnswer,
   onUpdate: (answer: Answer<DataOf<Name>>, changed: boolean) => void,
   signal?: AbortSignal,
 ): void {
-  invoke(name, canonical, signal).then((answer) => {
+  invoke(name, canonical, signal).then(async (answer) => {
     if (answer.ok) {
       serverReached();
       const fetchedAt = Date.now();
-      void cache.write(key, { data: answer.data, fetchedAt }).catch(() => undefined);
+      // Written before the caller hears: a view that asks again on a change must find the new answer.
+      await cache.write(key, { data: answer.data, fetchedAt }).catch(() => undefined);
       const changed = JSON.stringify(answer.data) !== JSON.stringify(kept.data);
       onUpdate({ ok: true, data: answer.data as DataOf<Name>, source: 'network', fetchedAt }, changed);
-    } else if (answer.error.kind === 'offline' || answer.error.kind === 'timeout') serverUnreachable();
+    } else if (answer.error.kind === 'offline' || answer.error.kind === 'timeout') {
+      serverUnreachable();
+      savedAnswerShown(kept.fetchedAt);
+    }
     // Any other failure (a 401 included) shows on the next request the user makes; the saved answer stays.
   }, ignoreAbort);
 }
@@ -199,6 +209,7 @@ export async function request<Name extends TrackerRequestName>(
     const kept = await cache.read(key).catch(() => undefined);
     signal?.throwIfAborted();
     if (kept) {
+      if (isOffline(useConnectivity.getState())) savedAnswerShown(kept.fetchedAt);
       if (Date.now() - kept.fetchedAt >= FRESH_MS) revalidate(name, canonical, key, kept, onUpdate, signal);
       return { ok: true, data: kept.data as DataOf<Name>, source: 'cache', fetchedAt: kept.fetchedAt };
     }

@@ -4,9 +4,9 @@
  * the progress bars. The stored state (./database.ts) is the truth; this only follows the running ones.
  */
 import { create } from 'zustand';
-import type { PackPart } from './database.ts';
+import { isQuotaError, type PackPart } from './database.ts';
 import type { PackQuery } from './engine-seam.ts';
-import { createPack, runDownload, type DownloadEnd, type PartState } from './pack-download.ts';
+import { STOPPED, createPack, runDownload, type DownloadEnd, type PartState } from './pack-download.ts';
 import { deletePack, describeQuery, refreshOf } from './packs.ts';
 import {
   activeDatabase,
@@ -98,7 +98,14 @@ export function startDownload(packId: string): Promise<DownloadEnd> {
 
 /** Creates a pack of this query and starts downloading it; resolves with its id once it is recorded. */
 export async function makeAvailableOffline(query: PackQuery): Promise<string> {
-  const pack = await createPack(database(), query, describeQuery(query));
+  let pack;
+  try {
+    pack = await createPack(database(), query, describeQuery(query));
+  } catch (error) {
+    if (!isQuotaError(error)) throw error;
+    reportStorageFull();
+    throw new Error(STOPPED.storageFull, { cause: error });
+  }
   void startDownload(pack.id);
   return pack.id;
 }

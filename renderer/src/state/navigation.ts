@@ -2,7 +2,7 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 
-export type View = 'generators' | 'manifests';
+export type View = 'generators' | 'manifests' | 'offline';
 
 type NavigationState = {
   view: View;
