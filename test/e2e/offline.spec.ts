@@ -147,6 +147,8 @@ test('a pack downloads, survives a stopped server midway, resumes with nothing m
 });
 
 test('a full quota says "storage full" and keeps what was saved', async ({ app }, testInfo) => {
+  await gate(app).reopen();
+  await app.reset();
   // An on-disk profile: the in-memory one of a default context keeps no quota to override.
   const profile = mkdtempSync(join(tmpdir(), 'tracker-quota-'));
   const context = await chromium.launchPersistentContext(profile, {
