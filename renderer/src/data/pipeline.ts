@@ -144,6 +144,11 @@ function invoke(name: TrackerRequestName, input: object, signal?: AbortSignal): 
   });
 }
 
+/** The network or the server failed to answer at all. */
+function outOfReach(error: IpcError): boolean {
+  return error.kind === 'offline' || error.kind === 'timeout';
+}
+
 function offlineError(kind: 'offline' | 'timeout', said: string | undefined, missing: string): IpcError {
   return { kind, message: said ? `${said} ${missing}` : missing };
 }
@@ -187,10 +192,10 @@ function revalidate<Name extends TrackerRequestName>(
       await cache.write(key, { data: answer.data, fetchedAt }).catch(() => undefined);
       const changed = JSON.stringify(answer.data) !== JSON.stringify(kept.data);
       onUpdate({ ok: true, data: answer.data as DataOf<Name>, source: 'network', fetchedAt }, changed);
-    } else if (answer.error.kind === 'offline' || answer.error.kind === 'timeout') {
+    } else if (outOfReach(answer.error)) {
       serverUnreachable();
       savedAnswerShown(kept.fetchedAt);
-    }
+    } else serverReached();
     // Any other failure (a 401 included) shows on the next request the user makes; the saved answer stays.
   }, ignoreAbort);
 }
@@ -223,10 +228,12 @@ export async function request<Name extends TrackerRequestName>(
       // The contract's output schema for this name is what main answered with.
       return { ok: true, data: answer.data as DataOf<Name>, source: 'network', fetchedAt };
     }
-    if (answer.error.kind === 'offline' || answer.error.kind === 'timeout') {
+    if (outOfReach(answer.error)) {
       serverUnreachable();
       return useCache ? fromSaved(name, input, key, answer.error, signal) : answer;
     }
+    // The server answered, if only to refuse: the app is online, and a 401 may now ask for sign-in.
+    serverReached();
     if (answer.error.kind !== 'unauthorized') return answer;
     const retry = await waitForSignIn(signal);
     signal?.throwIfAborted();

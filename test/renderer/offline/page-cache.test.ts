@@ -188,6 +188,18 @@ describe('the pipeline with saved data', () => {
     expect(tracker.generators.list).toHaveBeenCalledTimes(1);
   });
 
+  it('a server that answers again, if only with a 401, ends offline so sign-in can be asked', async () => {
+    signIn();
+    install(() => ({ ok: false, error: { kind: 'unauthorized', message: 'expired' } }));
+    useConnectivity.setState({ unreachable: true });
+    const wanted = new AbortController();
+    const pending = request('generators.list', LIST, { signal: wanted.signal });
+    await vi.waitFor(() => expect(useSession.getState().expired).toBe(true));
+    expect(useConnectivity.getState().unreachable).toBe(false);
+    wanted.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
   it('never shows one user the answers saved for another on the same profile', async () => {
     const first = signIn();
     install(() => ({ ok: true, data: page('First user’s') }));
