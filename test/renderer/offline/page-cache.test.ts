@@ -8,6 +8,7 @@ import { sessionChanged, useSession } from '../../../renderer/src/data/session.t
 import { useConnectivity } from '../../../renderer/src/offline/connectivity.ts';
 import { databaseName, isQuotaError, openOfflineDatabase } from '../../../renderer/src/offline/database.ts';
 import { activateOfflineStore, activePageCache } from '../../../renderer/src/offline/offline-store.ts';
+import { createPack } from '../../../renderer/src/offline/pack-download.ts';
 import { PageCache } from '../../../renderer/src/offline/page-cache.ts';
 
 const SERVER = 'http://127.0.0.1:4010';
@@ -90,6 +91,22 @@ describe('the page cache', () => {
     expect(onStorageFull).toHaveBeenCalledOnce();
     expect(await db.answers.toCollection().primaryKeys()).toEqual(['a']);
     expect(await cache.totalSize()).toBe(JSON.stringify(page('A')).length);
+    db.close();
+  });
+
+  it('"Clear cache" removes every saved answer and leaves the offline packs alone', async () => {
+    const db = openOfflineDatabase(`cache-clear-${(unique += 1)}`);
+    const cache = new PageCache(db);
+    await cache.write('a', { data: page('A'), fetchedAt: 1 });
+    const pack = await createPack(
+      db,
+      { list: 'generators', filterFields: {}, searchKey: '' },
+      'All generators',
+    );
+    await cache.clear();
+    expect(await cache.count()).toBe(0);
+    expect(await cache.totalSize()).toBe(0);
+    expect(await db.packs.get(pack.id)).toMatchObject({ title: 'All generators' });
     db.close();
   });
 
