@@ -9,6 +9,10 @@ import { ViewBoundary } from './components/view-boundary.tsx';
 import { ExportPanel } from './exports/export-panel.tsx';
 import { GeneratorProfile } from './profile/generator-profile.tsx';
 import { SettingsScreen } from './settings/settings-screen.tsx';
+import { isOffline, useConnectivity } from './offline/connectivity.ts';
+import { OfflineBanner, WorkOfflineSwitch } from './offline/offline-banner.tsx';
+import { OfflineData } from './offline/offline-data.tsx';
+import { followSessionForOffline } from './offline/session-binding.ts';
 import { useNavigation, type View } from './state/navigation.ts';
 import { followTheme } from './theme.ts';
 import { GeneratorsWorkspace } from './workspaces/generators.tsx';
@@ -17,6 +21,7 @@ import { ManifestsWorkspace } from './workspaces/manifests.tsx';
 const VIEWS: readonly { view: View; label: string }[] = [
   { view: 'generators', label: 'Generators' },
   { view: 'manifests', label: 'Manifests' },
+  { view: 'offline', label: 'Offline data' },
 ];
 
 /**
@@ -59,6 +64,7 @@ function Shell() {
             </button>
           ))}
         </nav>
+        <WorkOfflineSwitch />
         <span className="app-user">
           Signed in as <strong>{status?.username}</strong> on {status?.baseUrl}
         </span>
@@ -73,6 +79,7 @@ function Shell() {
           Sign out
         </button>
       </header>
+      <OfflineBanner />
       <main className="app-main">
         {mounted('generators') && (
           <ViewBoundary name="Generators workspace" hidden={view !== 'generators' || covered}>
@@ -89,6 +96,11 @@ function Shell() {
             <GeneratorProfile key={refreshes.profile} handlerId={profile} onClose={closeProfile} />
           </ViewBoundary>
         )}
+        {view === 'offline' && !covered && (
+          <ViewBoundary name="Offline data">
+            <OfflineData key={refreshes.offline} />
+          </ViewBoundary>
+        )}
         {settingsOpen && (
           <ViewBoundary name="settings screen">
             <SettingsScreen onClose={closeSettings} />
@@ -102,13 +114,25 @@ function Shell() {
   );
 }
 
-/** Sign-in until main has a session; then the shell, with the sign-in dialog over it if it expires. */
+/**
+ * Sign-in until main has a session; then the shell, with the sign-in dialog over it if it expires. Offline,
+ * an expired session keeps the shell on saved data: the dialog waits until the server answers again.
+ */
 export function App() {
   const status = useSession((state) => state.status);
   const expired = useSession((state) => state.expired);
   const theme = useSettings((state) => state.settings?.theme ?? 'system');
   const server = status?.baseUrl;
-  useEffect(() => followSession(), []);
+  const offline = useConnectivity(isOffline);
+  // The saved data follows the session before the first view asks for anything.
+  useEffect(() => {
+    const stopOffline = followSessionForOffline();
+    const stopSession = followSession();
+    return () => {
+      stopSession();
+      stopOffline();
+    };
+  }, []);
   // Signing in to another server saves its address in main; the copy here follows it.
   useEffect(() => {
     void loadSettings();
@@ -120,7 +144,7 @@ export function App() {
   return (
     <>
       <Shell />
-      {expired && <SessionDialog />}
+      {expired && !offline && <SessionDialog />}
     </>
   );
 }

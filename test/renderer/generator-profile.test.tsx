@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GeneratorDetail } from '../../shared/api/index.ts';
 import type { Result } from '../../shared/ipc/contract.ts';
@@ -150,6 +150,8 @@ describe('GeneratorProfile', () => {
     const tracker = install({ TXD000000001: { ok: true, data: wireDetail('') } });
     tracker.generators.detail.mockImplementationOnce(() => new Promise(() => undefined));
     const view = render(<GeneratorProfile handlerId="SLOW00000000" onClose={() => undefined} />);
+    // The pipeline looks in saved data first; the slow request must have reached main before it is dropped.
+    await waitFor(() => expect(tracker.generators.detail).toHaveBeenCalledTimes(1));
     view.rerender(<GeneratorProfile handlerId="TXD000000001" onClose={() => undefined} />);
     expect(await screen.findByRole('heading', { level: 2, name: /Gulf Coast/ })).toBeTruthy();
     const [slow] = tracker.generators.detail.mock.calls;

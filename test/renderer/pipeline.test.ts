@@ -99,14 +99,16 @@ describe('the data pipeline', () => {
     });
   });
 
-  it('asks the cache hook, by the canonical key, when the network is out of reach', async () => {
+  it('asks saved data, by the canonical key, when the network is out of reach', async () => {
     install(() => Promise.resolve({ ok: false, error: { kind: 'offline', message: 'Nothing answers.' } }));
-    const read = vi.fn((key: string) =>
+    const offline = vi.fn((_name: string, _input: unknown, key: string) =>
       Promise.resolve(
-        key === requestKey('generators.list', LIST) ? { data: PAGE, fetchedAt: 42 } : undefined,
+        key === requestKey('generators.list', LIST)
+          ? { ok: true as const, data: PAGE, fetchedAt: 42 }
+          : { ok: false as const, missing: 'nothing' },
       ),
     );
-    setCacheHook({ read, write: () => Promise.resolve() });
+    setCacheHook({ ...noCache, offline });
     await expect(request('generators.list', { ...LIST, filterFields: { cities: [] } })).resolves.toEqual({
       ok: true,
       data: PAGE,

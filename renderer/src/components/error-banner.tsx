@@ -18,6 +18,10 @@ export function ErrorBanner({
   return (
     <div role="alert" className="error-banner" data-kind={error.kind}>
       <span>{describeError(error, what, scope)}</span>
+      {/* Offline, the message says what is missing from the saved data and how to get it. */}
+      {(error.kind === 'offline' || error.kind === 'timeout') && (
+        <span className="error-detail">{error.message}</span>
+      )}
       {error.kind !== 'forbidden' && (
         <button type="button" onClick={onRetry}>
           Retry

@@ -11,10 +11,12 @@ import {
   type SortChangedEvent,
 } from 'ag-grid-community';
 import type { Scope } from '../../../shared/api/index.ts';
-import type { IpcError, Result } from '../../../shared/ipc/contract.ts';
+import type { IpcError } from '../../../shared/ipc/contract.ts';
+import type { Provenance } from '../data/pipeline.ts';
 import type { SortState } from '../state/workspace-store.ts';
 import { formatCount } from '../format.ts';
-import { ignoreAbort } from '../data/tracker-data.ts';
+import { ignoreAbort, type Answer, type Update } from '../data/tracker-data.ts';
+import { Freshness } from '../offline/freshness.tsx';
 import { ErrorBanner } from './error-banner.tsx';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
@@ -53,7 +55,8 @@ type Props<Row> = {
     pageSize: number,
     sort: string | undefined,
     signal: AbortSignal,
-  ) => Promise<Result<PageAnswer<Row>>>;
+    onUpdate: Update<PageAnswer<Row>>,
+  ) => Promise<Answer<PageAnswer<Row>>>;
   getRowId: (row: Row) => string;
   /** Enter on a row, or a double click. */
   onRowActivated?: (row: Row) => void;
@@ -93,6 +96,8 @@ export function ResultsGrid<Row>(props: Props<Row>) {
   const pendingTopRow = useRef(props.initialTopRow ?? 0);
   const [total, setTotal] = useState<{ key: string; count: number } | null>(null);
   const [failure, setFailure] = useState<{ key: string; error: IpcError } | null>(null);
+  // Where the last page shown came from; the label says so.
+  const [provenance, setProvenance] = useState<{ key: string; provenance: Provenance } | null>(null);
 
   // Each query's datasource keeps its requests in flight by block start. A new sort asks for a block
   // again, which aborts the older request for it; a new query (a new datasource) or leaving aborts them all.
@@ -106,11 +111,25 @@ export function ResultsGrid<Row>(props: Props<Row>) {
         const wanted = new AbortController();
         inFlight.set(params.startRow, wanted);
         const page = Math.floor(params.startRow / pageSize);
-        latest.current.fetchPage(page, pageSize, order, wanted.signal).then((answer) => {
+        // The server's answer after a saved page: a changed page is asked for again (the saved copy is
+        // fresh by then); an unchanged one only makes the label current.
+        const onUpdate: Update<PageAnswer<Row>> = (answer, changed) => {
+          if (!answer.ok) return;
+          setProvenance({
+            key: queryKey,
+            provenance: { source: answer.source, fetchedAt: answer.fetchedAt },
+          });
+          if (changed) api.current?.refreshInfiniteCache();
+        };
+        latest.current.fetchPage(page, pageSize, order, wanted.signal, onUpdate).then((answer) => {
           if (inFlight.get(params.startRow) === wanted) inFlight.delete(params.startRow);
           if (answer.ok) {
             params.successCallback(answer.data.content, answer.data.totalElements);
             setTotal({ key: queryKey, count: answer.data.totalElements });
+            setProvenance({
+              key: queryKey,
+              provenance: { source: answer.source, fetchedAt: answer.fetchedAt },
+            });
             setFailure(null);
           } else {
             params.failCallback();
@@ -141,6 +160,7 @@ export function ResultsGrid<Row>(props: Props<Row>) {
 
   const count = total?.key === queryKey ? total.count : null;
   const error = failure?.key === queryKey ? failure.error : null;
+  const shownFrom = provenance?.key === queryKey ? provenance.provenance : null;
 
   return (
     <section className="results" aria-label={label}>
@@ -149,6 +169,7 @@ export function ResultsGrid<Row>(props: Props<Row>) {
           ? `Loading ${noun}…`
           : `${formatCount(count)} ${count === 1 ? noun.replace(/s$/, '') : noun}`}
       </div>
+      <Freshness provenance={shownFrom} what={`${noun} list`} />
       {error && (
         <ErrorBanner
           error={error}

@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { Scope } from '../../../shared/api/index.ts';
-import type { IpcError, Result } from '../../../shared/ipc/contract.ts';
-import { ignoreAbort } from '../data/tracker-data.ts';
+import type { IpcError } from '../../../shared/ipc/contract.ts';
+import type { Provenance } from '../data/pipeline.ts';
+import { ignoreAbort, type Answer, type Update } from '../data/tracker-data.ts';
+import { Freshness } from '../offline/freshness.tsx';
 import { ErrorBanner } from './error-banner.tsx';
 
 export type Box<Totals> = { label: string; value: (totals: Totals) => string };
@@ -9,8 +11,11 @@ export type Box<Totals> = { label: string; value: (totals: Totals) => string };
 type Props<Totals> = {
   /** Identifies the request: a new key means new figures are on their way. */
   queryKey: string;
-  /** Asks for the totals; the signal aborts when this key's figures are no longer wanted. */
-  load: (signal: AbortSignal) => Promise<Result<Totals>>;
+  /**
+   * Asks for the totals; the signal aborts when this key's figures are no longer wanted. After saved
+   * figures, `onUpdate` brings the server's.
+   */
+  load: (signal: AbortSignal, onUpdate: Update<Totals>) => Promise<Answer<Totals>>;
   boxes: readonly Box<Totals>[];
   what: string;
   scope: Scope;
@@ -18,18 +23,22 @@ type Props<Totals> = {
 
 /** The summary boxes, always for the current filters and search; stale figures are never shown as current. */
 export function SummaryBoxes<Totals>({ queryKey, load, boxes, what, scope }: Props<Totals>) {
-  const [answered, setAnswered] = useState<{ key: string; totals: Totals } | null>(null);
+  const [answered, setAnswered] = useState<{ key: string; totals: Totals; provenance: Provenance } | null>(
+    null,
+  );
   const [failed, setFailed] = useState<{ key: string; error: IpcError } | null>(null);
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     const wanted = new AbortController();
-    load(wanted.signal).then((answer) => {
+    const show = (answer: Answer<Totals>) => {
       if (answer.ok) {
-        setAnswered({ key: queryKey, totals: answer.data });
+        const { source, fetchedAt } = answer;
+        setAnswered({ key: queryKey, totals: answer.data, provenance: { source, fetchedAt } });
         setFailed(null);
       } else setFailed({ key: queryKey, error: answer.error });
-    }, ignoreAbort);
+    };
+    load(wanted.signal, show).then(show, ignoreAbort);
     return () => wanted.abort();
     // load is derived from queryKey by the caller; the key (and a retry) decide when to ask again.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -46,15 +55,18 @@ export function SummaryBoxes<Totals>({ queryKey, load, boxes, what, scope }: Pro
     );
   const totals = answered?.key === queryKey ? answered.totals : null;
   return (
-    <section className="summary-boxes" aria-label="Summary" aria-busy={totals === null}>
-      {boxes.map((box) => (
-        <div key={box.label} className="summary-box" role="group" aria-label={box.label}>
-          <div className="summary-label">{box.label}</div>
-          <div className={totals ? 'summary-value' : 'summary-value skeleton'}>
-            {totals ? box.value(totals) : '\u00a0'}
+    <>
+      <section className="summary-boxes" aria-label="Summary" aria-busy={totals === null}>
+        {boxes.map((box) => (
+          <div key={box.label} className="summary-box" role="group" aria-label={box.label}>
+            <div className="summary-label">{box.label}</div>
+            <div className={totals ? 'summary-value' : 'summary-value skeleton'}>
+              {totals ? box.value(totals) : '\u00a0'}
+            </div>
           </div>
-        </div>
-      ))}
-    </section>
+        ))}
+      </section>
+      {totals && answered && <Freshness provenance={answered.provenance} what="summary" />}
+    </>
   );
 }

@@ -1,7 +1,13 @@
 /**
- * The one way the renderer asks for tracker data: normalise the request to its canonical form → the cache
- * hook → IPC under a request id of its own → on 401, wait for sign-in and ask again → an answer that says
- * where it came from (`network` or `cache`) and when it was fetched.
+ * The one way the renderer asks for tracker data: normalise the request to its canonical form → saved data
+ * (./cache-hook.ts) → IPC under a request id of its own → on 401, wait for sign-in and ask again → an answer
+ * that says where it came from (`network` or `cache`) and when it was fetched.
+ *
+ * Saved data, online: a caller that can take a later answer (`onUpdate`) gets a saved answer at once, and
+ * the pipeline asks the network in the background and hands the caller the fresh answer
+ * (stale-while-revalidate). Offline (the user's "Work offline", the browser offline, or the server not
+ * reached): the answer comes from an offline pack or the page cache, or the error says what is missing.
+ * Offline, no request waits for sign-in: that is asked for only once the server answers again.
  *
  * The caller owns the request: its AbortSignal cancels it in main too (`requests.cancel`), also while it
  * waits for sign-in, and the promise then rejects with an AbortError that views ignore (`ignoreAbort`).
@@ -23,8 +29,16 @@ import type {
   TrackerApi,
 } from '../../../shared/ipc/contract.ts';
 import { MESSAGES } from '../../../shared/ipc/messages.ts';
-import { noCache, type CacheHook } from './cache-hook.ts';
+import { noCache, type CachedAnswer, type CacheHook } from './cache-hook.ts';
 import { waitForSignIn } from './session.ts';
+import {
+  isOffline,
+  networkSkipped,
+  useConnectivity,
+  savedAnswerShown,
+  serverReached,
+  serverUnreachable,
+} from '../offline/connectivity.ts';
 
 type OutputOfName<Name extends TrackerRequestName> = Name extends `${infer G extends Group}.${infer M}`
   ? M extends MethodOf<G>
@@ -42,10 +56,24 @@ export interface Provenance {
 }
 export type Answer<Data> = ({ ok: true; data: Data } & Provenance) | { ok: false; error: IpcError };
 
-export interface RequestControl {
+export interface RequestControl<Data = unknown> {
   /** Aborts the request here and in main. */
   signal?: AbortSignal | undefined;
+  /**
+   * The caller can show a later answer: a saved one is given at once, and the network's answer follows
+   * here, with whether its data differs from what was given.
+   */
+  onUpdate?: ((answer: Answer<Data>, changed: boolean) => void) | undefined;
+  /** false: neither read nor keep saved answers (a pack download stores its own pages). */
+  cache?: boolean;
 }
+
+/**
+ * A saved answer younger than this is given without asking the network again: long enough that a view
+ * asking again for what just changed does not start another round, short enough that coming back to a
+ * view asks the server.
+ */
+export const FRESH_MS = 2_000;
 
 let cache: CacheHook = noCache;
 
@@ -116,29 +144,108 @@ function invoke(name: TrackerRequestName, input: object, signal?: AbortSignal): 
   });
 }
 
+/** The network or the server failed to answer at all. */
+function outOfReach(error: IpcError): boolean {
+  return error.kind === 'offline' || error.kind === 'timeout';
+}
+
+function offlineError(kind: 'offline' | 'timeout', said: string | undefined, missing: string): IpcError {
+  return { kind, message: said ? `${said} ${missing}` : missing };
+}
+
+/** The answer saved data gives, or an error that says what is missing. */
+async function fromSaved<Name extends TrackerRequestName>(
+  name: Name,
+  input: TrackerRequests[Name],
+  key: string,
+  failure: IpcError | undefined,
+  signal?: AbortSignal,
+): Promise<Answer<DataOf<Name>>> {
+  const saved = await cache.offline(name, input, key).catch((error: unknown) => ({
+    ok: false as const,
+    missing: `The saved data could not be read: ${error instanceof Error ? error.message : String(error)}`,
+  }));
+  signal?.throwIfAborted();
+  if (!saved.ok) {
+    const kind = failure?.kind === 'timeout' ? 'timeout' : 'offline';
+    return { ok: false, error: offlineError(kind, failure?.message, saved.missing) };
+  }
+  savedAnswerShown(saved.fetchedAt);
+  // Saved under this request's key, so it is what the network answered to this request.
+  return { ok: true, data: saved.data as DataOf<Name>, source: 'cache', fetchedAt: saved.fetchedAt };
+}
+
+/** Asks the network behind a saved answer and hands the caller the result; failures keep the saved one. */
+function revalidate<Name extends TrackerRequestName>(
+  name: Name,
+  canonical: object,
+  key: string,
+  kept: CachedAnswer,
+  onUpdate: (answer: Answer<DataOf<Name>>, changed: boolean) => void,
+  signal?: AbortSignal,
+): void {
+  invoke(name, canonical, signal).then(async (answer) => {
+    if (answer.ok) {
+      serverReached();
+      const fetchedAt = Date.now();
+      // Written before the caller hears: a view that asks again on a change must find the new answer.
+      await cache.write(key, { data: answer.data, fetchedAt }).catch(() => undefined);
+      const changed = JSON.stringify(answer.data) !== JSON.stringify(kept.data);
+      onUpdate({ ok: true, data: answer.data as DataOf<Name>, source: 'network', fetchedAt }, changed);
+    } else if (outOfReach(answer.error)) {
+      serverUnreachable();
+      savedAnswerShown(kept.fetchedAt);
+    } else serverReached();
+    // Any other failure (a 401 included) shows on the next request the user makes; the saved answer stays.
+  }, ignoreAbort);
+}
+
 /** Asks for tracker data through the pipeline; see the file's opening comment. */
 export async function request<Name extends TrackerRequestName>(
   name: Name,
   input: TrackerRequests[Name],
-  { signal }: RequestControl = {},
+  control: RequestControl<DataOf<Name>> = {},
+): Promise<Answer<DataOf<Name>>> {
+  const start = performance.now();
+  const answer = await answerOf(name, input, control);
+  // A user timing per answer ("tracker cache", "tracker network"), read by npm run bench:offline.
+  performance.measure(`tracker ${answer.ok ? answer.source : 'failure'}`, { start, detail: name });
+  return answer;
+}
+
+async function answerOf<Name extends TrackerRequestName>(
+  name: Name,
+  input: TrackerRequests[Name],
+  { signal, onUpdate, cache: useCache = true }: RequestControl<DataOf<Name>>,
 ): Promise<Answer<DataOf<Name>>> {
   signal?.throwIfAborted();
   const canonical = canonicalRequest(name, input);
   const key = requestKey(name, input);
+  if (useCache && networkSkipped()) return fromSaved(name, input, key, undefined, signal);
+  if (useCache && onUpdate) {
+    const kept = await cache.read(key).catch(() => undefined);
+    signal?.throwIfAborted();
+    if (kept) {
+      if (isOffline(useConnectivity.getState())) savedAnswerShown(kept.fetchedAt);
+      if (Date.now() - kept.fetchedAt >= FRESH_MS) revalidate(name, canonical, key, kept, onUpdate, signal);
+      return { ok: true, data: kept.data as DataOf<Name>, source: 'cache', fetchedAt: kept.fetchedAt };
+    }
+  }
   for (;;) {
     const answer = await invoke(name, canonical, signal);
     if (answer.ok) {
+      serverReached();
       const fetchedAt = Date.now();
-      void cache.write(key, { data: answer.data, fetchedAt }).catch(() => undefined);
+      if (useCache) void cache.write(key, { data: answer.data, fetchedAt }).catch(() => undefined);
       // The contract's output schema for this name is what main answered with.
       return { ok: true, data: answer.data as DataOf<Name>, source: 'network', fetchedAt };
     }
-    if (answer.error.kind === 'offline') {
-      const kept = await cache.read(key);
-      signal?.throwIfAborted();
-      if (kept)
-        return { ok: true, data: kept.data as DataOf<Name>, source: 'cache', fetchedAt: kept.fetchedAt };
+    if (outOfReach(answer.error)) {
+      serverUnreachable();
+      return useCache ? fromSaved(name, input, key, answer.error, signal) : answer;
     }
+    // The server answered, if only to refuse: the app is online, and a 401 may now ask for sign-in.
+    serverReached();
     if (answer.error.kind !== 'unauthorized') return answer;
     const retry = await waitForSignIn(signal);
     signal?.throwIfAborted();

@@ -15,6 +15,9 @@ import { sessionChanged } from './session.ts';
 
 export { ignoreAbort, isAbortError, type Answer } from './pipeline.ts';
 
+/** Receives the network's answer after a saved one was given (stale-while-revalidate). */
+export type Update<Data> = (answer: Answer<Data>, changed: boolean) => void;
+
 export type GeneratorQuery = { filterFields: GeneratorFilterFields; searchKey: string };
 export type ManifestQuery = { filterFields: ManifestFilterFields; searchKey: string };
 
@@ -29,16 +32,18 @@ function tracker(): TrackerApi {
 export function generatorTotals(
   query: GeneratorQuery,
   signal?: AbortSignal,
+  onUpdate?: Update<DataOf<'generators.aggregate'>>,
 ): Promise<Answer<DataOf<'generators.aggregate'>>> {
-  return request('generators.aggregate', query, { signal });
+  return request('generators.aggregate', query, { signal, onUpdate });
 }
 
 export function generatorPage(
   query: GeneratorQuery,
   page: PageRequest,
   signal?: AbortSignal,
+  onUpdate?: Update<DataOf<'generators.list'>>,
 ): Promise<Answer<DataOf<'generators.list'>>> {
-  return request('generators.list', { ...query, pageInfo: page }, { signal });
+  return request('generators.list', { ...query, pageInfo: page }, { signal, onUpdate });
 }
 
 export function generatorLookup(
@@ -46,30 +51,34 @@ export function generatorLookup(
   search: string,
   page: number,
   signal?: AbortSignal,
+  onUpdate?: Update<DataOf<'generators.lookup'>>,
 ): Promise<Answer<DataOf<'generators.lookup'>>> {
-  return request('generators.lookup', { field, search, page }, { signal });
+  return request('generators.lookup', { field, search, page }, { signal, onUpdate });
 }
 
 export function generatorDetail(
   handlerId: string,
   signal?: AbortSignal,
+  onUpdate?: Update<DataOf<'generators.detail'>>,
 ): Promise<Answer<DataOf<'generators.detail'>>> {
-  return request('generators.detail', { handler_id: handlerId }, { signal });
+  return request('generators.detail', { handler_id: handlerId }, { signal, onUpdate });
 }
 
 export function manifestTotals(
   query: ManifestQuery,
   signal?: AbortSignal,
+  onUpdate?: Update<DataOf<'manifests.aggregate'>>,
 ): Promise<Answer<DataOf<'manifests.aggregate'>>> {
-  return request('manifests.aggregate', query, { signal });
+  return request('manifests.aggregate', query, { signal, onUpdate });
 }
 
 export function manifestPage(
   query: ManifestQuery,
   page: PageRequest,
   signal?: AbortSignal,
+  onUpdate?: Update<DataOf<'manifests.list'>>,
 ): Promise<Answer<DataOf<'manifests.list'>>> {
-  return request('manifests.list', { ...query, pageInfo: page }, { signal });
+  return request('manifests.list', { ...query, pageInfo: page }, { signal, onUpdate });
 }
 
 export function manifestLookup(
@@ -77,8 +86,9 @@ export function manifestLookup(
   search: string,
   page: number,
   signal?: AbortSignal,
+  onUpdate?: Update<DataOf<'manifests.lookup'>>,
 ): Promise<Answer<DataOf<'manifests.lookup'>>> {
-  return request('manifests.lookup', { field, search, page }, { signal });
+  return request('manifests.lookup', { field, search, page }, { signal, onUpdate });
 }
 
 /** Asks main to open an https: link in the user's browser; main refuses anything else. */

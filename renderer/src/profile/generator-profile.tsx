@@ -9,10 +9,12 @@ import { isNumeric, type ColumnKind } from '../../../shared/columns.ts';
 import { PROFILE_FACTS, PROFILE_SECTIONS, PROFILE_TABLES } from '../../../shared/profile-fields.ts';
 import type { IpcError } from '../../../shared/ipc/contract.ts';
 import { ErrorBanner } from '../components/error-banner.tsx';
-import { generatorDetail, ignoreAbort, openExternal } from '../data/tracker-data.ts';
+import type { Provenance } from '../data/pipeline.ts';
 import { exportProfile } from '../data/exports.ts';
+import { generatorDetail, ignoreAbort, openExternal, type Answer } from '../data/tracker-data.ts';
 import { ExportButtons } from '../exports/export-buttons.tsx';
 import { formatValue } from '../format.ts';
+import { Freshness } from '../offline/freshness.tsx';
 import './profile.css';
 
 /** A fact or table cell as the screen shows it: its kind's format, a dash when empty. */
@@ -145,15 +147,23 @@ function Profile({ detail }: { detail: GeneratorDetail }) {
 /** One generator's profile over the workspace it was opened from; Back (or Escape) returns to it. */
 export function GeneratorProfile({ handlerId, onClose }: { handlerId: string; onClose: () => void }) {
   const [answer, setAnswer] = useState<
-    { id: string; detail: GeneratorDetail } | { id: string; error: IpcError } | null
+    { id: string; detail: GeneratorDetail; provenance: Provenance } | { id: string; error: IpcError } | null
   >(null);
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     const wanted = new AbortController();
-    generatorDetail(handlerId, wanted.signal).then((result) => {
-      setAnswer(result.ok ? { id: handlerId, detail: result.data } : { id: handlerId, error: result.error });
-    }, ignoreAbort);
+    const show = (result: Answer<GeneratorDetail>) =>
+      setAnswer(
+        result.ok
+          ? {
+              id: handlerId,
+              detail: result.data,
+              provenance: { source: result.source, fetchedAt: result.fetchedAt },
+            }
+          : { id: handlerId, error: result.error },
+      );
+    generatorDetail(handlerId, wanted.signal, show).then(show, ignoreAbort);
     return () => wanted.abort();
   }, [handlerId, attempt]);
 
@@ -177,6 +187,7 @@ export function GeneratorProfile({ handlerId, onClose }: { handlerId: string; on
         <h2 id="profile-title">
           {name ?? 'Generator'} <span className="profile-id">{handlerId}</span>
         </h2>
+        {shown && 'detail' in shown && <Freshness provenance={shown.provenance} what="profile" />}
         <ExportButtons noun="Profile" csv={false} active start={() => exportProfile(handlerId)} />
       </header>
       {shown === null && (

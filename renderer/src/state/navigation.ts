@@ -5,7 +5,7 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 
-export type View = 'generators' | 'manifests';
+export type View = 'generators' | 'manifests' | 'offline';
 /** A dialog over everything: Help's keyboard shortcuts or About. */
 export type HelpDialog = 'shortcuts' | 'about';
 /** What "Refresh" loads again: a workspace or the open profile. */
@@ -40,7 +40,7 @@ export const useNavigation = create<NavigationState>()(
       visited: [],
       settingsOpen: false,
       dialog: null,
-      refreshes: { generators: 0, manifests: 0, profile: 0 },
+      refreshes: { generators: 0, manifests: 0, offline: 0, profile: 0 },
       setView: (view) =>
         set((state) => ({
           view,

@@ -16,7 +16,8 @@ import { FilterPanel, type LookupMember, type ScalarMember } from '../components
 import { ResultsGrid, type PageAnswer } from '../components/results-grid.tsx';
 import { SummaryBoxes, type Box } from '../components/summary-boxes.tsx';
 import { useSettings } from '../data/settings.ts';
-import type { PageRequest } from '../data/tracker-data.ts';
+import type { Answer, PageRequest, Update } from '../data/tracker-data.ts';
+import { MakeAvailableOffline } from '../offline/make-available-offline.tsx';
 import { formatValue } from '../format.ts';
 import { useNavigation } from '../state/navigation.ts';
 import { useScrollPlace } from '../state/scroll-place.ts';
@@ -48,9 +49,15 @@ export type WorkspaceDefinition<F extends FilterFields, Row, Totals> = {
   members: readonly LookupMember[];
   scalars?: readonly ScalarMember[];
   lookup: (field: string, search: string, page: number, signal: AbortSignal) => Promise<Result<LookupResult>>;
-  totals: (query: Query<F>, signal: AbortSignal) => Promise<Result<Totals>>;
+  /** `onUpdate` receives the network's answer after a saved one was given. */
+  totals: (query: Query<F>, signal: AbortSignal, onUpdate?: Update<Totals>) => Promise<Answer<Totals>>;
   boxes: readonly Box<Totals>[];
-  page: (query: Query<F>, request: PageRequest, signal: AbortSignal) => Promise<Result<PageAnswer<Row>>>;
+  page: (
+    query: Query<F>,
+    request: PageRequest,
+    signal: AbortSignal,
+    onUpdate?: Update<PageAnswer<Row>>,
+  ) => Promise<Answer<PageAnswer<Row>>>;
   rowId: (row: Row) => string;
 };
 
@@ -144,8 +151,19 @@ export function Workspace<F extends FilterFields, Row, Totals>({
   const pageKey = `${totalsKey}|${selectedFields}`;
 
   const fetchPage = useCallback(
-    (page: number, pageSize: number, order: string | undefined, signal: AbortSignal) =>
-      def.page(query, { page, pageSize, selectedFields, ...(order ? { sort: order } : {}) }, signal),
+    (
+      page: number,
+      pageSize: number,
+      order: string | undefined,
+      signal: AbortSignal,
+      onUpdate: Update<PageAnswer<Row>>,
+    ) =>
+      def.page(
+        query,
+        { page, pageSize, selectedFields, ...(order ? { sort: order } : {}) },
+        signal,
+        onUpdate,
+      ),
     [def, query, selectedFields],
   );
   const filtersActive = searchKey !== '' || Object.keys(filterFields).length > 0;
@@ -165,7 +183,7 @@ export function Workspace<F extends FilterFields, Row, Totals>({
       <section className="workspace-main" aria-label={def.title}>
         <SummaryBoxes
           queryKey={totalsKey}
-          load={(signal) => def.totals(query, signal)}
+          load={(signal, onUpdate) => def.totals(query, signal, onUpdate)}
           boxes={def.boxes}
           what={def.noun}
           scope={def.scope}
@@ -193,6 +211,8 @@ export function Workspace<F extends FilterFields, Row, Totals>({
               } as ExportGridInput)
             }
           />
+          {/* The workspace's scope names its list: the generators or the manifests endpoints. */}
+          <MakeAvailableOffline query={{ list: def.scope, ...query }} />
         </div>
         <ResultsGrid<Row>
           key={pageSize}

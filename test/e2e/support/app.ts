@@ -18,6 +18,7 @@ import { channelOf } from '../../../shared/ipc/contract.ts';
 import { startBridge, type RunningBridge } from '../../../main/src/bridge/server.ts';
 import { API_BASE_URL_OPTION, launchDefaults } from '../../../main/src/settings/launch-options.ts';
 import { startTrackerServer, type TrackerServer } from '../../helpers/tracker-server.ts';
+import { ServerGate } from './server-gate.ts';
 
 export const BUILD_ROOT = resolve(import.meta.dirname, '../../../out');
 
@@ -28,6 +29,8 @@ export { DEMO_USERS };
 export interface AppOptions {
   /** Manifests in the demo dataset; small by default so start-up stays quick. */
   manifests?: number;
+  /** Put a gate in front of the server that tests can shut and reopen (`App.gate`). */
+  gate?: boolean;
 }
 
 export class App {
@@ -35,28 +38,44 @@ export class App {
   readonly bridge: RunningBridge;
   /** Everything the bridge logged, refusals included. */
   readonly bridgeLog: string[];
+  /** The gate in front of the server, when asked for; the app then talks to the server through it. */
+  readonly gate: ServerGate | undefined;
 
-  private constructor(server: TrackerServer, bridge: RunningBridge, bridgeLog: string[]) {
+  private constructor(
+    server: TrackerServer,
+    bridge: RunningBridge,
+    bridgeLog: string[],
+    gate: ServerGate | undefined,
+  ) {
     this.server = server;
     this.bridge = bridge;
     this.bridgeLog = bridgeLog;
+    this.gate = gate;
   }
 
   static async start(options: AppOptions = {}): Promise<App> {
     const server = await startTrackerServer({ manifests: options.manifests ?? 600 });
     const bridgeLog: string[] = [];
+    let gate: ServerGate | undefined;
     try {
+      if (options.gate) gate = await ServerGate.open(server.baseUrl);
       const bridge = await startBridge({
         rendererRoot: resolve(BUILD_ROOT, 'renderer'),
         preloadFile: resolve(BUILD_ROOT, 'preload/index.cjs'),
-        apiBaseUrl: server.baseUrl,
+        apiBaseUrl: gate?.baseUrl ?? server.baseUrl,
         log: (message) => bridgeLog.push(message),
       });
-      return new App(server, bridge, bridgeLog);
+      return new App(server, bridge, bridgeLog, gate);
     } catch (error) {
+      await gate?.close();
       await server.close();
       throw error;
     }
+  }
+
+  /** The server address the app uses. */
+  get apiBaseUrl(): string {
+    return this.gate?.baseUrl ?? this.server.baseUrl;
   }
 
   /** The app's URL, secret included; `path` is relative to the renderer's root. */
@@ -102,13 +121,14 @@ export class App {
   /** Back to a signed-out app with the launcher's settings, as after a fresh start. */
   async reset(): Promise<void> {
     await this.invoke('session', 'signOut');
-    const { defaults } = launchDefaults([API_BASE_URL_OPTION, this.server.baseUrl], {});
+    const { defaults } = launchDefaults([API_BASE_URL_OPTION, this.apiBaseUrl], {});
     const settings = await this.invoke('settings', 'set', defaults);
     if (!settings.ok) throw new Error(`the settings could not be reset: ${settings.error.message}`);
   }
 
   async close(): Promise<void> {
     await this.bridge.close();
+    await this.gate?.close();
     await this.server.close();
   }
 }

@@ -1,0 +1,144 @@
+/**
+ * The renderer's IndexedDB database (Dexie), one per server and user: its name is derived from both, so
+ * one user's saved answers and packs are never read while another user of the same profile is signed in.
+ *
+ * Tables hold only the indexes something reads: answers by key and by last use (least-recently-used
+ * eviction); packs by id; pack rows in chunks of a page each under [packId+part+page] (one record per row
+ * writes ~6k rows/s, ../shared/BASELINES.md; a page of hundreds of rows per record is far past that), so a
+ * pack's rows are read by key range and a page stored twice is the same record; download progress by pack.
+ *
+ * Schema versions are never edited once released: a change adds `.version(n + 1).stores(...)` with an
+ * `.upgrade()` that carries the old records over.
+ */
+import { Dexie, type EntityTable, type Table } from 'dexie';
+import type { PackList, PackQuery } from './engine-seam.ts';
+
+/** A network answer kept under its canonical request key. */
+export interface AnswerRecord {
+  key: string;
+  data: unknown;
+  fetchedAt: number;
+  /** When a view last read it; the oldest go first when the cache is over its cap. */
+  lastUsed: number;
+  /** Approximate bytes (JSON length), summed for the cap. */
+  size: number;
+}
+
+export type PackStatus = 'downloading' | 'paused' | 'complete';
+
+export interface PackRecord {
+  id: string;
+  list: PackList;
+  query: PackQuery;
+  /** The query in words, for the Offline data screen. */
+  title: string;
+  status: PackStatus;
+  /** Why a download stopped, in words: "The connection was lost", "Storage is full". */
+  stopped?: string;
+  createdAt: number;
+  /** When the last complete copy finished downloading. */
+  refreshedAt?: number;
+  /** Rows of the pack's list (manifests or generators) the server said match. */
+  total: number;
+  /** Rows of the list stored so far. */
+  rowsDone: number;
+  generatorCount: number;
+  /** Approximate bytes of every stored chunk. */
+  size: number;
+  /** A refresh: the complete pack this download replaces when it completes. */
+  replaces?: string;
+}
+
+/** The parts of a pack, downloaded in this order. */
+export type PackPart = 'rows' | 'generators' | 'details';
+
+export interface ChunkRecord {
+  packId: string;
+  part: PackPart;
+  /** Page number in the part's fixed order: storing a page again replaces it. */
+  page: number;
+  rows: unknown[];
+  size: number;
+}
+
+export interface PartProgress {
+  /** Pages the part has, once its first page has told; undefined before. */
+  pages?: number;
+  /** Rows the part holds when complete, as its first page told. */
+  total?: number;
+  /** Page numbers stored so far. */
+  stored: number[];
+  /** Rows in the stored pages. */
+  rows: number;
+}
+
+export interface ProgressRecord {
+  packId: string;
+  parts: Partial<Record<PackPart, PartProgress>>;
+}
+
+export interface MetaRecord {
+  name: 'answersSize';
+  value: number;
+}
+
+export type OfflineDatabase = Dexie & {
+  answers: EntityTable<AnswerRecord, 'key'>;
+  packs: EntityTable<PackRecord, 'id'>;
+  chunks: Table<ChunkRecord, [string, PackPart, number]>;
+  progress: EntityTable<ProgressRecord, 'packId'>;
+  meta: EntityTable<MetaRecord, 'name'>;
+};
+
+/** Database names start so; the rest names the server and user. */
+export const DATABASE_PREFIX = 'waste-tracker';
+
+/** The database name for this server and user; the server's address is normalised to its URL form. */
+export function databaseName(baseUrl: string, username: string): string {
+  let server = baseUrl.trim();
+  try {
+    server = new URL(server).href;
+  } catch {
+    // An address that does not parse still names one server; keep it as typed.
+  }
+  return `${DATABASE_PREFIX} ${encodeURIComponent(server)} ${encodeURIComponent(username)}`;
+}
+
+export function openOfflineDatabase(name: string): OfflineDatabase {
+  // Relaxed durability: a pack's pages are written idempotently and resumed after a crash, so the fsync
+  // a strict commit waits for buys nothing here.
+  const db = new Dexie(name, { chromeTransactionDurability: 'relaxed' }) as OfflineDatabase;
+  db.version(1).stores({
+    answers: 'key, lastUsed',
+    packs: 'id',
+    chunks: '[packId+part+page]',
+    progress: 'packId',
+    meta: 'name',
+  });
+  return db;
+}
+
+/**
+ * Every chunk of one pack (one part of it when given), by key range. A shorter array sorts before every
+ * longer one it begins, and an array after every string and number, so [id] … [id, []] spans exactly the
+ * pack's keys.
+ */
+export function packChunks(db: OfflineDatabase, packId: string, part?: PackPart) {
+  const low = part ? [packId, part] : [packId];
+  const high = part ? [packId, part, []] : [packId, []];
+  return db.chunks.where('[packId+part+page]').between(low, high, true, true);
+}
+
+/**
+ * True for a write refused because the origin's storage is full. Dexie reports it as its own
+ * QuotaExceededError, or as an AbortError whose `inner` is the browser's QuotaExceededError.
+ */
+export function isQuotaError(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 4; depth += 1) {
+    if (typeof current !== 'object') return false;
+    const { name, inner } = current as { name?: unknown; inner?: unknown };
+    if (name === 'QuotaExceededError') return true;
+    current = inner;
+  }
+  return false;
+}

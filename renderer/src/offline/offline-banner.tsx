@@ -1,0 +1,71 @@
+/**
+ * The app-wide signs of working offline: the "Work offline" switch in the header, and the banner that says
+ * the data on screen is saved data and how old it is. Storage running full is said here too, since it
+ * concerns every view that saves.
+ */
+import { useEffect, useState } from 'react';
+import { isOffline, useConnectivity } from './connectivity.ts';
+import { reportStorageFull, useOfflineStore } from './offline-store.ts';
+import { relativeTime } from './relative-time.ts';
+import './offline.css';
+
+/** Re-renders every `ms` so relative times stay true while the screen is left open. */
+export function useNow(ms = 30_000): number {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+  return now;
+}
+
+export function WorkOfflineSwitch() {
+  const workOffline = useConnectivity((state) => state.workOffline);
+  const setWorkOffline = useConnectivity((state) => state.setWorkOffline);
+  return (
+    <label className="work-offline">
+      <input
+        type="checkbox"
+        role="switch"
+        checked={workOffline}
+        onChange={(event) => setWorkOffline(event.target.checked)}
+      />
+      Work offline
+    </label>
+  );
+}
+
+function why(state: { workOffline: boolean; browserOffline: boolean }): string {
+  if (state.workOffline) return 'you chose to work offline';
+  if (state.browserOffline) return 'this computer has no network';
+  return 'the server does not answer';
+}
+
+export function OfflineBanner() {
+  const connectivity = useConnectivity();
+  const storageFull = useOfflineStore((state) => state.storageFull);
+  const now = useNow();
+  return (
+    <>
+      {isOffline(connectivity) && (
+        <div className="offline-banner" role="status" aria-label="Offline">
+          <strong>
+            {connectivity.savedAt === null
+              ? 'Offline — showing saved data only'
+              : `Offline — showing data saved ${relativeTime(connectivity.savedAt, now)}`}
+          </strong>{' '}
+          <span className="offline-why">({why(connectivity)})</span>
+        </div>
+      )}
+      {storageFull && (
+        <div className="offline-banner storage-full" role="alert">
+          Storage full: what is already saved is kept, but nothing more can be saved. Delete an offline pack
+          or clear the cache in Offline data.{' '}
+          <button type="button" onClick={() => reportStorageFull(false)}>
+            Dismiss
+          </button>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,129 @@
+/**
+ * The Offline data screen: every offline pack (its query in words, row counts, size, last refresh, a
+ * download's progress) with refresh and delete, the storage used in all, and "Clear cache" for the saved
+ * pages. Packs are removed only from here.
+ */
+import { useEffect, useState } from 'react';
+import { formatCount } from '../format.ts';
+import type { PackRecord } from './database.ts';
+import { clearPageCache, refreshPack, removePack, useDownloads } from './downloads.ts';
+import { listPacks, refreshOf, storageEstimate } from './packs.ts';
+import { activeDatabase, activePageCache, useOfflineStore } from './offline-store.ts';
+import { PackProgress } from './pack-progress.tsx';
+import { useNow } from './offline-banner.tsx';
+import { formatBytes, relativeTime } from './relative-time.ts';
+
+interface Listing {
+  packs: { pack: PackRecord; refresh: PackRecord | undefined }[];
+  cacheSize: number;
+  cacheCount: number;
+  usage: number | undefined;
+  quota: number | undefined;
+}
+
+async function readListing(): Promise<Listing | null> {
+  const db = activeDatabase();
+  const cache = activePageCache();
+  if (!db || !cache) return null;
+  const packs = await listPacks(db);
+  const withRefresh = await Promise.all(
+    packs.map(async (pack) => ({ pack, refresh: await refreshOf(db, pack.id) })),
+  );
+  const estimate = await storageEstimate();
+  return {
+    packs: withRefresh,
+    cacheSize: await cache.totalSize(),
+    cacheCount: await cache.count(),
+    usage: estimate.usage,
+    quota: estimate.quota,
+  };
+}
+
+export function OfflineData() {
+  const version = useOfflineStore((state) => state.packsVersion);
+  // Progress counters change the stored sizes; read the listing again as they move.
+  const progress = useDownloads((state) =>
+    Object.values(state.live).reduce((sum, live) => sum + live.done, 0),
+  );
+  const [listing, setListing] = useState<Listing | null>(null);
+  const now = useNow();
+  useEffect(() => {
+    let current = true;
+    void readListing().then((read) => {
+      if (current) setListing(read);
+    });
+    return () => {
+      current = false;
+    };
+  }, [version, progress]);
+
+  if (!listing) return <section className="offline-data" aria-label="Offline data" aria-busy="true" />;
+  const packBytes = listing.packs.reduce(
+    (sum, { pack, refresh }) => sum + pack.size + (refresh?.size ?? 0),
+    0,
+  );
+  return (
+    <section className="offline-data" aria-label="Offline data">
+      <h1>Offline data</h1>
+      <p>
+        Offline packs: {formatBytes(packBytes)}. Saved pages: {formatCount(listing.cacheCount)} (
+        {formatBytes(listing.cacheSize)}).
+        {listing.usage !== undefined &&
+          ` Storage used on this computer: ${formatBytes(listing.usage)}${
+            listing.quota !== undefined ? ` of ${formatBytes(listing.quota)} allowed` : ''
+          }.`}{' '}
+        <button type="button" onClick={() => void clearPageCache()}>
+          Clear cache
+        </button>
+      </p>
+      {listing.packs.length === 0 ? (
+        <p>
+          No offline packs yet. In a workspace, set the filters and search, then choose “Make available
+          offline” to take those rows along.
+        </p>
+      ) : (
+        <table aria-label="Offline packs">
+          <thead>
+            <tr>
+              <th scope="col">Pack</th>
+              <th scope="col">Rows</th>
+              <th scope="col">Generators</th>
+              <th scope="col">Size</th>
+              <th scope="col">Last refresh</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {listing.packs.map(({ pack, refresh }) => (
+              <tr key={pack.id} aria-label={pack.title}>
+                <th scope="row">{pack.title}</th>
+                <td>{formatCount(pack.rowsDone)}</td>
+                <td>{formatCount(pack.generatorCount)}</td>
+                <td>{formatBytes(pack.size)}</td>
+                <td>{pack.refreshedAt ? relativeTime(pack.refreshedAt, now) : 'not complete'}</td>
+                <td>
+                  <div className="actions">
+                    {pack.status !== 'complete' && <PackProgress pack={pack} />}
+                    {refresh && <PackProgress pack={refresh} />}
+                    {pack.status === 'complete' && !refresh && (
+                      <button type="button" onClick={() => void refreshPack(pack.id)}>
+                        Refresh
+                      </button>
+                    )}
+                    <button
+                      type="button"
+                      aria-label={`Delete ${pack.title}`}
+                      onClick={() => void removePack(pack.id)}
+                    >
+                      Delete
+                    </button>
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

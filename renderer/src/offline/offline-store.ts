@@ -1,0 +1,142 @@
+/**
+ * The signed-in user's saved data: opens the database of this server and user when a user signs in, puts
+ * the page cache and the offline packs behind the data pipeline's cache hook, and closes them when the user
+ * signs out or another user signs in. Answers offline come from a pack that covers the request (through
+ * the offline engine), else from the page cache, else an error that names what is missing.
+ */
+import { create } from 'zustand';
+import type { TrackerRequestName, TrackerRequests } from '../../../shared/query/canonical.ts';
+import { NOTHING_SAVED, noCache, type CacheHook, type SavedAnswer } from '../data/cache-hook.ts';
+import { setCacheHook } from '../data/pipeline.ts';
+import { databaseName, openOfflineDatabase, type OfflineDatabase, type PackRecord } from './database.ts';
+import { offlineEngine, type EngineRequest } from './engine-seam.ts';
+import { loadPackRows } from './packs.ts';
+import { PageCache, type PageCacheOptions } from './page-cache.ts';
+
+type OfflineStoreState = {
+  /** The open database's name; null while nobody is signed in. */
+  name: string | null;
+  /** A write was refused because the disk or the browser's quota is full. */
+  storageFull: boolean;
+  /** Bumped whenever packs change, so screens read them again. */
+  packsVersion: number;
+};
+
+export const useOfflineStore = create<OfflineStoreState>()(() => ({
+  name: null,
+  storageFull: false,
+  packsVersion: 0,
+}));
+
+let current: { db: OfflineDatabase; cache: PageCache } | null = null;
+/** Packs whose rows the engine holds, by id. */
+const opened = new Map<string, Promise<void>>();
+
+export function activeDatabase(): OfflineDatabase | null {
+  return current?.db ?? null;
+}
+
+export function activePageCache(): PageCache | null {
+  return current?.cache ?? null;
+}
+
+export function packsChanged(): void {
+  useOfflineStore.setState((state) => ({ packsVersion: state.packsVersion + 1 }));
+}
+
+export function reportStorageFull(full = true): void {
+  useOfflineStore.setState({ storageFull: full });
+}
+
+function listOf(name: TrackerRequestName): 'generators' | 'manifests' {
+  return name.startsWith('generators.') ? 'generators' : 'manifests';
+}
+
+/** The answer of the first complete pack that covers the request, and the packs that would once complete. */
+async function fromPacks(
+  db: OfflineDatabase,
+  request: EngineRequest,
+): Promise<{ answer?: SavedAnswer; pending: PackRecord[] }> {
+  const engine = offlineEngine();
+  if (!engine) return { pending: [] };
+  const packs = await db.packs.toArray();
+  const pending: PackRecord[] = [];
+  for (const pack of packs) {
+    if (!engine.covers(pack.query, request)) continue;
+    if (pack.status !== 'complete') {
+      pending.push(pack);
+      continue;
+    }
+    try {
+      let opening = opened.get(pack.id);
+      if (!opening) {
+        opening = loadPackRows(db, pack).then((rows) => engine.open(pack.id, rows));
+        opened.set(pack.id, opening);
+        opening.catch(() => opened.delete(pack.id));
+      }
+      await opening;
+      const data = await engine.answer(pack.id, request);
+      return { answer: { ok: true, data, fetchedAt: pack.refreshedAt ?? pack.createdAt }, pending };
+    } catch {
+      // A pack that cannot answer (a detail it does not hold) leaves the request to the page cache.
+    }
+  }
+  return { pending };
+}
+
+/** Forgets the engine's copy of a pack (deleted or replaced). */
+export function closePack(packId: string): void {
+  if (opened.delete(packId)) offlineEngine()?.close(packId);
+}
+
+function missingMessage(request: EngineRequest, pending: PackRecord[]): string {
+  const pack = pending[0];
+  if (pack) {
+    return `The offline pack “${pack.title}” would answer this once its download completes; resume it in Offline data when connected.`;
+  }
+  return NOTHING_SAVED.replace('its workspace', `the ${listOf(request.name)} workspace`);
+}
+
+function hookOver(db: OfflineDatabase, cache: PageCache): CacheHook {
+  return {
+    read: (key) => cache.read(key),
+    write: (key, answer) => cache.write(key, answer),
+    offline: async <Name extends TrackerRequestName>(
+      name: Name,
+      input: TrackerRequests[Name],
+      key: string,
+    ): Promise<SavedAnswer> => {
+      const request = { name, input } as EngineRequest;
+      const { answer, pending } = await fromPacks(db, request);
+      if (answer) return answer;
+      const kept = await cache.read(key);
+      if (kept) return { ok: true, ...kept };
+      return { ok: false, missing: missingMessage(request, pending) };
+    },
+  };
+}
+
+/**
+ * Opens the saved data of this server and user (or of nobody: `null`), and asks the browser to keep it
+ * (persistent storage: it is not cleared under storage pressure without asking the user).
+ */
+export function activateOfflineStore(
+  who: { baseUrl: string; username: string } | null,
+  options: PageCacheOptions = {},
+): void {
+  const name = who ? databaseName(who.baseUrl, who.username) : null;
+  if (name === useOfflineStore.getState().name) return;
+  for (const packId of [...opened.keys()]) closePack(packId);
+  current?.db.close();
+  current = null;
+  setCacheHook(noCache);
+  useOfflineStore.setState({ name, storageFull: false });
+  packsChanged();
+  if (!name) return;
+  const db = openOfflineDatabase(name);
+  const cache = new PageCache(db, { onStorageFull: () => reportStorageFull(), ...options });
+  current = { db, cache };
+  setCacheHook(hookOver(db, cache));
+  // Electron grants its app origin durable storage; a browser may refuse, which only means it may evict.
+  void navigator.storage?.persist?.().catch(() => false);
+}

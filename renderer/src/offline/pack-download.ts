@@ -1,0 +1,364 @@
+/**
+ * Downloads an offline pack through the data pipeline, page by page, in three parts: the rows of the pack's
+ * list, the generators they reference (a manifests pack), and those generators' details (the generator
+ * filters by shipped year, waste code, handling code and status need them).
+ *
+ * Resumable with nothing missing and nothing twice: each part is a fixed sequence of pages (list pages
+ * sorted by the public unique key, so paging is stable; generator and detail batches of sorted ids), and
+ * a page is stored with its progress entry in one transaction under its page number, so a page stored
+ * again replaces itself and an interrupted write leaves no trace. A full disk stops the download with what
+ * is stored kept and the pack resumable.
+ */
+import type { GeneratorRecord } from '../../../shared/api/index.ts';
+import type { ManifestRecord } from '../../../shared/api/manifests.ts';
+import type { IpcError } from '../../../shared/ipc/contract.ts';
+import { request } from '../data/pipeline.ts';
+import {
+  isQuotaError,
+  packChunks,
+  type OfflineDatabase,
+  type PackPart,
+  type PackRecord,
+  type PartProgress,
+} from './database.ts';
+import type { PackQuery } from './engine-seam.ts';
+import { deletePack } from './packs.ts';
+
+/** Rows per list page: the server's largest page (docs/api.md, Limits). */
+export const ROW_PAGE_SIZE = 500;
+/** EPA ids per generators request (the ids filter takes up to 1,000 values). */
+export const GENERATOR_BATCH = 200;
+/** Generator details per stored chunk. */
+export const DETAIL_BATCH = 50;
+/** Pages in flight at once: enough to hide a round trip, few enough to leave the server to others. */
+const PARALLEL = 3;
+/** Detail requests in flight per batch of details. */
+const DETAIL_PARALLEL = 4;
+
+/** Sorting by the public unique key keeps every page's rows in place while the pack downloads. */
+const KEY_SORT = { generators: 'epa_handler_id asc', manifests: 'manifest_tracking_number asc' } as const;
+
+export const STOPPED = {
+  connection: 'The connection was lost; resume when the server answers again.',
+  storageFull:
+    'Storage is full: the rows downloaded so far are kept. Free some space (delete a pack or clear the cache) and resume.',
+  failed: (message: string) => `The download stopped: ${message}`,
+} as const;
+
+export interface PartState {
+  part: PackPart;
+  /** Rows (or generators) stored in this part so far. */
+  done: number;
+  /** What the part will hold when complete; undefined until its first page has told. */
+  total: number | undefined;
+}
+
+/** Why a download ended short of complete; `paused` when its caller stopped it. */
+export type DownloadEnd =
+  | { outcome: 'complete' }
+  | { outcome: 'paused' }
+  | { outcome: 'stopped'; reason: string; storageFull: boolean };
+
+class DownloadStop extends Error {
+  readonly reason: string;
+  readonly storageFull: boolean;
+
+  constructor(reason: string, storageFull = false) {
+    super(reason);
+    this.reason = reason;
+    this.storageFull = storageFull;
+  }
+}
+
+function stopFor(error: IpcError): DownloadStop {
+  return error.kind === 'offline' || error.kind === 'timeout'
+    ? new DownloadStop(STOPPED.connection)
+    : new DownloadStop(STOPPED.failed(error.message));
+}
+
+/** Creates the record of a new pack (or of the refresh of `replaces`); nothing is downloaded yet. */
+export async function createPack(
+  db: OfflineDatabase,
+  query: PackQuery,
+  title: string,
+  replaces?: string,
+): Promise<PackRecord> {
+  const pack: PackRecord = {
+    id: crypto.randomUUID(),
+    list: query.list,
+    query,
+    title,
+    status: 'downloading',
+    createdAt: Date.now(),
+    total: 0,
+    rowsDone: 0,
+    generatorCount: 0,
+    size: 0,
+    ...(replaces ? { replaces } : {}),
+  };
+  await db.transaction('rw', db.packs, db.progress, async () => {
+    await db.packs.add(pack);
+    await db.progress.add({ packId: pack.id, parts: {} });
+  });
+  return pack;
+}
+
+interface Page {
+  rows: unknown[];
+  /** Rows the part holds in all, as the first page tells. */
+  total: number;
+}
+
+interface PartPlan {
+  part: PackPart;
+  pages: number | undefined;
+  /** Pages per batch of rows the part counts in (for progress). */
+  rowsPerPage: number;
+  total: number | undefined;
+  fetch: (page: number, signal: AbortSignal) => Promise<Page>;
+}
+
+function listPage(query: PackQuery, page: number, signal: AbortSignal): Promise<Page> {
+  const pageInfo = { page, pageSize: ROW_PAGE_SIZE, sort: KEY_SORT[query.list] };
+  const answer =
+    query.list === 'generators'
+      ? request('generators.list', { ...query, pageInfo }, { signal, cache: false })
+      : request('manifests.list', { ...query, pageInfo }, { signal, cache: false });
+  return answer.then((result) => {
+    if (!result.ok) throw stopFor(result.error);
+    return { rows: result.data.content, total: result.data.totalElements };
+  });
+}
+
+async function generatorBatch(ids: string[], signal: AbortSignal): Promise<Page> {
+  const pageInfo = { page: 0, pageSize: ids.length, sort: KEY_SORT.generators };
+  const result = await request(
+    'generators.list',
+    { pageInfo, filterFields: { ids }, searchKey: '' },
+    { signal, cache: false },
+  );
+  if (!result.ok) throw stopFor(result.error);
+  return { rows: result.data.content, total: result.data.totalElements };
+}
+
+async function detailBatch(ids: string[], signal: AbortSignal): Promise<Page> {
+  const details: unknown[] = new Array(ids.length);
+  let next = 0;
+  // A detail is a small request whose time is mostly the round trip: several per batch keep the
+  // connections busy (measured: bench/offline.ts).
+  const worker = async () => {
+    while (next < ids.length) {
+      const index = next;
+      next += 1;
+      const result = await request(
+        'generators.detail',
+        { handler_id: ids[index]! },
+        { signal, cache: false },
+      );
+      // A generator the server no longer knows has no detail to take along; the rest of the pack stands.
+      if (!result.ok && result.error.kind === 'not-found') continue;
+      if (!result.ok) throw stopFor(result.error);
+      details[index] = result.data;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(DETAIL_PARALLEL, ids.length) }, worker));
+  return { rows: details.filter((detail) => detail !== undefined), total: ids.length };
+}
+
+/** Unique ids, sorted, read from one part's stored rows. */
+async function storedIds(
+  db: OfflineDatabase,
+  packId: string,
+  part: PackPart,
+  idOf: (row: unknown) => string | undefined,
+): Promise<string[]> {
+  const ids = new Set<string>();
+  await packChunks(db, packId, part).each((chunk) => {
+    for (const row of chunk.rows) {
+      const id = idOf(row);
+      if (id) ids.add(id);
+    }
+  });
+  return [...ids].sort();
+}
+
+function batches(ids: string[], size: number): string[][] {
+  const out: string[][] = [];
+  for (let start = 0; start < ids.length; start += size) out.push(ids.slice(start, start + size));
+  return out;
+}
+
+/** Stores one page with its progress entry and the pack's counters, all or nothing. */
+async function storePage(
+  db: OfflineDatabase,
+  packId: string,
+  part: PackPart,
+  page: number,
+  rows: unknown[],
+  plan: { pages: number; total: number },
+): Promise<void> {
+  const size = JSON.stringify(rows).length;
+  await db.transaction('rw', db.chunks, db.progress, db.packs, async () => {
+    const pack = await db.packs.get(packId);
+    if (!pack) throw new DownloadStop('The pack was deleted while it downloaded.');
+    const key: [string, PackPart, number] = [packId, part, page];
+    const before = await db.chunks.get(key);
+    await db.chunks.put({ packId, part, page, rows, size });
+    const added = rows.length - (before?.rows.length ?? 0);
+    const progress = (await db.progress.get(packId)) ?? { packId, parts: {} };
+    const entry: PartProgress = progress.parts[part] ?? { stored: [], rows: 0 };
+    if (!entry.stored.includes(page)) entry.stored.push(page);
+    entry.rows += added;
+    entry.pages = plan.pages;
+    entry.total = plan.total;
+    progress.parts[part] = entry;
+    await db.progress.put(progress);
+    await db.packs.update(packId, {
+      size: pack.size + size - (before?.size ?? 0),
+      ...(part === 'rows' ? { rowsDone: pack.rowsDone + added, total: plan.total } : {}),
+      ...(part === 'generators' || (part === 'rows' && pack.list === 'generators')
+        ? { generatorCount: pack.generatorCount + added }
+        : {}),
+    });
+  });
+}
+
+/** Downloads the pages of one part that are not stored yet, a few at a time. */
+async function downloadPart(
+  db: OfflineDatabase,
+  packId: string,
+  plan: PartPlan,
+  signal: AbortSignal,
+  onProgress: (state: PartState) => void,
+): Promise<void> {
+  const entry = (await db.progress.get(packId))?.parts[plan.part] ?? { stored: [], rows: 0 };
+  const stored = new Set(entry.stored);
+  let pages = plan.pages ?? entry.pages;
+  let total = plan.total ?? entry.total;
+  let done = entry.rows;
+  const report = () => onProgress({ part: plan.part, done, total });
+  const store = async (page: number, fetched: Page) => {
+    try {
+      await storePage(db, packId, plan.part, page, fetched.rows, { pages: pages ?? 0, total: total ?? 0 });
+    } catch (error) {
+      if (isQuotaError(error)) throw new DownloadStop(STOPPED.storageFull, true);
+      throw error;
+    }
+    stored.add(page);
+    done += fetched.rows.length;
+    report();
+  };
+  if (pages === undefined || total === undefined) {
+    // The first page tells how many there are.
+    const first = await plan.fetch(0, signal);
+    total = first.total;
+    pages = Math.ceil(first.total / plan.rowsPerPage);
+    if (pages > 0) await store(0, first);
+  }
+  report();
+  const missing = Array.from({ length: pages }, (_, page) => page).filter((page) => !stored.has(page));
+  let next = 0;
+  const worker = async () => {
+    while (next < missing.length) {
+      signal.throwIfAborted();
+      const page = missing[next]!;
+      next += 1;
+      await store(page, await plan.fetch(page, signal));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, missing.length) }, worker));
+}
+
+/**
+ * Downloads what the pack still lacks and marks it complete (a refresh then replaces the pack it renews).
+ * Ends early when `signal` aborts (paused), when the network is lost, or when storage is full.
+ */
+export async function runDownload(
+  db: OfflineDatabase,
+  packId: string,
+  signal: AbortSignal,
+  onProgress: (state: PartState) => void = () => undefined,
+): Promise<DownloadEnd> {
+  const pack = await db.packs.get(packId);
+  if (!pack) return { outcome: 'stopped', reason: 'This pack no longer exists.', storageFull: false };
+  if (pack.status === 'complete') return { outcome: 'complete' };
+  await db.packs.update(packId, { status: 'downloading', stopped: undefined });
+  try {
+    await downloadPart(
+      db,
+      packId,
+      {
+        part: 'rows',
+        pages: undefined,
+        rowsPerPage: ROW_PAGE_SIZE,
+        total: undefined,
+        fetch: (page, pageSignal) => listPage(pack.query, page, pageSignal),
+      },
+      signal,
+      onProgress,
+    );
+    const generatorPart: PackPart = pack.list === 'manifests' ? 'generators' : 'rows';
+    if (pack.list === 'manifests') {
+      const ids = await storedIds(db, packId, 'rows', (row) => (row as ManifestRecord).generator_epa_id);
+      const groups = batches(ids, GENERATOR_BATCH);
+      await downloadPart(
+        db,
+        packId,
+        {
+          part: 'generators',
+          pages: groups.length,
+          rowsPerPage: GENERATOR_BATCH,
+          total: ids.length,
+          fetch: (page, pageSignal) => generatorBatch(groups[page]!, pageSignal),
+        },
+        signal,
+        onProgress,
+      );
+    }
+    const generatorIds = await storedIds(
+      db,
+      packId,
+      generatorPart,
+      (row) => (row as GeneratorRecord).epa_handler_id,
+    );
+    const detailGroups = batches(generatorIds, DETAIL_BATCH);
+    await downloadPart(
+      db,
+      packId,
+      {
+        part: 'details',
+        pages: detailGroups.length,
+        rowsPerPage: DETAIL_BATCH,
+        total: generatorIds.length,
+        fetch: (page, pageSignal) => detailBatch(detailGroups[page]!, pageSignal),
+      },
+      signal,
+      onProgress,
+    );
+    await completePack(db, packId);
+    return { outcome: 'complete' };
+  } catch (error) {
+    if (signal.aborted) {
+      await db.packs.update(packId, { status: 'paused' }).catch(() => undefined);
+      return { outcome: 'paused' };
+    }
+    const stop =
+      error instanceof DownloadStop
+        ? error
+        : isQuotaError(error)
+          ? new DownloadStop(STOPPED.storageFull, true)
+          : new DownloadStop(STOPPED.failed(error instanceof Error ? error.message : String(error)));
+    // Writing the reason may itself be refused on a full disk; the pack then shows as interrupted.
+    await db.packs.update(packId, { status: 'paused', stopped: stop.reason }).catch(() => undefined);
+    return { outcome: 'stopped', reason: stop.reason, storageFull: stop.storageFull };
+  }
+}
+
+/** Marks a pack complete; a refresh takes the place of the pack it renews in the same transaction. */
+async function completePack(db: OfflineDatabase, packId: string): Promise<void> {
+  await db.transaction('rw', db.packs, db.chunks, db.progress, async () => {
+    const replaced = (await db.packs.get(packId))?.replaces;
+    if (replaced) await deletePack(db, replaced);
+    await db.packs.update(packId, { status: 'complete', refreshedAt: Date.now(), replaces: undefined });
+  });
+}

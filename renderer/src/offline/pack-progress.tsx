@@ -1,0 +1,55 @@
+/** A pack download's progress bar (rows done of total, rate, time left) with pause, resume and cancel. */
+import { formatCount } from '../format.ts';
+import type { PackRecord } from './database.ts';
+import {
+  cancelDownload,
+  pauseDownload,
+  secondsLeft,
+  startDownload,
+  useDownloads,
+  type LiveDownload,
+} from './downloads.ts';
+import { formatDuration } from './relative-time.ts';
+
+const PART_WORDS = { rows: 'rows', generators: 'generators', details: 'generator profiles' } as const;
+
+function describe(live: LiveDownload | undefined, pack: PackRecord): string {
+  if (!live) return `${formatCount(pack.rowsDone)} of ${formatCount(pack.total)} rows stored`;
+  const total = live.total === undefined ? '…' : formatCount(live.total);
+  const words = [`${formatCount(live.done)} / ${total} ${PART_WORDS[live.part]}`];
+  if (live.running && live.rate) words.push(`${formatCount(Math.round(live.rate))} rows/s`);
+  const left = live.running ? secondsLeft(live) : undefined;
+  if (left !== undefined) words.push(`${formatDuration(left)} left`);
+  return words.join(' · ');
+}
+
+export function PackProgress({ pack }: { pack: PackRecord }) {
+  const live = useDownloads((state) => state.live[pack.id]);
+  const isRunning = live?.running ?? false;
+  const stopped = live?.stopped ?? pack.stopped;
+  const max = live?.total ?? pack.total;
+  const value = live?.done ?? pack.rowsDone;
+  return (
+    <div className="pack-progress">
+      <progress
+        aria-label={`Download of ${pack.title}`}
+        max={max > 0 ? max : 1}
+        value={max > 0 ? Math.min(value, max) : 0}
+      />
+      <span>{describe(live, pack)}</span>
+      {!isRunning && stopped && <span role="alert">{stopped}</span>}
+      {isRunning ? (
+        <button type="button" onClick={() => void pauseDownload(pack.id)}>
+          Pause
+        </button>
+      ) : (
+        <button type="button" onClick={() => void startDownload(pack.id)}>
+          Resume
+        </button>
+      )}
+      <button type="button" onClick={() => void cancelDownload(pack.id)}>
+        Cancel
+      </button>
+    </div>
+  );
+}

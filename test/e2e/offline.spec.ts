@@ -1,0 +1,215 @@
+/**
+ * Offline, end to end in Chromium against the real server behind a gate the test can shut (as if the server
+ * stopped) and reopen on the same address: pages seen stay browsable with the banner and freshness labels,
+ * offline packs download, survive an interrupted network, resume with nothing missing or twice, and are
+ * deleted; a full quota says so and keeps what is saved; a second user sees none of the first's data.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, test as base, expect } from '@playwright/test';
+import { App, DEMO_USERS, type AppWindow } from './support/app.ts';
+import { savedData } from './support/saved-data.ts';
+import { boxes, column, openWorkspace, results, signInThroughUi } from './support/workspace.ts';
+
+const test = base.extend<{ window: AppWindow }, { app: App }>({
+  app: [
+    // Playwright reads a fixture's dependencies from its first parameter, so it must be a destructuring.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      // Enough manifests that a pack takes several pages and hundreds of generator details.
+      const app = await App.start({ manifests: 3000, gate: true });
+      await use(app);
+      await app.close();
+    },
+    { scope: 'worker', timeout: 120_000 },
+  ],
+  window: async ({ app, context }, use) => {
+    await app.gate?.reopen();
+    await app.reset();
+    const window = await app.open(context);
+    await use(window);
+    await window.close();
+  },
+});
+
+function gate(app: App) {
+  if (!app.gate) throw new Error('this suite needs the server gate');
+  return app.gate;
+}
+
+test('pages seen stay browsable with the server stopped, with the banner and freshness labels', async ({
+  app,
+  window,
+}) => {
+  const { page } = window;
+  await signInThroughUi(page, DEMO_USERS.inspector);
+  const onlineIds = await column(page, 'Generators', 'epa_handler_id');
+  const onlineBoxes = await boxes(page, 'Generators');
+  await expect(page.getByRole('note', { name: 'Freshness of the generators list' })).toHaveText('Up to date');
+  const [id] = onlineIds;
+  await results(page, 'Generators')
+    .getByRole('button', { name: new RegExp(`profile of ${id}`) })
+    .click();
+  await expect(page.getByRole('note', { name: 'Freshness of the profile' })).toHaveText('Up to date');
+  await page.getByRole('button', { name: 'Back' }).click();
+  await openWorkspace(page, 'Manifests');
+  const manifestIds = await column(page, 'Manifests', 'manifest_tracking_number');
+
+  await gate(app).shut();
+  // Saved answers younger than the pipeline's freshness window are shown without asking the server; wait
+  // past it so coming back asks, and learns the server is gone.
+  await page.waitForTimeout(2_500);
+  await page.reload();
+  await window.waitForTracker();
+  await openWorkspace(page, 'Generators');
+  expect(await column(page, 'Generators', 'epa_handler_id')).toEqual(onlineIds);
+  expect(await boxes(page, 'Generators')).toEqual(onlineBoxes);
+  await expect(page.getByRole('status', { name: 'Offline' })).toContainText(
+    /Offline — showing data saved (just now|\d+ minutes? ago)/,
+  );
+  await expect(page.getByRole('note', { name: 'Freshness of the generators list' })).toHaveText(/^Saved /);
+  await expect(page.getByRole('note', { name: 'Freshness of the summary' })).toHaveText(/^Saved /);
+  await results(page, 'Generators')
+    .getByRole('button', { name: new RegExp(`profile of ${id}`) })
+    .click();
+  await expect(page.getByRole('note', { name: 'Freshness of the profile' })).toHaveText(/^Saved /);
+  await page.getByRole('button', { name: 'Back' }).click();
+  await openWorkspace(page, 'Manifests');
+  expect(await column(page, 'Manifests', 'manifest_tracking_number')).toEqual(manifestIds);
+
+  // A request never seen says what is missing and how to get it, and does not spin.
+  await openWorkspace(page, 'Generators');
+  await page.getByRole('searchbox', { name: 'Search generators' }).fill('never searched before');
+  await expect(results(page, 'Generators').getByRole('alert')).toContainText('Make available offline');
+
+  await gate(app).reopen();
+  await results(page, 'Generators').getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByRole('status', { name: 'Offline' })).toHaveCount(0);
+});
+
+test('a pack downloads, survives a stopped server midway, resumes with nothing missing or twice, and is deleted', async ({
+  app,
+  window,
+}) => {
+  const { page } = window;
+  await signInThroughUi(page, DEMO_USERS.inspector);
+  await openWorkspace(page, 'Manifests');
+  const truth = await window.call('manifests', 'list', {
+    filterFields: {},
+    searchKey: '',
+    pageInfo: { page: 0, pageSize: 1, selectedFields: 'manifest_tracking_number' },
+  });
+  if (!truth.ok) throw new Error(truth.error.message);
+  const expectedKeys = (
+    app.server.db.prepare('SELECT manifest_tracking_number AS key FROM manifests ORDER BY 1').all() as {
+      key: string;
+    }[]
+  ).map((row) => row.key);
+  expect(expectedKeys).toHaveLength(truth.data.totalElements);
+
+  await page.getByRole('button', { name: 'Make available offline' }).click();
+  await page
+    .getByRole('navigation', { name: 'Workspaces' })
+    .getByRole('button', { name: 'Offline data' })
+    .click();
+  const pack = page.getByRole('row', { name: 'All manifests' });
+  await expect(pack).toBeVisible();
+  // Stop the server once the generator profiles are downloading: every manifest page is in by then.
+  await expect(pack.getByText(/generator profiles/)).toBeVisible({ timeout: 20_000 });
+  await gate(app).shut();
+  await expect(pack.getByRole('alert')).toHaveText(/connection was lost/);
+  const interrupted = (await savedData(page, 'inspector')).packs[0]!;
+  expect(interrupted.status).toBe('paused');
+  expect(interrupted.detailIds.length).toBeLessThan(interrupted.generatorIds.length);
+
+  await gate(app).reopen();
+  await pack.getByRole('button', { name: 'Resume' }).click();
+  await expect(pack.getByRole('cell', { name: 'just now' })).toBeVisible({ timeout: 30_000 });
+  const stored = (await savedData(page, 'inspector')).packs[0]!;
+  expect(stored.status).toBe('complete');
+  expect([...stored.rowKeys].sort()).toEqual(expectedKeys);
+  const referenced = [
+    ...new Set(
+      (
+        app.server.db.prepare('SELECT DISTINCT generator_epa_id AS id FROM manifests').all() as {
+          id: string;
+        }[]
+      ).map((row) => row.id),
+    ),
+  ].sort();
+  expect([...stored.generatorIds].sort()).toEqual(referenced);
+  expect([...stored.detailIds].sort()).toEqual(referenced);
+
+  await page.getByRole('button', { name: 'Delete All manifests' }).click();
+  await expect(pack).toHaveCount(0);
+  expect((await savedData(page, 'inspector')).packs).toEqual([]);
+});
+
+test('a full quota says "storage full" and keeps what was saved', async ({ app }, testInfo) => {
+  await gate(app).reopen();
+  await app.reset();
+  // An on-disk profile: the in-memory one of a default context keeps no quota to override.
+  const profile = mkdtempSync(join(tmpdir(), 'tracker-quota-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    ...testInfo.project.use.launchOptions,
+    headless: true,
+  });
+  try {
+    const window = await app.open(context);
+    const { page } = window;
+    // Room for a few pages browsed, not for a pack of every manifest (~5 MB). Chromium's quota accounting
+    // lags the writes (a 3 MB quota let the whole pack through), so the quota is far below the pack's size.
+    const origin = new URL(page.url()).origin;
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: 100 * 1024 });
+    await signInThroughUi(page, DEMO_USERS.inspector);
+    const ids = await column(page, 'Generators', 'epa_handler_id');
+    await boxes(page, 'Generators');
+    const before = await savedData(page, 'inspector');
+    expect(before.answers.length).toBeGreaterThan(0);
+
+    await openWorkspace(page, 'Manifests');
+    await page.getByRole('button', { name: 'Make available offline' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Storage full' })).toBeVisible({
+      timeout: 20_000,
+    });
+    const after = await savedData(page, 'inspector');
+    expect(after.answers).toEqual(expect.arrayContaining(before.answers));
+    // The half-written pack is kept, paused, and holds no row twice.
+    const [pack] = after.packs;
+    expect(pack?.status).toBe('paused');
+    expect(new Set(pack?.rowKeys).size).toBe(pack?.rowKeys.length);
+    await page
+      .getByRole('navigation', { name: 'Workspaces' })
+      .getByRole('button', { name: 'Offline data' })
+      .click();
+    await expect(page.getByRole('row', { name: 'All manifests' }).getByRole('alert')).toHaveText(
+      /Storage is full/,
+    );
+
+    await page.getByRole('switch', { name: 'Work offline' }).check();
+    await openWorkspace(page, 'Generators');
+    expect(await column(page, 'Generators', 'epa_handler_id')).toEqual(ids);
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+});
+
+test('a second user signing in on the same profile sees none of the first user’s saved data', async ({
+  window,
+}) => {
+  const { page } = window;
+  await signInThroughUi(page, DEMO_USERS.inspector);
+  await column(page, 'Generators', 'epa_handler_id');
+  // Offline before the second user's first request, so only saved data can answer it.
+  await page.getByRole('switch', { name: 'Work offline' }).check();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signInThroughUi(page, DEMO_USERS.generatorsOnly);
+  await expect(results(page, 'Generators').getByRole('alert')).toContainText('Nothing saved on this machine');
+  await expect(page.getByRole('note', { name: 'Freshness of the generators list' })).toHaveCount(0);
+  const saved = await savedData(page, 'generators-only');
+  expect(saved.answers).toEqual([]);
+  expect(saved.databases.filter((name) => name.startsWith('waste-tracker '))).toHaveLength(2);
+});

@@ -1,0 +1,74 @@
+/**
+ * A window.tracker over an in-memory dataset for the offline tests: list pages sorted and paged as the
+ * server pages them, generators by id, details, and a switch that makes every request fail as if the
+ * network were gone. It records the pages asked for, to show what a resumed download asks again.
+ */
+import { vi } from 'vitest';
+import type { GeneratorDetail, GeneratorRecord } from '../../../shared/api/index.ts';
+import type { ManifestRecord } from '../../../shared/api/manifests.ts';
+import type { Result } from '../../../shared/ipc/contract.ts';
+
+export interface Dataset {
+  manifests: ManifestRecord[];
+  generators: GeneratorRecord[];
+}
+
+export function dataset(manifests: number, generators: number): Dataset {
+  const gens: GeneratorRecord[] = Array.from({ length: generators }, (_, index) => ({
+    epa_handler_id: `TXD${String(index).padStart(9, '0')}`,
+    generator_name: `Generator ${index}`,
+    location_state: 'TX',
+  }));
+  // Tracking numbers out of order, so the download's own sort is what makes pages stable.
+  const rows: ManifestRecord[] = Array.from({ length: manifests }, (_, index) => ({
+    manifest_tracking_number: `${String((index * 7919) % 100_000).padStart(9, '0')}ELC`,
+    generator_epa_id: gens[index % generators]!.epa_handler_id!,
+    shipped_date: '2024-01-01',
+    waste_lines: [],
+  }));
+  return { manifests: rows, generators: gens };
+}
+
+type ListInput = {
+  pageInfo: { page: number; pageSize: number; sort?: string };
+  filterFields?: { ids?: string[] };
+};
+
+const offline = { ok: false as const, error: { kind: 'offline' as const, message: 'Nothing answers.' } };
+
+export function installTracker(data: Dataset) {
+  const state = { down: false, failAfter: Infinity, calls: 0 };
+  const answer = <T>(value: T): Promise<Result<T>> => {
+    state.calls += 1;
+    if (state.down || state.calls > state.failAfter) return Promise.resolve(offline);
+    return Promise.resolve({ ok: true, data: value });
+  };
+  const page = <Row>(rows: Row[], key: (row: Row) => string, input: ListInput) => {
+    const sorted = [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+    const start = input.pageInfo.page * input.pageInfo.pageSize;
+    return { totalElements: sorted.length, content: sorted.slice(start, start + input.pageInfo.pageSize) };
+  };
+  const tracker = {
+    manifests: {
+      list: vi.fn((input: ListInput) =>
+        answer(page(data.manifests, (row) => row.manifest_tracking_number!, input)),
+      ),
+    },
+    generators: {
+      list: vi.fn((input: ListInput) => {
+        const ids = input.filterFields?.ids;
+        const rows = ids
+          ? data.generators.filter((row) => ids.includes(row.epa_handler_id!))
+          : data.generators;
+        return answer(page(rows, (row) => row.epa_handler_id!, input));
+      }),
+      detail: vi.fn((input: { handler_id: string }) =>
+        answer({ generator_data: { epa_handler_id: input.handler_id } } as unknown as GeneratorDetail),
+      ),
+    },
+    requests: { cancel: vi.fn(() => Promise.resolve({ ok: true, data: null })) },
+  };
+  // Only the methods the offline code reaches; the pipeline resolves window.tracker at call time.
+  vi.stubGlobal('tracker', tracker);
+  return { tracker, state };
+}

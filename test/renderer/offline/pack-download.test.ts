@@ -1,0 +1,174 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sessionChanged, useSession } from '../../../renderer/src/data/session.ts';
+import { useConnectivity } from '../../../renderer/src/offline/connectivity.ts';
+import {
+  openOfflineDatabase,
+  packChunks,
+  type OfflineDatabase,
+} from '../../../renderer/src/offline/database.ts';
+import type { PackQuery } from '../../../renderer/src/offline/engine-seam.ts';
+import {
+  ROW_PAGE_SIZE,
+  STOPPED,
+  createPack,
+  runDownload,
+} from '../../../renderer/src/offline/pack-download.ts';
+import { deletePack, describeQuery, listPacks, loadPackRows } from '../../../renderer/src/offline/packs.ts';
+import { dataset, installTracker } from './fake-tracker.ts';
+
+const MANIFESTS: PackQuery = { list: 'manifests', filterFields: {}, searchKey: '' };
+const DATA = dataset(ROW_PAGE_SIZE * 4 + 37, 120);
+
+let db: OfflineDatabase;
+let unique = 0;
+
+beforeEach(() => {
+  db = openOfflineDatabase(`packs-${(unique += 1)}`);
+  useSession.setState({ status: null, expired: false });
+  sessionChanged({ signedIn: true, username: 'inspector', baseUrl: 'http://127.0.0.1:1' }, 'signed-in');
+  useConnectivity.setState({ workOffline: false, browserOffline: false, unreachable: false, savedAt: null });
+});
+afterEach(() => {
+  db.close();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const keys = (rows: { manifest_tracking_number?: string }[]) =>
+  rows.map((row) => row.manifest_tracking_number).sort();
+
+describe('an offline pack download', () => {
+  it('stores every matching manifest, the generators they reference and their details', async () => {
+    installTracker(DATA);
+    const pack = await createPack(db, MANIFESTS, describeQuery(MANIFESTS));
+    const progress = vi.fn();
+    expect(await runDownload(db, pack.id, new AbortController().signal, progress)).toEqual({
+      outcome: 'complete',
+    });
+    const rows = await loadPackRows(db, (await db.packs.get(pack.id))!);
+    expect(keys(rows.manifests)).toEqual(keys(DATA.manifests));
+    expect(rows.generators.map((row) => row.epa_handler_id).sort()).toEqual(
+      DATA.generators.map((row) => row.epa_handler_id).sort(),
+    );
+    expect(rows.details).toHaveLength(DATA.generators.length);
+    expect(await db.packs.get(pack.id)).toMatchObject({
+      status: 'complete',
+      total: DATA.manifests.length,
+      rowsDone: DATA.manifests.length,
+      generatorCount: DATA.generators.length,
+    });
+    expect(progress).toHaveBeenLastCalledWith({ part: 'details', done: 120, total: 120 });
+    // Pages are records of hundreds of rows, not a record per row.
+    expect(await packChunks(db, pack.id, 'rows').count()).toBe(5);
+  });
+
+  it('resumes after a lost network with nothing missing, nothing twice, and no page asked again', async () => {
+    const { tracker, state } = installTracker(DATA);
+    const pack = await createPack(db, MANIFESTS, describeQuery(MANIFESTS));
+    state.failAfter = 3;
+    const end = await runDownload(db, pack.id, new AbortController().signal);
+    expect(end).toEqual({ outcome: 'stopped', reason: STOPPED.connection, storageFull: false });
+    expect(await db.packs.get(pack.id)).toMatchObject({ status: 'paused', stopped: STOPPED.connection });
+    const storedBefore = (await db.progress.get(pack.id))!.parts.rows!.stored;
+    expect(storedBefore.length).toBeGreaterThan(0);
+    expect(storedBefore.length).toBeLessThan(5);
+
+    state.failAfter = Infinity;
+    tracker.manifests.list.mockClear();
+    expect(await runDownload(db, pack.id, new AbortController().signal)).toEqual({ outcome: 'complete' });
+    const askedAgain = tracker.manifests.list.mock.calls.map(([input]) => input.pageInfo.page);
+    expect(askedAgain.filter((page) => storedBefore.includes(page))).toEqual([]);
+    const rows = await loadPackRows(db, (await db.packs.get(pack.id))!);
+    expect(keys(rows.manifests)).toEqual(keys(DATA.manifests));
+    expect((await db.packs.get(pack.id))!.rowsDone).toBe(DATA.manifests.length);
+  });
+
+  it('pauses when its caller aborts, and carries on from there', async () => {
+    installTracker(DATA);
+    const pack = await createPack(db, MANIFESTS, describeQuery(MANIFESTS));
+    const pause = new AbortController();
+    const end = runDownload(db, pack.id, pause.signal, (state) => {
+      if (state.part === 'rows' && state.done >= ROW_PAGE_SIZE) pause.abort();
+    });
+    expect(await end).toEqual({ outcome: 'paused' });
+    expect((await db.packs.get(pack.id))!.status).toBe('paused');
+    expect(await runDownload(db, pack.id, new AbortController().signal)).toEqual({ outcome: 'complete' });
+    expect((await db.packs.get(pack.id))!.rowsDone).toBe(DATA.manifests.length);
+  });
+
+  it('on a full disk keeps what is stored, leaves the pack resumable, and says storage is full', async () => {
+    installTracker(DATA);
+    const pack = await createPack(db, MANIFESTS, describeQuery(MANIFESTS));
+    const quota = Object.assign(new Error('full'), {
+      name: 'AbortError',
+      inner: { name: 'QuotaExceededError' },
+    });
+    const put = db.chunks.put.bind(db.chunks);
+    let writes = 0;
+    const refused = vi.spyOn(db.chunks, 'put').mockImplementation((...args) => {
+      writes += 1;
+      // Dexie's own promise type; a plain rejected promise stands in for the refused write.
+      return writes === 3 ? (Promise.reject(quota) as ReturnType<typeof put>) : put(...args);
+    });
+    const end = await runDownload(db, pack.id, new AbortController().signal);
+    expect(end).toEqual({ outcome: 'stopped', reason: STOPPED.storageFull, storageFull: true });
+    const progress = (await db.progress.get(pack.id))!.parts.rows!;
+    // Every page the progress names is stored, and no more: the refused page left nothing behind.
+    const chunks = await packChunks(db, pack.id, 'rows').toArray();
+    expect([...progress.stored].sort()).toEqual(chunks.map((chunk) => chunk.page).sort());
+    expect(progress.rows).toBe(chunks.reduce((sum, chunk) => sum + chunk.rows.length, 0));
+    expect(chunks.length).toBeLessThan(5);
+
+    refused.mockRestore();
+    expect(await runDownload(db, pack.id, new AbortController().signal)).toEqual({ outcome: 'complete' });
+    expect(keys((await loadPackRows(db, (await db.packs.get(pack.id))!)).manifests)).toEqual(
+      keys(DATA.manifests),
+    );
+  });
+
+  it('a refresh replaces the old copy only when it is complete', async () => {
+    const { state } = installTracker(DATA);
+    const old = await createPack(db, MANIFESTS, describeQuery(MANIFESTS));
+    await runDownload(db, old.id, new AbortController().signal);
+    const fresh = await createPack(db, MANIFESTS, old.title, old.id);
+    state.failAfter = state.calls + 2;
+    await runDownload(db, fresh.id, new AbortController().signal);
+    expect((await listPacks(db)).map((pack) => pack.id)).toEqual([old.id]);
+    expect((await db.packs.get(old.id))!.status).toBe('complete');
+
+    state.failAfter = Infinity;
+    expect(await runDownload(db, fresh.id, new AbortController().signal)).toEqual({ outcome: 'complete' });
+    expect(await db.packs.get(old.id)).toBeUndefined();
+    expect(await packChunks(db, old.id).count()).toBe(0);
+    expect((await listPacks(db)).map((pack) => pack.id)).toEqual([fresh.id]);
+  });
+
+  it('a deleted pack leaves no rows and no progress behind', async () => {
+    installTracker(DATA);
+    const pack = await createPack(db, MANIFESTS, describeQuery(MANIFESTS));
+    await runDownload(db, pack.id, new AbortController().signal);
+    await deletePack(db, pack.id);
+    expect(await db.packs.count()).toBe(0);
+    expect(await db.chunks.count()).toBe(0);
+    expect(await db.progress.count()).toBe(0);
+  });
+
+  it('says its query in words', () => {
+    expect(describeQuery(MANIFESTS)).toBe('All manifests');
+    expect(
+      describeQuery({
+        list: 'generators',
+        filterFields: { states: ['TX', 'LA'], shippedYears: ['2024'] },
+        searchKey: 'oil',
+      }),
+    ).toBe('Generators in state TX or LA, shipped in 2024, matching “oil”');
+    expect(
+      describeQuery({
+        list: 'manifests',
+        filterFields: { shipped_date_start: '2024-01-01', shipped_date_end: '2024-12-31' },
+        searchKey: '',
+      }),
+    ).toBe('Manifests shipped 2024-01-01 to 2024-12-31');
+  });
+});
