@@ -10,7 +10,15 @@ import { join } from 'node:path';
 import { chromium, test as base, expect } from '@playwright/test';
 import { App, DEMO_USERS, type AppWindow } from './support/app.ts';
 import { savedData } from './support/saved-data.ts';
-import { boxes, column, openWorkspace, results, signInThroughUi } from './support/workspace.ts';
+import {
+  boxes,
+  column,
+  expectCount,
+  manifestTruth,
+  openWorkspace,
+  results,
+  signInThroughUi,
+} from './support/workspace.ts';
 
 const test = base.extend<{ window: AppWindow }, { app: App }>({
   app: [
@@ -212,4 +220,33 @@ test('a second user signing in on the same profile sees none of the first userâ€
   const saved = await savedData(page, 'generators-only');
   expect(saved.answers).toEqual([]);
   expect(saved.databases.filter((name) => name.startsWith('waste-tracker '))).toHaveLength(2);
+});
+
+test('inside a pack, with the server stopped, a new search answers with the rows and boxes the server gave', async ({
+  app,
+  window,
+}) => {
+  const { page } = window;
+  await signInThroughUi(page, DEMO_USERS.inspector);
+  await openWorkspace(page, 'Manifests');
+  // A search the app has never sent: only the pack's engine can answer it offline.
+  const truth = await manifestTruth(window, {}, 'co');
+  expect(truth.total).toBeGreaterThan(0);
+
+  await page.getByRole('button', { name: 'Make available offline' }).click();
+  await page
+    .getByRole('navigation', { name: 'Workspaces' })
+    .getByRole('button', { name: 'Offline data' })
+    .click();
+  const pack = page.getByRole('row', { name: 'All manifests' });
+  await expect(pack.getByRole('cell', { name: 'just now' })).toBeVisible({ timeout: 60_000 });
+  await gate(app).shut();
+
+  await openWorkspace(page, 'Manifests');
+  await page.getByRole('searchbox', { name: 'Search manifests' }).fill('co');
+  await expect(page.getByRole('status', { name: 'Offline' })).toBeVisible();
+  await expectCount(page, 'Manifests', truth.total);
+  expect(await boxes(page, 'Manifests')).toEqual(truth.boxes);
+  expect(await column(page, 'Manifests', 'manifest_tracking_number')).toEqual(truth.ids);
+  await gate(app).reopen();
 });
