@@ -5,6 +5,7 @@
 import { useEffect } from 'react';
 import { commandForKey, type AppCommand } from '../../shared/commands/commands.ts';
 import { followMenu } from './data/menu.ts';
+import { refreshSaved } from './data/pipeline.ts';
 import { signOut } from './data/tracker-data.ts';
 import { useExports } from './exports/export-store.ts';
 import { useNavigation } from './state/navigation.ts';
@@ -26,6 +27,7 @@ export function runCommand(command: AppCommand): void {
       navigation.setView('manifests');
       return;
     case 'refresh':
+      refreshSaved();
       navigation.refresh();
       return;
     case 'focus-search':

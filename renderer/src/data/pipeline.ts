@@ -75,6 +75,14 @@ export interface RequestControl<Data = unknown> {
  */
 export const FRESH_MS = 2_000;
 
+/** When the user last asked to refresh: answers saved before it are asked again, however young. */
+let refreshedAt = 0;
+
+/** The user asked for fresh data (Refresh, F5): every saved answer shown from now on is checked again. */
+export function refreshSaved(): void {
+  refreshedAt = Date.now();
+}
+
 let cache: CacheHook = noCache;
 
 /** Installs the local cache the pipeline reads and writes. */
@@ -227,7 +235,9 @@ async function answerOf<Name extends TrackerRequestName>(
     signal?.throwIfAborted();
     if (kept) {
       if (isOffline(useConnectivity.getState())) savedAnswerShown(kept.fetchedAt);
-      if (Date.now() - kept.fetchedAt >= FRESH_MS) revalidate(name, canonical, key, kept, onUpdate, signal);
+      if (Date.now() - kept.fetchedAt >= FRESH_MS || kept.fetchedAt <= refreshedAt) {
+        revalidate(name, canonical, key, kept, onUpdate, signal);
+      }
       return { ok: true, data: kept.data as DataOf<Name>, source: 'cache', fetchedAt: kept.fetchedAt };
     }
   }

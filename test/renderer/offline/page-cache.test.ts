@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GeneratorList } from '../../../shared/api/index.ts';
 import type { Result, SessionStatus } from '../../../shared/ipc/contract.ts';
 import { requestKey } from '../../../shared/query/canonical.ts';
-import { FRESH_MS, request } from '../../../renderer/src/data/pipeline.ts';
+import { FRESH_MS, refreshSaved, request } from '../../../renderer/src/data/pipeline.ts';
 import { sessionChanged, useSession } from '../../../renderer/src/data/session.ts';
 import { useConnectivity } from '../../../renderer/src/offline/connectivity.ts';
 import { databaseName, isQuotaError, openOfflineDatabase } from '../../../renderer/src/offline/database.ts';
@@ -153,6 +153,19 @@ describe('the pipeline with saved data', () => {
     expect(await activePageCache()?.read(requestKey('generators.list', LIST))).toMatchObject({
       data: page('New'),
     });
+  });
+
+  it('after Refresh, asks the server again even for an answer saved a moment ago', async () => {
+    signIn();
+    const tracker = install(() => ({ ok: true, data: page('Old') }));
+    await request('generators.list', LIST);
+    await vi.waitFor(async () =>
+      expect(await activePageCache()?.read(requestKey('generators.list', LIST))).toBeDefined(),
+    );
+    refreshSaved();
+    const onUpdate = vi.fn();
+    expect(await request('generators.list', LIST, { onUpdate })).toMatchObject({ source: 'cache' });
+    await vi.waitFor(() => expect(tracker.generators.list).toHaveBeenCalledTimes(2));
   });
 
   it('offline, answers from saved data without asking the network, and says what is missing', async () => {
