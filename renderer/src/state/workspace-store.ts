@@ -1,6 +1,6 @@
 /**
  * What the user has set up in one workspace: filters (with the lookup's text of each picked value), search,
- * sort and the columns shown. Persisted, so it survives switching workspaces and restarting the app. UI
+ * sort, and the columns shown with their order and widths. Persisted, so it survives switching workspaces and restarting the app. UI
  * state only; the data lives in the data layer.
  */
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
@@ -25,8 +25,12 @@ export type WorkspaceState<F extends FilterFields> = {
   searchKey: string;
   /** undefined: the server's default order. */
   sort: SortState | undefined;
-  /** Fields shown in the grid, in order; undefined: the workspace's default columns. */
+  /** Fields shown in the grid; undefined: the workspace's default columns. */
   columns: string[] | undefined;
+  /** Every field in the order the user dragged the columns into; undefined: the catalogue's order. */
+  columnOrder: string[] | undefined;
+  /** Widths (px) the user dragged columns to, by field; other columns keep the workspace's layout. */
+  columnWidths: Record<string, number>;
   /** `texts`: the lookup's text of newly picked values, by value. */
   setMember: (
     member: keyof F & string,
@@ -38,6 +42,11 @@ export type WorkspaceState<F extends FilterFields> = {
   setSearchKey: (searchKey: string) => void;
   setSort: (sort: SortState | undefined) => void;
   setColumns: (columns: string[] | undefined) => void;
+  setColumnOrder: (order: string[]) => void;
+  /** Merged into the saved widths. */
+  setColumnWidths: (widths: Readonly<Record<string, number>>) => void;
+  /** The workspace's default columns, in catalogue order, at their default widths. */
+  resetColumns: () => void;
   clearAll: () => void;
 };
 
@@ -71,6 +80,10 @@ function keptTexts(fields: FilterFields, current: PickedTexts, texts: PickedText
   return kept;
 }
 
+/** A saved width outside these bounds (px) is not one the grid could have produced. */
+export const MIN_COLUMN_WIDTH = 20;
+export const MAX_COLUMN_WIDTH = 4000;
+
 /** Longer than any code and description the lookups send; a longer saved text is not ours. */
 const MAX_TEXT = 500;
 
@@ -81,6 +94,8 @@ const Saved = z.object({
     .optional()
     .catch(undefined),
   columns: z.array(z.string()).min(1).optional().catch(undefined),
+  columnOrder: z.array(z.string()).min(1).optional().catch(undefined),
+  columnWidths: z.record(z.string(), z.number().int().min(MIN_COLUMN_WIDTH).max(MAX_COLUMN_WIDTH)).catch({}),
   pickedTexts: z.record(z.string(), z.record(z.string(), z.string().max(MAX_TEXT))).catch({}),
 });
 
@@ -100,6 +115,8 @@ export function createWorkspaceStore<F extends FilterFields>(
         searchKey: '',
         sort: undefined,
         columns: undefined,
+        columnOrder: undefined,
+        columnWidths: {},
         setMember: (member, value, texts) =>
           set((state) => {
             const filterFields = merged(state.filterFields, { [member]: value } as Partial<F>);
@@ -114,17 +131,28 @@ export function createWorkspaceStore<F extends FilterFields>(
         setSearchKey: (searchKey) => set({ searchKey }),
         setSort: (sort) => set({ sort }),
         setColumns: (columns) => set({ columns }),
+        setColumnOrder: (columnOrder) => set({ columnOrder }),
+        setColumnWidths: (widths) =>
+          set((state) => {
+            const columnWidths = { ...state.columnWidths };
+            for (const [field, width] of Object.entries(widths))
+              columnWidths[field] = Math.min(MAX_COLUMN_WIDTH, Math.max(MIN_COLUMN_WIDTH, Math.round(width)));
+            return { columnWidths };
+          }),
+        resetColumns: () => set({ columns: undefined, columnOrder: undefined, columnWidths: {} }),
         clearAll: () => set({ filterFields: {} as F, pickedTexts: {}, searchKey: '' }),
       }),
       {
         name: `waste-tracker.workspace.${name}`,
         version: 1,
-        partialize: ({ filterFields, pickedTexts, searchKey, sort, columns }) => ({
+        partialize: ({ filterFields, pickedTexts, searchKey, sort, columns, columnOrder, columnWidths }) => ({
           filterFields,
           pickedTexts,
           searchKey,
           sort,
           columns,
+          columnOrder,
+          columnWidths,
         }),
         merge: (persisted, current) => {
           const saved = Saved.safeParse(persisted);
