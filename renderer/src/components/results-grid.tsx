@@ -239,6 +239,13 @@ export function ResultsGrid<Row>(props: Props<Row>) {
           if (event.shiftKey && event.target instanceof Element && event.target.closest('.ag-cell'))
             event.preventDefault();
         }}
+        // Here rather than in onCellKeyDown, which AG Grid calls after the event is over (too late to stop
+        // the browser's own copy).
+        onKeyDown={(event) => {
+          const { key, ctrlKey, metaKey, altKey, shiftKey } = event;
+          if (key.toLowerCase() === 'c' && (ctrlKey || metaKey) && !altKey && !shiftKey && api.current)
+            copy(api.current, event.nativeEvent);
+        }}
       >
         <AgGridReact<Row>
           theme={theme}
@@ -292,14 +299,11 @@ export function ResultsGrid<Row>(props: Props<Row>) {
           }}
           onRowDoubleClicked={(event) => event.data && latest.current.onRowActivated?.(event.data)}
           onCellKeyDown={(event) => {
-            if (!(event.event instanceof KeyboardEvent)) return;
-            const { key, ctrlKey, metaKey, altKey, shiftKey } = event.event;
+            const key = event.event instanceof KeyboardEvent ? event.event.key : '';
             if (key === 'Enter' && event.data) {
               event.node.setSelected(true, true);
               latest.current.onRowActivated?.(event.data);
             }
-            if (key.toLowerCase() === 'c' && (ctrlKey || metaKey) && !altKey && !shiftKey)
-              copy(event.api, event.event);
           }}
           onCellFocused={(event) => {
             // A click selects through rowSelection (with Ctrl and Shift); moving by keyboard selects here,
