@@ -69,6 +69,13 @@ test('columns dragged wider and into a new order are kept per workspace across a
   const moved = ['Total waste (tons)', ...GENERATOR_HEADERS.slice(0, -1)];
   await expect.poll(() => headers(grid)).toEqual(moved);
 
+  // A header dragged out of the grid stays: the column chooser is where columns are hidden.
+  const status = await grid.getByRole('columnheader', { name: 'Status' }).boundingBox();
+  if (!status) throw new Error('the Status header is not on screen');
+  const middle = { x: status.x + status.width / 2, y: status.y + status.height / 2 };
+  await drag(page, middle, { x: middle.x, y: 5 });
+  await expect.poll(() => headers(grid)).toEqual(moved);
+
   // Each workspace keeps its own layout.
   await openWorkspace(page, 'Manifests');
   await expect.poll(() => headers(results(page, 'Manifests'))).toEqual(MANIFEST_HEADERS);

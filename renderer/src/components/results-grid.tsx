@@ -269,6 +269,9 @@ export function ResultsGrid<Row>(props: Props<Row>) {
           enableCellTextSelection
           // Selected text follows the columns on screen rather than the order cells were rendered in.
           ensureDomOrder
+          // The column chooser is where columns are hidden (and so no longer asked of the server); a header
+          // dragged out of the grid only moves back.
+          suppressDragLeaveHidesColumns
           onGridReady={(event) => {
             api.current = event.api;
           }}
