@@ -1,7 +1,7 @@
 /**
  * What the user has set up in one workspace: filters (with the lookup's text of each picked value), search,
- * sort, and the columns shown with their order and widths. Persisted, so it survives switching workspaces and restarting the app. UI
- * state only; the data lives in the data layer.
+ * sort, and the columns shown with their order and widths. Persisted, so it survives switching workspaces
+ * and restarting the app. UI state only; the data lives in the data layer.
  */
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import { persist } from 'zustand/middleware';
