@@ -43,6 +43,20 @@ export function formatCodes(codes: string): string {
     .join(', ');
 }
 
+/**
+ * A value picked from a lookup, as its filter chip shows it: "code – description" when the lookup's text
+ * describes the code (NAICS sends "code - description", spec 2.7; the en dash keeps a hyphenated code
+ * readable), else the value alone.
+ */
+export function formatPicked(value: string, text: string | undefined): string {
+  const shown = text?.trim() ?? '';
+  if (shown === '' || shown === value) return value;
+  const description = shown.startsWith(value)
+    ? shown.slice(value.length).replace(/^\s*[-–—:]\s*/, '')
+    : shown;
+  return description === '' ? value : `${value} – ${description}`;
+}
+
 /** A value of a catalogue column as the grid shows it; '' for a missing one. Rows hold numbers and text only. */
 export function formatValue(kind: ColumnKind, value: string | number | undefined): string {
   if (value === undefined) return '';

@@ -78,6 +78,8 @@ export const SYSTEM_SHORTCUTS: readonly { label: string; keys: string }[] = [
 /** Keys the views themselves answer (a grid row, the profile and settings screens). */
 export const VIEW_KEYS: readonly { label: string; keys: string }[] = [
   { label: 'Move between rows of a grid', keys: 'Up / Down' },
+  { label: 'Select more rows of a grid', keys: 'Ctrl+click / Shift+click' },
+  { label: 'Copy the focused cell, or the selected rows with headers', keys: 'Ctrl+C' },
   { label: "Open a grid row's generator profile", keys: 'Enter' },
   { label: 'Close the profile or the settings', keys: 'Escape' },
 ];

@@ -8,18 +8,29 @@ import { createWorkspaceStore, type WorkspaceStore } from '../../renderer/src/st
 const MEMBERS = [
   { member: 'states', field: 'generator_state', label: 'State' },
   { member: 'cities', field: 'generator_city', label: 'City' },
+  { member: 'naics', field: 'naics', label: 'NAICS' },
 ] as const;
 
 const VALUES: Record<string, string[]> = {
   generator_state: ['CA', 'CO', 'TX'],
   generator_city: ['Albany', 'Boston'],
+  naics: ['325110', '562211'],
+};
+
+/** As the server sends them (spec 2.7): NAICS text is the code, a hyphen and the description. */
+const TEXTS: Record<string, string> = {
+  '325110': '325110 - Petrochemical Manufacturing',
+  '562211': '562211 - Hazardous Waste Treatment and Disposal',
 };
 
 function lookup(field: string, search: string): Promise<Result<LookupResult>> {
   const values = (VALUES[field] ?? []).filter((v) => v.toLowerCase().includes(search.toLowerCase()));
   return Promise.resolve({
     ok: true,
-    data: { results: values.map((value) => ({ value, text: value })), pagination: { more: false } },
+    data: {
+      results: values.map((value) => ({ value, text: TEXTS[value] ?? value })),
+      pagination: { more: false },
+    },
   });
 }
 
@@ -100,6 +111,55 @@ describe('FilterPanel', () => {
     expect(screen.queryByRole('group', { name: 'Active filters' })).toBeNull();
   });
 
+  it('shows a picked NAICS code with its description, across a restart, and forgets it once removed', async () => {
+    renderPanel();
+    fireEvent.click(screen.getByRole('button', { name: 'NAICS' }));
+    await flush(300);
+    fireEvent.click(screen.getByRole('checkbox', { name: '325110 - Petrochemical Manufacturing' }));
+    fireEvent.click(
+      screen.getByRole('checkbox', { name: '562211 - Hazardous Waste Treatment and Disposal' }),
+    );
+    expect(store.getState().filterFields).toEqual({ naics: ['325110', '562211'] });
+    const chips = screen.getByRole('group', { name: 'Active filters' });
+    expect(
+      within(chips)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual([
+      'NAICS: 325110 – Petrochemical Manufacturing ×',
+      'NAICS: 562211 – Hazardous Waste Treatment and Disposal ×',
+      'Clear all',
+    ]);
+
+    cleanup();
+    const again = createWorkspaceStore(`test-${storeCount}`, GeneratorFilterFields);
+    store = again;
+    renderPanel();
+    const restored = screen.getByRole('group', { name: 'Active filters' });
+    fireEvent.click(
+      within(restored).getByRole('button', {
+        name: 'Remove filter NAICS: 325110 – Petrochemical Manufacturing',
+      }),
+    );
+    expect(again.getState().filterFields).toEqual({ naics: ['562211'] });
+    expect(again.getState().pickedTexts).toEqual({
+      naics: { '562211': '562211 - Hazardous Waste Treatment and Disposal' },
+    });
+    fireEvent.click(within(restored).getByRole('button', { name: 'Clear all' }));
+    expect(again.getState().pickedTexts).toEqual({});
+  });
+
+  it('shows a code alone when its text is unknown or says no more, and keeps no text for such values', async () => {
+    store.getState().setMembers({ naics: ['999999'] });
+    renderPanel();
+    expect(screen.getByRole('button', { name: 'Remove filter NAICS: 999999' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'State' }));
+    await flush(300);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'TX' }));
+    expect(screen.getByRole('button', { name: 'Remove filter State: TX' })).toBeTruthy();
+    expect(store.getState().pickedTexts).toEqual({});
+  });
+
   it('sets the search after typing pauses, at once on Enter, and follows a search cleared elsewhere', async () => {
     renderPanel();
     const box = screen.getByRole('searchbox', { name: 'Search generators' });
@@ -131,19 +191,45 @@ describe('FilterPanel', () => {
     });
   });
 
+  it('keeps a saved text only for a value that is still picked', () => {
+    localStorage.setItem(
+      `waste-tracker.workspace.test-${storeCount}`,
+      JSON.stringify({
+        state: {
+          filterFields: { naics: ['325110'] },
+          pickedTexts: {
+            naics: { '325110': '325110 - Petrochemical Manufacturing', '111111': '111111 - Gone' },
+            states: { TX: 'Texas' },
+          },
+        },
+        version: 1,
+      }),
+    );
+    const again = createWorkspaceStore(`test-${storeCount}`, GeneratorFilterFields);
+    expect(again.getState().pickedTexts).toEqual({
+      naics: { '325110': '325110 - Petrochemical Manufacturing' },
+    });
+  });
+
   it('drops saved filters that no longer read, keeping the rest', () => {
     const key = `waste-tracker.workspace.test-${storeCount}`;
     localStorage.setItem(
       key,
       JSON.stringify({
-        state: { filterFields: { states: 'TX', nonsense: [1] }, searchKey: 'acid', sort: { field: 1 } },
+        state: {
+          filterFields: { states: 'TX', nonsense: [1] },
+          pickedTexts: { naics: { '325110': 7 } },
+          searchKey: 'acid',
+          sort: { field: 1 },
+        },
         version: 1,
       }),
     );
     const again = createWorkspaceStore(`test-${storeCount}`, GeneratorFilterFields);
-    const { filterFields, searchKey, sort, columns } = again.getState();
-    expect({ filterFields, searchKey, sort, columns }).toEqual({
+    const { filterFields, pickedTexts, searchKey, sort, columns } = again.getState();
+    expect({ filterFields, pickedTexts, searchKey, sort, columns }).toEqual({
       filterFields: {},
+      pickedTexts: {},
       searchKey: 'acid',
       sort: undefined,
       columns: undefined,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ColumnKind } from '../../shared/columns.ts';
-import { formatCount, formatTons, formatValue } from '../../renderer/src/format.ts';
+import { formatCount, formatPicked, formatTons, formatValue } from '../../renderer/src/format.ts';
 
 describe('number formatting', () => {
   it('shows tons with two decimals and thousands separators', () => {
@@ -30,5 +30,21 @@ describe('catalogue values', () => {
     [{ type: 'text' }, '  Acme  ', 'Acme'],
   ] as const)('%o shows %o as %o', (kind: ColumnKind, value, shown) => {
     expect(formatValue(kind, value)).toBe(shown);
+  });
+});
+
+describe('picked lookup values', () => {
+  it.each([
+    ['325110', '325110 - Petrochemical Manufacturing', '325110 – Petrochemical Manufacturing'],
+    ['325110', '325110 – Petrochemical Manufacturing', '325110 – Petrochemical Manufacturing'],
+    ['325110', ' 325110 -  Petrochemical Manufacturing ', '325110 – Petrochemical Manufacturing'],
+    ['D001-A', 'D001-A - Ignitable waste', 'D001-A – Ignitable waste'],
+    ['H141', 'Storage, transfer', 'H141 – Storage, transfer'],
+    ['325110', '325110', '325110'],
+    ['325110', '325110 - ', '325110'],
+    ['325110', '', '325110'],
+    ['TX', undefined, 'TX'],
+  ])('%j with the text %j reads %j', (value, text, shown) => {
+    expect(formatPicked(value, text)).toBe(shown);
   });
 });

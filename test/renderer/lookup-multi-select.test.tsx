@@ -31,7 +31,7 @@ describe('LookupMultiSelect', () => {
     await flush(300);
     expect(fetchPage).toHaveBeenCalledWith('', 1, expect.any(AbortSignal));
     fireEvent.click(screen.getByRole('checkbox', { name: 'TX' }));
-    expect(onChange).toHaveBeenCalledWith(['TX']);
+    expect(onChange).toHaveBeenCalledWith(['TX'], { value: 'TX', text: 'TX' });
     fireEvent.click(screen.getByRole('button', { name: 'Load more State' }));
     await flush(0);
     expect(fetchPage).toHaveBeenLastCalledWith('', 2, expect.any(AbortSignal));
@@ -93,7 +93,7 @@ describe('FilterChips', () => {
   it('removes one chip and clears all', () => {
     const onRemove = vi.fn();
     const onClearAll = vi.fn();
-    const chip = { member: 'states', label: 'State', value: 'TX' };
+    const chip = { member: 'states', label: 'State', value: 'TX', text: 'TX' };
     render(<FilterChips chips={[chip]} onRemove={onRemove} onClearAll={onClearAll} />);
     fireEvent.click(screen.getByRole('button', { name: 'Remove filter State: TX' }));
     expect(onRemove).toHaveBeenCalledWith(chip);

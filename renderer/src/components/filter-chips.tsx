@@ -1,4 +1,5 @@
-export type Chip = { member: string; label: string; value: string };
+/** One active filter: `value` as the request holds it, `text` as the chip reads ("code – description"). */
+export type Chip = { member: string; label: string; value: string; text: string };
 
 type Props = {
   chips: readonly Chip[];
@@ -15,10 +16,10 @@ export function FilterChips({ chips, onRemove, onClearAll }: Props) {
         <button
           key={`${chip.member}:${chip.value}`}
           type="button"
-          aria-label={`Remove filter ${chip.label}: ${chip.value}`}
+          aria-label={`Remove filter ${chip.label}: ${chip.text}`}
           onClick={() => onRemove(chip)}
         >
-          {chip.label}: {chip.value} ×
+          {chip.label}: {chip.text} ×
         </button>
       ))}
       <button type="button" onClick={onClearAll}>

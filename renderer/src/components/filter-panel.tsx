@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
 import type { LookupResult } from '../../../shared/api/index.ts';
 import type { Result } from '../../../shared/ipc/contract.ts';
+import { formatPicked } from '../format.ts';
 import type { FilterFields, WorkspaceStore } from '../state/workspace-store.ts';
 import { FilterChips, type Chip } from './filter-chips.tsx';
 import { LookupMultiSelect } from './lookup-multi-select.tsx';
@@ -101,7 +102,9 @@ function MemberSelect<F extends FilterFields>({
           <LookupMultiSelect
             label={entry.label}
             selected={selected}
-            onChange={(values) => setMember(entry.member, values as unknown as F[keyof F])}
+            onChange={(values, option) =>
+              setMember(entry.member, values as unknown as F[keyof F], { [option.value]: option.text })
+            }
             fetchPage={fetchPage}
           />
         </div>
@@ -114,6 +117,7 @@ function MemberSelect<F extends FilterFields>({
 export function FilterPanel<F extends FilterFields>(props: Props<F>) {
   const { label, searchLabel, store, members, scalars = [], lookup, children } = props;
   const filterFields = store((state) => state.filterFields);
+  const pickedTexts = store((state) => state.pickedTexts);
   const searchKey = store((state) => state.searchKey);
   const setSearchKey = store((state) => state.setSearchKey);
   const setMember = store((state) => state.setMember);
@@ -121,13 +125,18 @@ export function FilterPanel<F extends FilterFields>(props: Props<F>) {
 
   const chips: Chip[] = [
     ...members.flatMap(({ member, label: name }) => {
-      return valuesOf(filterFields[member]).map((value) => ({ member, label: name, value }));
+      return valuesOf(filterFields[member]).map((value) => ({
+        member,
+        label: name,
+        value,
+        text: formatPicked(value, pickedTexts[member]?.[value]),
+      }));
     }),
     ...scalars.flatMap(({ member, label: name }) => {
       const value = filterFields[member];
-      return typeof value === 'string' ? [{ member, label: name, value }] : [];
+      return typeof value === 'string' ? [{ member, label: name, value, text: value }] : [];
     }),
-    ...(searchKey ? [{ member: 'searchKey', label: 'Search', value: searchKey }] : []),
+    ...(searchKey ? [{ member: 'searchKey', label: 'Search', value: searchKey, text: searchKey }] : []),
   ];
   const remove = (chip: Chip) => {
     if (chip.member === 'searchKey') return setSearchKey('');

@@ -14,7 +14,8 @@ type Option = LookupResult['results'][number];
 type Props = {
   label: string;
   selected: readonly string[];
-  onChange: (values: string[]) => void;
+  /** The values now picked, and the option just picked or unpicked (its text says what a code means). */
+  onChange: (values: string[], option: Option) => void;
   fetchPage: LookupFetch;
   /** Typing waits this long before asking the server, so each keystroke is not a request. */
   debounceMs?: number;
@@ -73,8 +74,10 @@ export function LookupMultiSelect({ label, selected, onChange, fetchPage, deboun
     }, ignoreAbort);
   };
 
-  const toggle = (value: string) =>
-    onChange(selected.includes(value) ? selected.filter((v) => v !== value) : [...selected, value]);
+  const toggle = (option: Option) => {
+    const { value } = option;
+    onChange(selected.includes(value) ? selected.filter((v) => v !== value) : [...selected, value], option);
+  };
 
   return (
     <fieldset className="lookup-select">
@@ -99,7 +102,7 @@ export function LookupMultiSelect({ label, selected, onChange, fetchPage, deboun
               <input
                 type="checkbox"
                 checked={selected.includes(option.value)}
-                onChange={() => toggle(option.value)}
+                onChange={() => toggle(option)}
               />
               {option.text}
             </label>

@@ -6,8 +6,10 @@ import {
   colorSchemeVariable,
   themeQuartz,
   type ColDef,
+  type Column,
   type GridApi,
   type IDatasource,
+  type IRowNode,
   type SortChangedEvent,
 } from 'ag-grid-community';
 import type { Scope } from '../../../shared/api/index.ts';
@@ -18,11 +20,15 @@ import { formatCount } from '../format.ts';
 import { ignoreAbort, type Answer, type Update } from '../data/tracker-data.ts';
 import { Freshness } from '../offline/freshness.tsx';
 import { ErrorBanner } from './error-banner.tsx';
+import { rowsAsTsv, tsvField, writeClipboard, type CopyColumn } from './grid-copy.ts';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
 
 /** Blocks kept in memory: scrolling a million rows keeps at most this many pages. */
 const MAX_BLOCKS = 40;
+
+/** How long "Copied …" stays under the grid: long enough to read, gone before it is stale. */
+const COPY_NOTICE_MS = 4000;
 
 // The colour scheme follows the app's theme through data-ag-theme-mode on the root (theme.ts); each mode's
 // background and text match the app's own surface and text colours.
@@ -60,7 +66,12 @@ type Props<Row> = {
   getRowId: (row: Row) => string;
   /** Enter on a row, or a double click. */
   onRowActivated?: (row: Row) => void;
+  /** The row the user is looking at among the selected ones: the focused one, else the first. */
   onSelectionChange?: (row: Row | undefined) => void;
+  /** The user dragged columns into a new order: every column's field, left to right. */
+  onColumnsMoved?: (fields: string[]) => void;
+  /** The user resized columns: the new widths (px) by field. */
+  onColumnsResized?: (widths: Record<string, number>) => void;
   filtersActive: boolean;
   onClearFilters: () => void;
   /** The row to scroll to once the first page is in (where the user was before a reload). */
@@ -69,9 +80,45 @@ type Props<Row> = {
   onTopRowChange?: (row: number) => void;
 };
 
+/** A cell's text as the grid shows it (through the column's formatter, if it has one). */
+function cellText<Row>(api: GridApi<Row>, node: IRowNode<Row>, column: Column): string {
+  return api.getCellValue({ rowNode: node, colKey: column, useFormatter: true }) ?? '';
+}
+
+/**
+ * What Ctrl+C copies: the selected rows with a header line when more than one is selected (selecting
+ * rows is how a user says "these rows"), else the focused cell alone. Undefined when nothing is focused.
+ */
+function copyOf<Row>(api: GridApi<Row>): { text: string; notice: string } | undefined {
+  const selected = api.getSelectedNodes().filter((node) => node.data !== undefined);
+  if (selected.length > 1) {
+    const columns: CopyColumn<IRowNode<Row>>[] = api.getAllDisplayedColumns().map((column) => ({
+      header: column.getColDef().headerName ?? column.getColId(),
+      text: (node) => cellText(api, node, column),
+    }));
+    const rows = [...selected].sort((a, b) => (a.rowIndex ?? 0) - (b.rowIndex ?? 0));
+    return { text: rowsAsTsv(columns, rows), notice: `Copied ${formatCount(rows.length)} rows` };
+  }
+  const focused = api.getFocusedCell();
+  const node = focused ? api.getDisplayedRowAtIndex(focused.rowIndex) : undefined;
+  if (!focused || !node?.data) return undefined;
+  const header = focused.column.getColDef().headerName ?? focused.column.getColId();
+  return { text: tsvField(cellText(api, node, focused.column)), notice: `Copied ${header}` };
+}
+
+/** The focused row when it is selected (the one the user just reached), else the first selected. */
+function lookedAt<Row>(api: GridApi<Row>): Row | undefined {
+  const focused = api.getFocusedCell();
+  const node = focused ? api.getDisplayedRowAtIndex(focused.rowIndex) : undefined;
+  if (node?.isSelected() && node.data) return node.data;
+  const [first] = [...api.getSelectedNodes()].sort((a, b) => (a.rowIndex ?? 0) - (b.rowIndex ?? 0));
+  return first?.data;
+}
+
 /**
  * A server-paged, server-sorted grid (AG Grid's infinite row model): it asks for pages as the user scrolls.
- * Shows the match count, an empty state with a way out, and failures with a retry.
+ * Shows the match count, an empty state with a way out, and failures with a retry. Cell text can be
+ * selected; Ctrl+C copies the focused cell, or the selected rows (Ctrl+click, Shift+click) with headers.
  */
 export function ResultsGrid<Row>(props: Props<Row>) {
   const {
@@ -98,6 +145,24 @@ export function ResultsGrid<Row>(props: Props<Row>) {
   const [failure, setFailure] = useState<{ key: string; error: IpcError } | null>(null);
   // Where the last page shown came from; the label says so.
   const [provenance, setProvenance] = useState<{ key: string; provenance: Provenance } | null>(null);
+
+  const [copyNotice, setCopyNotice] = useState<{ text: string; failed: boolean } | null>(null);
+  useEffect(() => {
+    if (!copyNotice) return;
+    const timer = setTimeout(() => setCopyNotice(null), COPY_NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [copyNotice]);
+
+  const copy = (grid: GridApi<Row>, press: KeyboardEvent) => {
+    // Text the user selected with the mouse is copied by the browser, as anywhere else on the page.
+    if (!(document.getSelection()?.isCollapsed ?? true)) return;
+    const wanted = copyOf(grid);
+    if (!wanted) return;
+    press.preventDefault();
+    void writeClipboard(wanted.text).then((problem) =>
+      setCopyNotice(problem ? { text: problem, failed: true } : { text: wanted.notice, failed: false }),
+    );
+  };
 
   // Each query's datasource keeps its requests in flight by block start. A new sort asks for a block
   // again, which aborts the older request for it; a new query (a new datasource) or leaving aborts them all.
@@ -164,10 +229,17 @@ export function ResultsGrid<Row>(props: Props<Row>) {
 
   return (
     <section className="results" aria-label={label}>
-      <div className="results-status" aria-live="polite">
-        {count === null
-          ? `Loading ${noun}…`
-          : `${formatCount(count)} ${count === 1 ? noun.replace(/s$/, '') : noun}`}
+      <div className="results-line">
+        <div className="results-status" aria-live="polite">
+          {count === null
+            ? `Loading ${noun}…`
+            : `${formatCount(count)} ${count === 1 ? noun.replace(/s$/, '') : noun}`}
+        </div>
+        {copyNotice && (
+          <p className={copyNotice.failed ? 'copy-notice failed' : 'copy-notice'} role="status">
+            {copyNotice.text}
+          </p>
+        )}
       </div>
       <Freshness provenance={shownFrom} what={`${noun} list`} />
       {error && (
@@ -181,7 +253,22 @@ export function ResultsGrid<Row>(props: Props<Row>) {
           }}
         />
       )}
-      <div className="grid-frame">
+      <div
+        className="grid-frame"
+        onMouseDownCapture={(event) => {
+          // Shift+click picks rows; left alone it would also stretch a text selection over the cells
+          // between, and Ctrl+C would copy that text instead of the rows.
+          if (event.shiftKey && event.target instanceof Element && event.target.closest('.ag-cell'))
+            event.preventDefault();
+        }}
+        // Here rather than in onCellKeyDown, which AG Grid calls after the event is over (too late to stop
+        // the browser's own copy).
+        onKeyDown={(event) => {
+          const { key, ctrlKey, metaKey, altKey, shiftKey } = event;
+          if (key.toLowerCase() === 'c' && (ctrlKey || metaKey) && !altKey && !shiftKey && api.current)
+            copy(api.current, event.nativeEvent);
+        }}
+      >
         <AgGridReact<Row>
           theme={theme}
           columnDefs={columns}
@@ -194,7 +281,19 @@ export function ResultsGrid<Row>(props: Props<Row>) {
           blockLoadDebounceMillis={60}
           infiniteInitialRowCount={pageSize}
           getRowId={(params) => latest.current.getRowId(params.data)}
-          rowSelection={{ mode: 'singleRow', checkboxes: false, enableClickSelection: true }}
+          // A click selects one row; Ctrl+click and Shift+click select more, for copying them.
+          rowSelection={{
+            mode: 'multiRow',
+            checkboxes: false,
+            headerCheckbox: false,
+            enableClickSelection: true,
+          }}
+          enableCellTextSelection
+          // Selected text follows the columns on screen rather than the order cells were rendered in.
+          ensureDomOrder
+          // The column chooser is where columns are hidden (and so no longer asked of the server); a header
+          // dragged out of the grid only moves back.
+          suppressDragLeaveHidesColumns
           onGridReady={(event) => {
             api.current = event.api;
           }}
@@ -202,7 +301,17 @@ export function ResultsGrid<Row>(props: Props<Row>) {
             const sorted = event.api.getColumnState().find((state) => state.sort);
             onSortChange(sorted?.sort ? { field: sorted.colId, direction: sorted.sort } : undefined);
           }}
-          onSelectionChanged={(event) => latest.current.onSelectionChange?.(event.api.getSelectedRows()[0])}
+          onSelectionChanged={(event) => latest.current.onSelectionChange?.(lookedAt(event.api))}
+          onColumnMoved={(event) => {
+            if (!event.finished || event.source !== 'uiColumnMoved') return;
+            latest.current.onColumnsMoved?.(event.api.getColumnState().map((state) => state.colId));
+          }}
+          onColumnResized={(event) => {
+            if (!event.finished || event.source !== 'uiColumnResized' || !event.columns) return;
+            const widths: Record<string, number> = {};
+            for (const column of event.columns) widths[column.getColId()] = column.getActualWidth();
+            latest.current.onColumnsResized?.(widths);
+          }}
           onModelUpdated={(event) => {
             const row = pendingTopRow.current;
             if (row === 0 || event.api.getDisplayedRowCount() <= row) return;
@@ -217,13 +326,16 @@ export function ResultsGrid<Row>(props: Props<Row>) {
           onCellKeyDown={(event) => {
             const key = event.event instanceof KeyboardEvent ? event.event.key : '';
             if (key === 'Enter' && event.data) {
-              event.node.setSelected(true);
+              event.node.setSelected(true, true);
               latest.current.onRowActivated?.(event.data);
             }
           }}
           onCellFocused={(event) => {
-            if (event.rowIndex === null || event.rowPinned) return;
-            event.api.getDisplayedRowAtIndex(event.rowIndex)?.setSelected(true);
+            // A click selects through rowSelection (with Ctrl and Shift); moving by keyboard selects here,
+            // Shift keeping the rows already selected.
+            if (event.rowIndex === null || event.rowPinned || event.sourceEvent instanceof MouseEvent) return;
+            const extend = event.sourceEvent instanceof KeyboardEvent && event.sourceEvent.shiftKey;
+            event.api.getDisplayedRowAtIndex(event.rowIndex)?.setSelected(true, !extend);
           }}
         />
         {count === 0 && (

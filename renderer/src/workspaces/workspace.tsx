@@ -1,7 +1,7 @@
 /**
  * One workspace: filter panel, summary boxes and results grid over one list endpoint, driven by a
- * definition (./generators.tsx, ./manifests.tsx). Filters, search, sort and columns live in the workspace's
- * persisted store; every request is derived from them.
+ * definition (./generators.tsx, ./manifests.tsx). Filters, search, sort and columns (which, in what order,
+ * how wide) live in the workspace's persisted store; every request is derived from them.
  */
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import type { ColDef, ColDefField, ICellRendererParams } from 'ag-grid-community';
@@ -19,6 +19,7 @@ import { useSettings } from '../data/settings.ts';
 import type { Answer, PageRequest, Update } from '../data/tracker-data.ts';
 import { MakeAvailableOffline } from '../offline/make-available-offline.tsx';
 import { formatValue } from '../format.ts';
+import { movedInto, orderedFields } from '../state/column-layout.ts';
 import { useNavigation } from '../state/navigation.ts';
 import { useScrollPlace } from '../state/scroll-place.ts';
 import type { FilterFields, WorkspaceStore } from '../state/workspace-store.ts';
@@ -82,12 +83,19 @@ function ProfileLink<Row>({
   );
 }
 
-function columnDef<Row>(column: Column<string>, layout: ColumnLayout<Row> = {}): ColDef<Row> {
+/** `savedWidth`: where the user dragged the column to, which wins over the layout's width or share. */
+function columnDef<Row>(
+  column: Column<string>,
+  layout: ColumnLayout<Row> = {},
+  savedWidth?: number,
+): ColDef<Row> {
+  const width = savedWidth ?? layout.width;
   const def: ColDef<Row> = {
     // A catalogue field is one of the row type's keys; ColDef spells that as a template-literal type.
     field: column.field as ColDefField<Row>,
     headerName: column.header,
-    ...(layout.width ? { width: layout.width } : { flex: layout.flex ?? 1 }),
+    // flex is null, not left out, so a column that had a share gives it up when the grid updates it.
+    ...(width ? { width, flex: null } : { flex: layout.flex ?? 1 }),
   };
   if (isNumeric(column.kind)) {
     def.type = 'rightAligned';
@@ -129,21 +137,35 @@ export function Workspace<F extends FilterFields, Row, Totals>({
   const chosen = store((state) => state.columns);
   const setSort = store((state) => state.setSort);
   const setColumns = store((state) => state.setColumns);
+  const columnOrder = store((state) => state.columnOrder);
+  const setColumnOrder = store((state) => state.setColumnOrder);
+  const columnWidths = store((state) => state.columnWidths);
+  const setColumnWidths = store((state) => state.setColumnWidths);
+  const resetColumns = store((state) => state.resetColumns);
   const clearAll = store((state) => state.clearAll);
   const [selected, setSelected] = useState<Row | undefined>(undefined);
   const [initialTopRow] = useState(() => useScrollPlace.getState().topRows[def.noun] ?? 0);
   const setTopRow = useScrollPlace((state) => state.setTopRow);
   const pageSize = useSettings((state) => state.settings?.pageSize ?? DEFAULT_PAGE_SIZE);
 
-  const known = new Set(def.columns.map((c) => c.field));
-  const shown = (chosen ?? defaultFields(def.columns)).filter((field) => known.has(field));
+  const order = useMemo(
+    () =>
+      orderedFields(
+        def.columns.map((c) => c.field),
+        columnOrder,
+      ),
+    [def.columns, columnOrder],
+  );
+  const picked = new Set(chosen ?? defaultFields(def.columns));
+  const shown = order.filter((field) => picked.has(field));
   const shownKey = shown.join(',');
   const columnDefs = useMemo(
     () =>
-      def.columns
-        .filter((c) => shownKey.split(',').includes(c.field))
-        .map((c) => columnDef(c, def.layout[c.field])),
-    [def.columns, def.layout, shownKey],
+      shownKey.split(',').flatMap((field) => {
+        const column = def.columns.find((c) => c.field === field);
+        return column ? [columnDef(column, def.layout[field], columnWidths[field])] : [];
+      }),
+    [def.columns, def.layout, shownKey, columnWidths],
   );
   const selectedFields = [...new Set([...def.requiredFields, ...shownKey.split(',')])].join(',');
   const query = useMemo(() => ({ filterFields, searchKey }), [filterFields, searchKey]);
@@ -190,10 +212,13 @@ export function Workspace<F extends FilterFields, Row, Totals>({
         />
         <div className="results-toolbar">
           <ColumnChooser
-            columns={def.columns.map((c) => ({ field: c.field, headerName: c.header }))}
+            columns={order.flatMap((field) => {
+              const column = def.columns.find((c) => c.field === field);
+              return column ? [{ field, headerName: column.header }] : [];
+            })}
             shown={shown}
             onChange={setColumns}
-            onReset={() => setColumns(undefined)}
+            onReset={resetColumns}
           />
           <ExportButtons
             noun={def.title}
@@ -228,6 +253,8 @@ export function Workspace<F extends FilterFields, Row, Totals>({
           getRowId={def.rowId}
           {...(onRowActivated ? { onRowActivated } : {})}
           onSelectionChange={setSelected}
+          onColumnsMoved={(fields) => setColumnOrder(movedInto(order, fields))}
+          onColumnsResized={setColumnWidths}
           filtersActive={filtersActive}
           onClearFilters={clearAll}
           initialTopRow={initialTopRow}
