@@ -32,9 +32,9 @@ export interface GridExportPlan {
   fetchPage: FetchPage;
 }
 
-/** The chosen fields' columns, in the catalogue's order (the grid's). */
+/** The chosen fields' columns, in the order given: the order the user arranged the grid's columns in. */
 function chosenColumns<Field extends string>(catalogue: readonly Column<Field>[], fields: readonly string[]) {
-  return catalogue.filter((column) => fields.includes(column.field));
+  return [...new Set(fields)].flatMap((field) => catalogue.filter((column) => column.field === field));
 }
 
 function sortInWords<Field extends string>(

@@ -216,10 +216,10 @@ describe('grid exports through main', () => {
     expect(query.Sort).toBe('Waste (tons), descending');
   });
 
-  it('writes CSV with the same rows', async () => {
+  it('writes CSV with the same rows, in the columns’ order the user arranged', async () => {
     const fields = [
-      'manifest_tracking_number',
       'generator_name',
+      'manifest_tracking_number',
       'shipped_date',
       'total_waste_quantity_tons',
     ];
@@ -231,14 +231,14 @@ describe('grid exports through main', () => {
     );
     expect(rows).toBe(expected.length);
     const lines = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
-    expect(lines[0]).toBe('Tracking number,Generator,Shipped,Waste (tons)');
+    expect(lines[0]).toBe('Generator,Tracking number,Shipped,Waste (tons)');
     expect(lines).toHaveLength(expected.length + 2);
     expect(lines.at(-1)).toBe('');
     const first = expected[0]!;
     expect(lines[1]).toBe(
       [
-        first.manifest_tracking_number,
         first.generator_name,
+        first.manifest_tracking_number,
         first.shipped_date,
         String(first.total_waste_quantity_tons),
       ]
