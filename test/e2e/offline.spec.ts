@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, test as base, expect } from '@playwright/test';
+import { chromium, test as base, expect, type Locator, type Page } from '@playwright/test';
 import { App, DEMO_USERS, type AppWindow } from './support/app.ts';
 import { savedData } from './support/saved-data.ts';
 import {
@@ -40,6 +40,16 @@ const test = base.extend<{ window: AppWindow }, { app: App }>({
     await window.close();
   },
 });
+
+/** Starts a pack of the workspace's current query and follows it on the Offline data screen. */
+async function makeAvailableOffline(page: Page, title: string): Promise<Locator> {
+  await page.getByRole('button', { name: 'Make available offline' }).click();
+  await page
+    .getByRole('navigation', { name: 'Workspaces' })
+    .getByRole('button', { name: 'Offline data' })
+    .click();
+  return page.getByRole('row', { name: title });
+}
 
 function gate(app: App) {
   if (!app.gate) throw new Error('this suite needs the server gate');
@@ -116,12 +126,7 @@ test('a pack downloads, survives a stopped server midway, resumes with nothing m
   ).map((row) => row.key);
   expect(expectedKeys).toHaveLength(truth.data.totalElements);
 
-  await page.getByRole('button', { name: 'Make available offline' }).click();
-  await page
-    .getByRole('navigation', { name: 'Workspaces' })
-    .getByRole('button', { name: 'Offline data' })
-    .click();
-  const pack = page.getByRole('row', { name: 'All manifests' });
+  const pack = await makeAvailableOffline(page, 'All manifests');
   await expect(pack).toBeVisible();
   // Stop the server once the generator profiles are downloading: every manifest page is in by then.
   await expect(pack.getByText(/generator profiles/)).toBeVisible({ timeout: 20_000 });
@@ -233,12 +238,7 @@ test('inside a pack, with the server stopped, a new search answers with the rows
   const truth = await manifestTruth(window, {}, 'co');
   expect(truth.total).toBeGreaterThan(0);
 
-  await page.getByRole('button', { name: 'Make available offline' }).click();
-  await page
-    .getByRole('navigation', { name: 'Workspaces' })
-    .getByRole('button', { name: 'Offline data' })
-    .click();
-  const pack = page.getByRole('row', { name: 'All manifests' });
+  const pack = await makeAvailableOffline(page, 'All manifests');
   await expect(pack.getByRole('cell', { name: 'just now' })).toBeVisible({ timeout: 60_000 });
   await gate(app).shut();
 
