@@ -1,10 +1,14 @@
 /**
  * What every answer of the engine shares: reading a request as the server reads it (its zod schema first,
- * then the shared parsers), errors as the IPC contract's values, and rows cut to the selected fields.
+ * then the shared parsers), errors as the IPC contract's values, rows cut to the selected fields, and a list
+ * page.
  */
 import type { z } from 'zod';
+import type { PageInfo } from '../../../../shared/api/index.ts';
 import type { IpcError } from '../../../../shared/ipc/contract.ts';
-import type { Parsed } from '../../../../shared/query/index.ts';
+import { parseSelectedFields, parseSort, type Parsed, type Sort } from '../../../../shared/query/index.ts';
+import { parseSearch } from '../../../../shared/query/search.ts';
+import type { PackTable, Selection } from './pack-table.ts';
 
 export const fail = (kind: IpcError['kind'], message: string): { ok: false; error: IpcError } => ({
   ok: false,
@@ -60,4 +64,44 @@ export function pick(
   const picked: Record<string, unknown> = {};
   for (const field of fields) picked[field] = row[field];
   return picked;
+}
+
+/** How one list reads its pages: its sortable and selectable fields and how a filter and search select. */
+export interface ListRules<Filters> {
+  sortable: readonly string[];
+  defaultSort: Sort<string>;
+  fields: readonly string[];
+  select(filters: Filters, searchKey: string): Selection;
+  /** Why the pack cannot answer these filters exactly, if it cannot. */
+  refuse?(filters: Filters): { ok: false; error: IpcError } | undefined;
+}
+
+/** A list page as the server answers it: the request's parameters read as it reads them, then one page. */
+export function listPage<Row extends Readonly<Record<string, unknown>>, Filters>(
+  table: PackTable<Row>,
+  records: readonly Row[],
+  request: { pageInfo: PageInfo; filterFields: Filters; searchKey: string },
+  rules: ListRules<Filters>,
+):
+  | { ok: true; data: { totalElements: number; content: Record<string, unknown>[] } }
+  | { ok: false; error: IpcError } {
+  const { pageInfo, filterFields } = request;
+  const parsed = all(
+    parseSearch(request.searchKey, 'searchKey'),
+    parseSort(pageInfo.sort, rules.sortable, rules.defaultSort),
+    parseSelectedFields(pageInfo.selectedFields, rules.fields),
+  );
+  if (!parsed.ok) return fail('bad-request', parsed.message);
+  const [searchKey, sort, fields] = parsed.values;
+  const refused = rules.refuse?.(filterFields);
+  if (refused) return refused;
+  const selection = rules.select(filterFields, searchKey);
+  const positions = table.page(selection, sort, pageInfo.page, pageInfo.pageSize);
+  return {
+    ok: true,
+    data: {
+      totalElements: selection.positions.length,
+      content: positions.map((position) => pick(records[position] as Row, fields)),
+    },
+  };
 }

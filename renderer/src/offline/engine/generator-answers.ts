@@ -19,12 +19,10 @@ import {
   DEFAULT_GENERATOR_SORT,
   GENERATOR_SEARCH_FIELDS,
   GENERATOR_SORT_FIELDS,
-  parseSelectedFields,
-  parseSort,
 } from '../../../../shared/query/index.ts';
 import { parseSearch } from '../../../../shared/query/search.ts';
 import { compareCodePoints, GENERATOR_KEY } from '../../../../shared/query/sort.ts';
-import { all, fail, pick, read, requireFields } from './answer-support.ts';
+import { fail, listPage, read, requireFields } from './answer-support.ts';
 import type { EngineAnswer, EngineRequests } from './contract.ts';
 import { generatorFactsOf } from './pack-facts.ts';
 import { PackLookups, plainEntries } from './pack-lookups.ts';
@@ -109,24 +107,13 @@ export function generatorAnswers(
     list(input: EngineRequests['generators.list']): EngineAnswer<'generators.list'> {
       const request = read(GeneratorListRequest, input);
       if (!request.ok) return fail('bad-request', request.message);
-      const { pageInfo, filterFields } = request.value;
-      const parsed = all(
-        parseSearch(request.value.searchKey, 'searchKey'),
-        parseSort(pageInfo.sort, GENERATOR_SORT_FIELDS, DEFAULT_GENERATOR_SORT),
-        parseSelectedFields(pageInfo.selectedFields, GENERATOR_FIELDS),
-      );
-      if (!parsed.ok) return fail('bad-request', parsed.message);
-      const [searchKey, sort, fields] = parsed.values;
-      if (lacksFacts(filterFields)) return missingDetails();
-      const selection = select(filterFields, searchKey);
-      const positions = table.page(selection, sort, pageInfo.page, pageInfo.pageSize);
-      return {
-        ok: true,
-        data: {
-          totalElements: selection.positions.length,
-          content: positions.map((position) => pick(records[position] as Generator, fields)),
-        },
-      };
+      return listPage(table, records, request.value, {
+        sortable: GENERATOR_SORT_FIELDS,
+        defaultSort: DEFAULT_GENERATOR_SORT,
+        fields: GENERATOR_FIELDS,
+        select,
+        refuse: (filterFields) => (lacksFacts(filterFields) ? missingDetails() : undefined),
+      });
     },
     aggregate(input: EngineRequests['generators.aggregate']): EngineAnswer<'generators.aggregate'> {
       const request = read(GeneratorAggregateRequest, input);

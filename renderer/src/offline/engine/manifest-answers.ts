@@ -16,12 +16,10 @@ import {
   DEFAULT_MANIFEST_SORT,
   MANIFEST_SEARCH_FIELDS,
   MANIFEST_SORT_FIELDS,
-  parseSelectedFields,
-  parseSort,
 } from '../../../../shared/query/index.ts';
 import { parseSearch } from '../../../../shared/query/search.ts';
 import { MANIFEST_KEY } from '../../../../shared/query/sort.ts';
-import { all, fail, pick, read, requireFields } from './answer-support.ts';
+import { fail, listPage, read, requireFields } from './answer-support.ts';
 import type { EngineAnswer, EngineOutputs, EngineRequests } from './contract.ts';
 import { handlingCodeOf, lineCodes } from './pack-facts.ts';
 import { PackLookups, plainEntries } from './pack-lookups.ts';
@@ -101,23 +99,12 @@ export function manifestAnswers(records: readonly Manifest[]) {
     list(input: EngineRequests['manifests.list']): EngineAnswer<'manifests.list'> {
       const request = read(ManifestListRequest, input);
       if (!request.ok) return fail('bad-request', request.message);
-      const { pageInfo, filterFields } = request.value;
-      const parsed = all(
-        parseSearch(request.value.searchKey, 'searchKey'),
-        parseSort(pageInfo.sort, MANIFEST_SORT_FIELDS, DEFAULT_MANIFEST_SORT),
-        parseSelectedFields(pageInfo.selectedFields, MANIFEST_FIELDS),
-      );
-      if (!parsed.ok) return fail('bad-request', parsed.message);
-      const [searchKey, sort, fields] = parsed.values;
-      const selection = select(filterFields, searchKey);
-      const positions = table.page(selection, sort, pageInfo.page, pageInfo.pageSize);
-      return {
-        ok: true,
-        data: {
-          totalElements: selection.positions.length,
-          content: positions.map((position) => pick(records[position] as Manifest, fields)),
-        },
-      };
+      return listPage(table, records, request.value, {
+        sortable: MANIFEST_SORT_FIELDS,
+        defaultSort: DEFAULT_MANIFEST_SORT,
+        fields: MANIFEST_FIELDS,
+        select,
+      });
     },
     aggregate(input: EngineRequests['manifests.aggregate']): EngineAnswer<'manifests.aggregate'> {
       const request = read(ManifestAggregateRequest, input);
