@@ -147,6 +147,10 @@ function failureMessage(error: unknown, target: string): string {
       return `There is no permission to write ${target}; choose another folder.`;
     case 'ENOENT':
       return `The folder of ${target} does not exist any more; choose another.`;
+    case 'ENOTDIR':
+      return `The folder of ${target} is not a folder; choose another.`;
+    case 'EISDIR':
+      return `${target} is a folder; choose a file name.`;
     default:
       return `The export could not be written to ${target}: ${error instanceof Error ? error.message : String(error)}`;
   }
