@@ -46,17 +46,29 @@ interface Waiting {
   refused: (error: Error) => void;
 }
 
+/**
+ * How long the writer waits for the renderer's next chunk before it gives up. A renderer that reloaded or
+ * crashed sends nothing more, and its export must not hold a temporary file until the app quits; opening a
+ * large pack in the engine before its first page is the longest honest wait, well under this.
+ */
+export const CHUNK_WAIT_MS = 120_000;
+
+export const STOPPED_ARRIVING =
+  'The offline data stopped arriving (the window was reloaded or closed); no file was written.';
+
 export class ChunkFeed {
   readonly list: OfflineList;
   /** Rows handed over so far. */
   received = 0;
+  private readonly waitMs: number;
   private waiting: Waiting | undefined;
   private ended = false;
   private failure: Error | undefined;
   private wake: (() => void) | undefined;
 
-  constructor(list: OfflineList) {
+  constructor(list: OfflineList, waitMs = CHUNK_WAIT_MS) {
     this.list = list;
+    this.waitMs = waitMs;
   }
 
   /** Hands a chunk to the writer; resolves once it is written, rejects if the export stopped meanwhile. */
@@ -96,7 +108,12 @@ export class ChunkFeed {
     try {
       for (;;) {
         while (!this.waiting && !this.ended && !this.failure && !signal.aborted) {
-          await new Promise<void>((resolve) => (this.wake = resolve));
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          await new Promise<void>((resolve) => {
+            this.wake = resolve;
+            timer = setTimeout(() => this.fail(new ExportFailure(STOPPED_ARRIVING)), this.waitMs);
+          });
+          clearTimeout(timer);
         }
         signal.throwIfAborted();
         if (this.failure) throw this.failure;
