@@ -11,7 +11,16 @@
  * because another started, and a sender can cancel only its own requests.
  */
 import { z } from 'zod';
-import { ExportGridInput, ExportId, ExportProfileInput, ExportStarted, exportEvents } from './exports.ts';
+import {
+  ExportChunkInput,
+  ExportEndInput,
+  ExportGridInput,
+  ExportId,
+  ExportOfflineInput,
+  ExportProfileInput,
+  ExportStarted,
+  exportEvents,
+} from './exports.ts';
 import {
   GeneratorAggregateRequest,
   GeneratorDetail,
@@ -165,6 +174,12 @@ export const contract = {
     profile: { input: ExportProfileInput, output: result(ExportStarted) },
     /** Stops an export and removes what it wrote; an id that is not running is no error. */
     cancel: { input: z.strictObject({ id: ExportId }), output: result(z.null()) },
+    /** Asks where to save an export of offline data; its rows follow through `offlineChunk`. */
+    offlineStart: { input: ExportOfflineInput, output: result(ExportStarted) },
+    /** Writes the next rows of an offline export; answers once written, or refuses a bad chunk. */
+    offlineChunk: { input: ExportChunkInput, output: result(z.null()) },
+    /** Finishes an offline export after its last chunk, or fails it with the renderer's reason. */
+    offlineEnd: { input: ExportEndInput, output: result(z.null()) },
   },
   shell: {
     /** Opens an https: link in the user's browser; anything else is refused. */

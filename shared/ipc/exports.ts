@@ -8,7 +8,9 @@ import {
   GENERATOR_FIELDS,
   GeneratorDetailQuery,
   GeneratorFilterFields,
+  GeneratorRecord,
   ManifestFilterFields,
+  ManifestRecord,
   SearchKey,
 } from '../api/index.ts';
 import { MANIFEST_COLUMNS } from '../columns.ts';
@@ -55,6 +57,51 @@ export const ExportId = z.string().uuid();
 /** The export's id, or null when the user closed the save dialog without choosing a file. */
 export const ExportStarted = z.object({ id: ExportId }).nullable();
 
+/**
+ * An export of offline data: the grid's query, answered from an offline pack in the renderer, and when that
+ * data was saved (the pack's last complete download, ms since the epoch) for the Query sheet. Main asks where
+ * to save as for any export; the rows follow in chunks.
+ */
+export const ExportOfflineInput = z.strictObject({
+  query: ExportGridInput,
+  savedAt: z.number().int().nonnegative(),
+});
+export type ExportOfflineInput = z.input<typeof ExportOfflineInput>;
+
+/**
+ * Rows in one chunk at most. The offline engine answers pages of 500 rows; half a page of manifests with
+ * every field and their waste lines is a few hundred kilobytes, well inside one message.
+ */
+export const OFFLINE_CHUNK_ROWS = 250;
+
+/**
+ * The next rows of an offline export, in the grid's order, with the number of rows matching in all. The
+ * answer comes once main has written them: the renderer awaits it before it sends the next chunk.
+ */
+export const ExportChunkInput = z.strictObject({
+  id: ExportId,
+  total: z.number().int().nonnegative(),
+  rows: z.array(z.unknown()).max(OFFLINE_CHUNK_ROWS),
+});
+
+/**
+ * The last chunk was sent; or, with `failure`, the renderer could not read the offline data, in words, and
+ * the export fails with it.
+ */
+export const ExportEndInput = z.strictObject({
+  id: ExportId,
+  failure: z.string().min(1).max(1000).optional(),
+});
+
+/**
+ * One row of a chunk, by list: the canonical row the offline engine answers, as the API's schema reads it,
+ * with no member the list does not have. Main checks every row before it writes any of the chunk.
+ */
+export const OFFLINE_ROW = {
+  generators: GeneratorRecord.strict(),
+  manifests: ManifestRecord.strict(),
+} as const;
+
 export const exportEvents = {
   'export.progress': z.object({
     id: ExportId,
@@ -64,5 +111,10 @@ export const exportEvents = {
     waiting: z.literal('sign-in').optional(),
   }),
   'export.done': z.object({ id: ExportId, fileName: z.string(), rows: z.number().int().nonnegative() }),
-  'export.failed': z.object({ id: ExportId, message: z.string() }),
+  'export.failed': z.object({
+    id: ExportId,
+    message: z.string(),
+    /** The server could not be reached: an offline pack that covers the query may give the rows instead. */
+    cause: z.literal('network').optional(),
+  }),
 } as const;

@@ -10,7 +10,7 @@ export const METHOD_NAMES = {
   generators: ['aggregate', 'list', 'lookup', 'detail'],
   manifests: ['aggregate', 'list', 'lookup'],
   requests: ['cancel'],
-  exports: ['grid', 'profile', 'cancel'],
+  exports: ['grid', 'profile', 'cancel', 'offlineStart', 'offlineChunk', 'offlineEnd'],
   shell: ['openExternal'],
 } as const;
 

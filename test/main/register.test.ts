@@ -37,6 +37,8 @@ const allChannels = Object.entries(contract).flatMap(([group, methods]) =>
 
 const signIn = { ...DEMO_USERS.inspector, remember: false };
 const pageInfo = { page: 0, pageSize: 25 };
+/** A well-formed export id, so a case fails on the member it names. */
+const EXPORT_ID = '00000000-0000-4000-8000-000000000000';
 
 /** For every method: inputs the contract refuses, and what the message must name. */
 const invalidInputs: Record<string, [unknown, string][]> = {
@@ -123,6 +125,26 @@ const invalidInputs: Record<string, [unknown, string][]> = {
   'tracker:exports.cancel': [
     [{ id: 'not-an-export' }, 'id'],
     [{}, 'id'],
+  ],
+  'tracker:exports.offlineStart': [
+    [{ query: { list: 'generators', format: 'xlsx', fields: ['generator_name'] } }, 'savedAt'],
+    [{ query: { list: 'generators', format: 'xlsx', fields: [] }, savedAt: 1 }, 'choose at least one column'],
+    [{ query: { list: 'generators', format: 'xlsx', fields: ['generator_name'] }, savedAt: -1 }, 'savedAt'],
+    [
+      { query: { list: 'manifests', format: 'csv', fields: ['generator_name'] }, savedAt: 1, path: '/tmp/x' },
+      'path',
+    ],
+  ],
+  'tracker:exports.offlineChunk': [
+    [{ id: 'not-an-export', total: 0, rows: [] }, 'id'],
+    [{ id: EXPORT_ID, total: 0 }, 'rows'],
+    [{ id: EXPORT_ID, total: -1, rows: [] }, 'total'],
+    [{ id: EXPORT_ID, total: 251, rows: Array.from({ length: 251 }, () => ({})) }, 'rows'],
+  ],
+  'tracker:exports.offlineEnd': [
+    [{}, 'id'],
+    [{ id: EXPORT_ID, failure: '' }, 'failure'],
+    [{ id: EXPORT_ID, failure: 'x'.repeat(1001) }, 'failure'],
   ],
   'tracker:shell.openExternal': [
     [{}, 'url'],

@@ -23,7 +23,8 @@ export type FetchPage = (page: number, signal: AbortSignal) => Promise<Result<Ex
 export interface ExportEvents {
   progress(id: string, progress: WriteProgress & { waiting?: 'sign-in' }): void;
   done(id: string, outcome: { path: string; rows: number }): void;
-  failed(id: string, message: string): void;
+  /** `cause` is 'network' when the server could not be reached, so an offline copy may be offered. */
+  failed(id: string, message: string, cause?: 'network'): void;
 }
 
 export interface ExportSpec {
@@ -44,6 +45,9 @@ export interface ExportDeps {
 
 /** A failure whose message is for the user as it stands. */
 export class ExportFailure extends Error {}
+
+/** The server could not be reached (no network, nothing answering, a timeout) while the rows were read. */
+export class NetworkLost extends ExportFailure {}
 
 /** Progress events at most this often: a fast export must not flood IPC with thousands of them. */
 const PROGRESS_INTERVAL_MS = 100;
@@ -78,6 +82,7 @@ export function createExports(deps: ExportDeps) {
       deps.events.done(id, { path: target, rows });
     } catch (error) {
       if (controller.signal.aborted) deps.events.failed(id, 'The export was cancelled; no file was written.');
+      else if (error instanceof NetworkLost) deps.events.failed(id, error.message, 'network');
       else deps.events.failed(id, failureMessage(error, target));
     } finally {
       running.delete(id);
@@ -142,6 +147,10 @@ function failureMessage(error: unknown, target: string): string {
       return `There is no permission to write ${target}; choose another folder.`;
     case 'ENOENT':
       return `The folder of ${target} does not exist any more; choose another.`;
+    case 'ENOTDIR':
+      return `The folder of ${target} is not a folder; choose another.`;
+    case 'EISDIR':
+      return `${target} is a folder; choose a file name.`;
     default:
       return `The export could not be written to ${target}: ${error instanceof Error ? error.message : String(error)}`;
   }
@@ -163,6 +172,9 @@ export async function* apiPages(
       const answer = await fetchPage(page, signal);
       signal.throwIfAborted();
       if (answer.ok) return answer.data;
+      if (answer.error.kind === 'offline' || answer.error.kind === 'timeout') {
+        throw new NetworkLost(answer.error.message);
+      }
       if (answer.error.kind !== 'unauthorized') throw new ExportFailure(answer.error.message);
       onWaiting();
       if (!(await waitForSignIn(signal))) throw new ExportFailure('You signed out, so the export stopped.');

@@ -49,7 +49,26 @@ function sortInWords<Field extends string>(
   return `${header}, ${direction === 'asc' ? 'ascending' : 'descending'}`;
 }
 
-export function planGridExport(input: Input, session: Session, now: Date): GridExportPlan {
+/**
+ * Where the rows come from, for the Query sheet: the server, or offline data saved at a time (an offline
+ * pack's last complete download), whose rows the renderer sends.
+ */
+export type RowOrigin = { from: 'server' } | { from: 'offline'; savedAt: Date };
+
+function originLines(origin: RowOrigin): QueryLine[] {
+  if (origin.from === 'server') return [['Source', 'The server']];
+  return [
+    ['Source', 'Offline data'],
+    ['Offline data saved', origin.savedAt],
+  ];
+}
+
+export function planGridExport(
+  input: Input,
+  session: Session,
+  now: Date,
+  origin: RowOrigin = { from: 'server' },
+): GridExportPlan {
   const status = session.status();
   const day = now.toISOString().slice(0, 10);
   const common = (
@@ -68,7 +87,7 @@ export function planGridExport(input: Input, session: Session, now: Date): GridE
       ['Server', status.baseUrl],
       ['User', status.username ?? ''],
       ['Exported at', now],
-      ['Source', 'The server'],
+      ...originLines(origin),
     ],
   });
   if (input.list === 'generators') {

@@ -76,6 +76,9 @@ export const handlers: Handlers = {
       exports.cancel(id);
       return Promise.resolve(success(null));
     },
+    offlineStart: (input, { exports }) => exports.offlineStart(input),
+    offlineChunk: (input, { exports }) => exports.offlineChunk(input),
+    offlineEnd: (input, { exports }) => Promise.resolve(exports.offlineEnd(input)),
   },
   shell: {
     openExternal: async ({ url }, { openExternal }) => {

@@ -7,14 +7,18 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 import type { IpcError, Result } from '../../../shared/ipc/contract.ts';
 import type { ExportFormat } from '../../../shared/ipc/exports.ts';
 import { useExports } from './export-store.ts';
+import type { StartedExport } from './offline-export.ts';
 
-type Start = (format: ExportFormat) => Promise<Result<{ id: string } | null>>;
+type Start = (format: ExportFormat) => Promise<Result<StartedExport | null>>;
 
 /** Starts an export and records it for the progress panel; the error, if main refused. */
-async function startExport(start: Start, format: ExportFormat, title: string): Promise<IpcError | null> {
-  const answer = await start(format);
+async function startExport(
+  start: () => Promise<Result<StartedExport | null>>,
+  title: string,
+): Promise<IpcError | null> {
+  const answer = await start();
   if (!answer.ok) return answer.error;
-  if (answer.data) useExports.getState().started(answer.data.id, title);
+  if (answer.data) useExports.getState().started(answer.data.id, title, answer.data.grid);
   return null;
 }
 
@@ -53,7 +57,7 @@ export function ExportButtons({
     (format: ExportFormat) => {
       setError(null);
       const title = `${noun} to ${format === 'xlsx' ? 'Excel' : 'CSV'}`;
-      void startExport(latest.current, format, title).then(setError);
+      void startExport(() => latest.current(format), title).then(setError);
     },
     [noun],
   );

@@ -1,13 +1,55 @@
 /**
  * The exports of this window, bottom right: a progress bar per export (rows written of the total, rate,
- * time left) with Cancel while it runs; the file's name when it is saved; the reason when it failed. The
- * grids stay usable meanwhile: the rows are paged by main, not here.
+ * time left) with Cancel while it runs; the file's name when it is saved; the reason when it failed, and,
+ * when the server could not be reached and an offline pack covers the query, the offer to export the
+ * offline copy instead. The grids stay usable meanwhile: the rows are paged by main, or sent from the
+ * offline engine's worker a chunk at a time.
  */
 import { useEffect, useState } from 'react';
 import './exports.css';
+import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
 import { cancelExport, followExports } from '../data/exports.ts';
 import { formatCount } from '../format.ts';
+import type { PackRecord } from '../offline/database.ts';
 import { pace, useExports, type ExportEntry } from './export-store.ts';
+import { exportFromPack, packCovering, savedAtOf } from './offline-export.ts';
+
+const SAVED_AT = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** "Export from offline data (saved …)" when a complete pack covers the failed export's query. */
+function OfflineOffer({ entry, grid }: { entry: ExportEntry; grid: ExportGridInput }) {
+  const [pack, setPack] = useState<PackRecord | undefined>();
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void packCovering(grid).then((found) => {
+      if (live) setPack(found);
+    });
+    return () => {
+      live = false;
+    };
+  }, [grid]);
+  if (!pack) return null;
+  const run = () => {
+    setError(null);
+    void exportFromPack(grid, pack).then((answer) => {
+      if (!answer.ok) setError(answer.error.message);
+      // The offline copy takes the failed export's place; a closed save dialog leaves the offer standing.
+      else if (answer.data) {
+        useExports.getState().dismiss(entry.id);
+        useExports.getState().started(answer.data.id, `${entry.title} from offline data`);
+      }
+    });
+  };
+  return (
+    <>
+      <button type="button" className="export-offer" onClick={run}>
+        Export from offline data (saved {SAVED_AT.format(savedAtOf(pack))})
+      </button>
+      {error && <span className="export-offer export-error">{error}</span>}
+    </>
+  );
+}
 
 function timeLeft(seconds: number): string {
   if (seconds < 60) return `${Math.ceil(seconds)} s left`;
@@ -35,6 +77,7 @@ function ExportItem({ entry, now }: { entry: ExportEntry; now: number }) {
         <span>
           {label}: {entry.message}
         </span>
+        {entry.networkLost && entry.grid && <OfflineOffer entry={entry} grid={entry.grid} />}
         <button type="button" onClick={() => dismiss(entry.id)} aria-label={`Dismiss ${label}`}>
           Dismiss
         </button>

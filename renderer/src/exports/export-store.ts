@@ -4,6 +4,7 @@
  * here what "Export" means for it, so the menu's File → Export… and Ctrl+E export what the user sees.
  */
 import { create } from 'zustand';
+import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
 import type { ExportEvent } from '../data/exports.ts';
 
 export type ExportState = 'running' | 'waiting' | 'done' | 'failed';
@@ -18,13 +19,17 @@ export interface ExportEntry {
   startedAt: number;
   fileName?: string;
   message?: string;
+  /** The failure was a lost connection to the server. */
+  networkLost?: boolean;
+  /** The grid's query, for an export from the server: what an offline copy would have to cover. */
+  grid?: ExportGridInput;
 }
 
 type ExportsState = {
   entries: ExportEntry[];
   /** The visible view's export, if it has one. */
   current: (() => void) | undefined;
-  started: (id: string, title: string) => void;
+  started: (id: string, title: string, grid?: ExportGridInput) => void;
   apply: (event: ExportEvent) => void;
   dismiss: (id: string) => void;
   setCurrent: (action: (() => void) | undefined) => void;
@@ -39,11 +44,19 @@ const early = new Map<string, ExportEvent[]>();
 export const useExports = create<ExportsState>()((set, get) => ({
   entries: [],
   current: undefined,
-  started: (id, title) => {
+  started: (id, title, grid) => {
     set((state) => ({
       entries: [
         ...state.entries.filter((entry) => entry.id !== id),
-        { id, title, state: 'running', rowsWritten: 0, total: 0, startedAt: Date.now() },
+        {
+          id,
+          title,
+          state: 'running',
+          rowsWritten: 0,
+          total: 0,
+          startedAt: Date.now(),
+          ...(grid ? { grid } : {}),
+        },
       ],
     }));
     const waiting = early.get(id) ?? [];
@@ -75,7 +88,12 @@ export const useExports = create<ExportsState>()((set, get) => ({
               fileName: event.payload.fileName,
             };
           case 'failed':
-            return { ...entry, state: 'failed', message: event.payload.message };
+            return {
+              ...entry,
+              state: 'failed',
+              message: event.payload.message,
+              ...(event.payload.cause === 'network' ? { networkLost: true } : {}),
+            };
         }
       }),
     }));

@@ -9,6 +9,7 @@ import type { TrackerRequestName, TrackerRequests } from '../../../shared/query/
 import { NOTHING_SAVED, noCache, type CacheHook, type SavedAnswer } from '../data/cache-hook.ts';
 import { setCacheHook } from '../data/pipeline.ts';
 import { databaseName, openOfflineDatabase, type OfflineDatabase, type PackRecord } from './database.ts';
+import type { EngineOutputs, EngineRequestName } from './engine/contract.ts';
 import { offlineEngine, type EngineRequest } from './engine-seam.ts';
 import { loadPackRows } from './packs.ts';
 import { PageCache, type PageCacheOptions } from './page-cache.ts';
@@ -52,6 +53,27 @@ function listOf(name: TrackerRequestName): 'generators' | 'manifests' {
   return name.startsWith('generators.') ? 'generators' : 'manifests';
 }
 
+/**
+ * The engine's answer to a request over a complete pack, opening the pack in the engine first unless it
+ * holds it already; rejects with the engine's error. Exports read a pack's pages through this too.
+ */
+export async function answerFromPack<Name extends EngineRequestName>(
+  db: OfflineDatabase,
+  pack: PackRecord,
+  request: EngineRequest<Name>,
+): Promise<EngineOutputs[Name]> {
+  const engine = offlineEngine();
+  if (!engine) throw new Error('The offline engine is not running.');
+  let opening = opened.get(pack.id);
+  if (!opening) {
+    opening = loadPackRows(db, pack).then((rows) => engine.open(pack.id, rows));
+    opened.set(pack.id, opening);
+    opening.catch(() => opened.delete(pack.id));
+  }
+  await opening;
+  return engine.answer(pack.id, request);
+}
+
 /** The answer of the first complete pack that covers the request, and the packs that would once complete. */
 async function fromPacks(
   db: OfflineDatabase,
@@ -68,14 +90,7 @@ async function fromPacks(
       continue;
     }
     try {
-      let opening = opened.get(pack.id);
-      if (!opening) {
-        opening = loadPackRows(db, pack).then((rows) => engine.open(pack.id, rows));
-        opened.set(pack.id, opening);
-        opening.catch(() => opened.delete(pack.id));
-      }
-      await opening;
-      const data = await engine.answer(pack.id, request);
+      const data = await answerFromPack(db, pack, request);
       return { answer: { ok: true, data, fetchedAt: pack.refreshedAt ?? pack.createdAt }, pending };
     } catch {
       // A pack that cannot answer (a detail it does not hold) leaves the request to the page cache.

@@ -10,8 +10,8 @@ import { defaultFields, isNumeric, type Column } from '../../../shared/columns.t
 import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
 import type { Result } from '../../../shared/ipc/contract.ts';
 import { ColumnChooser } from '../components/column-chooser.tsx';
-import { exportGrid } from '../data/exports.ts';
 import { ExportButtons } from '../exports/export-buttons.tsx';
+import { startGridExport } from '../exports/offline-export.ts';
 import { FilterPanel, type LookupMember, type ScalarMember } from '../components/filter-panel.tsx';
 import { ResultsGrid, type PageAnswer } from '../components/results-grid.tsx';
 import { SummaryBoxes, type Box } from '../components/summary-boxes.tsx';
@@ -226,7 +226,7 @@ export function Workspace<F extends FilterFields, Row, Totals>({
             start={(format) =>
               // A definition pairs its scope with its filter type; TypeScript cannot follow that pairing
               // through the generic, and main parses the input against the list it names anyway.
-              exportGrid({
+              startGridExport({
                 list: def.scope,
                 format,
                 filterFields,

@@ -7,17 +7,13 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GeneratorRecord, ManifestRecord } from '../../../shared/api/index.ts';
-import {
-  GENERATOR_COLUMNS,
-  MANIFEST_COLUMNS,
-  WASTE_LINE_COLUMNS,
-  type Column,
-} from '../../../shared/columns.ts';
+import { GENERATOR_COLUMNS, MANIFEST_COLUMNS, WASTE_LINE_COLUMNS } from '../../../shared/columns.ts';
 import type { EventPayload, Result } from '../../../shared/ipc/contract.ts';
 import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
 import { buildTestDatabase, startTrackerServer, type TrackerServer } from '../../helpers/tracker-server.ts';
 import { DEMO_USERS, createTestApp, temporaryFolder, type TestApp } from '../support.ts';
-import { excelSerial, readBook, type ReadCell } from './workbook-reader.ts';
+import { expectSheet, queryOf } from './expected-cells.ts';
+import { readBook } from './workbook-reader.ts';
 
 /** A name with non-ASCII letters and a bell character, which XML cannot carry. */
 const ODD_NAME = 'Société Générale\u0007 — Zürich 東京';
@@ -105,54 +101,6 @@ async function apiRows<Row>(
     rows.push(...answer.content);
     if (answer.content.length < 500 || rows.length >= answer.totalElements) return rows;
   }
-}
-
-/** The cell an API value must become, as SheetJS reads it back. */
-function expectedCell(column: Column<string>, value: unknown): ReadCell | undefined {
-  if (value === undefined || value === '') return undefined;
-  switch (column.kind.type) {
-    case 'number':
-      return { t: 'n', v: value as number, z: '0.00' };
-    case 'count':
-      return { t: 'n', v: value as number, z: '#,##0' };
-    case 'date':
-      return { t: 'n', v: excelSerial(value as string), z: 'yyyy-mm-dd' };
-    case 'flag':
-      return { t: 's', v: value === 'Y' ? 'Yes' : value === 'N' ? 'No' : (value as string) };
-    case 'codes':
-      return {
-        t: 's',
-        v: (value as string)
-          .split(',')
-          .map((code) => code.trim())
-          .filter(Boolean)
-          .join(', '),
-      };
-    case 'text': {
-      const text = (value as string).trim().replaceAll('\u0007', '');
-      return text === '' ? undefined : { t: 's', v: text };
-    }
-  }
-}
-
-function expectSheet(
-  cells: (ReadCell | undefined)[][],
-  columns: readonly Column<string>[],
-  rows: readonly Record<string, unknown>[],
-) {
-  const [header, ...body] = cells;
-  expect(header?.map((cell) => cell?.v)).toEqual(columns.map((column) => column.header));
-  expect(body).toHaveLength(rows.length);
-  body.forEach((line, index) => {
-    const expected = columns.map((column) => expectedCell(column, rows[index]?.[column.field]));
-    // Trailing empty cells are not in the sheet's range.
-    expect(line.concat(Array(Math.max(0, expected.length - line.length)).fill(undefined))).toEqual(expected);
-  });
-}
-
-/** The Query sheet as label → value. */
-function queryOf(book: Awaited<ReturnType<typeof readBook>>): Record<string, unknown> {
-  return Object.fromEntries(book.rows('Query').map(([label, value]) => [String(label?.v), value?.v]));
 }
 
 describe('grid exports through main', () => {

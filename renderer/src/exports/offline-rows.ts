@@ -1,0 +1,64 @@
+/**
+ * The renderer's half of an export of offline data, free of the page's globals so it runs in plain Node
+ * too: the list requests that read the export's rows from an offline pack (the same request, page by page
+ * and sorted as the grid is, that main sends the API when online), and the loop that sends them to main in
+ * chunks, each awaited before the next: main answers a chunk once its rows are written.
+ */
+import type { Result } from '../../../shared/ipc/contract.ts';
+import { OFFLINE_CHUNK_ROWS, type ExportGridInput } from '../../../shared/ipc/exports.ts';
+import type { EngineRequest } from '../offline/engine/contract.ts';
+
+/** Rows per page asked of the engine: the API's largest page, which main asks for when online. */
+export const OFFLINE_PAGE_SIZE = 500;
+
+export type ListRequest = EngineRequest<'generators.list'> | EngineRequest<'manifests.list'>;
+
+/** One page of the export's rows as a list request: the columns shown, and a workbook's waste lines. */
+export function pageRequest(query: ExportGridInput, page: number): ListRequest {
+  const fields = [...new Set(query.fields)];
+  const wasteLines = query.list === 'manifests' && query.format === 'xlsx';
+  const pageInfo = {
+    page,
+    pageSize: OFFLINE_PAGE_SIZE,
+    selectedFields: (wasteLines ? [...fields, 'waste_lines'] : fields).join(','),
+    ...(query.sort ? { sort: query.sort } : {}),
+  };
+  const searchKey = query.searchKey ?? '';
+  return query.list === 'generators'
+    ? { name: 'generators.list', input: { filterFields: query.filterFields ?? {}, searchKey, pageInfo } }
+    : { name: 'manifests.list', input: { filterFields: query.filterFields ?? {}, searchKey, pageInfo } };
+}
+
+export interface OfflineRowsChannel {
+  /** One page of the list from the pack; rejects when the pack cannot answer. */
+  page(request: ListRequest): Promise<{ totalElements: number; content: readonly unknown[] }>;
+  /** Sends rows to main; answers once they are written, or refuses when the export has stopped. */
+  send(total: number, rows: readonly unknown[]): Promise<Result<null>>;
+  /** After the last chunk; with `failure`, the export fails with it. */
+  end(failure?: string): Promise<Result<null>>;
+}
+
+/**
+ * Sends every row of the query from the pack, chunk by chunk. A chunk main refuses ends the sending: the
+ * export was cancelled, or failed (a bad row, a full disk), and main's own event tells the user why.
+ */
+export async function sendOfflineRows(query: ExportGridInput, channel: OfflineRowsChannel): Promise<void> {
+  let sent = 0;
+  try {
+    for (let page = 0; ; page += 1) {
+      const answer = await channel.page(pageRequest(query, page));
+      for (let start = 0; start < answer.content.length; start += OFFLINE_CHUNK_ROWS) {
+        const rows = answer.content.slice(start, start + OFFLINE_CHUNK_ROWS);
+        const written = await channel.send(answer.totalElements, rows);
+        if (!written.ok) return;
+      }
+      sent += answer.content.length;
+      if (answer.content.length < OFFLINE_PAGE_SIZE || sent >= answer.totalElements) break;
+    }
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    await channel.end(`The offline data could not be read: ${reason}`);
+    return;
+  }
+  await channel.end();
+}

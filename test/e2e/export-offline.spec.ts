@@ -1,0 +1,139 @@
+/**
+ * Exports of offline data, end to end in Chromium: an offline pack made through the app, then the server
+ * stopped (a gate in front of it shut). An export from the server fails for the lost network and offers the
+ * offline copy, which writes every row from the pack; once the app knows it is offline, Export goes to the
+ * pack directly. Every file is read back with SheetJS and compared with the rows the server gave for the
+ * same query while it was up, and its Query sheet says the rows are offline data.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test as base, expect, type Download, type Page } from '@playwright/test';
+import type { ManifestRecord } from '../../shared/api/index.ts';
+import { MANIFEST_COLUMNS, defaultFields } from '../../shared/columns.ts';
+import { excelSerial, readBook } from '../main/export/workbook-reader.ts';
+import { App, DEMO_USERS, type AppWindow } from './support/app.ts';
+import { expectCount, openWorkspace, results, signInThroughUi } from './support/workspace.ts';
+
+const test = base.extend<{ window: AppWindow }, { app: App }>({
+  app: [
+    // Playwright reads a fixture's dependencies from its first parameter, so it must be a destructuring.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const app = await App.start({ manifests: 1500, gate: true });
+      await use(app);
+      await app.close();
+    },
+    { scope: 'worker', timeout: 120_000 },
+  ],
+  window: async ({ app, context }, use) => {
+    await app.gate?.reopen();
+    await app.reset();
+    const window = await app.open(context);
+    await use(window);
+    await window.close();
+  },
+});
+
+let folder: string;
+test.beforeEach(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'export-offline-e2e-'));
+});
+test.afterEach(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+async function saved(download: Download): Promise<string> {
+  const path = join(folder, download.suggestedFilename());
+  await download.saveAs(path);
+  return path;
+}
+
+/** Every manifest the server has for a query, as the export asks for them. */
+async function manifestRows(
+  window: AppWindow,
+  searchKey: string,
+  selectedFields: string,
+): Promise<ManifestRecord[]> {
+  const rows: ManifestRecord[] = [];
+  for (let page = 0; ; page += 1) {
+    const answer = await window.call('manifests', 'list', {
+      searchKey,
+      pageInfo: { page, pageSize: 500, selectedFields },
+    });
+    if (!answer.ok) throw new Error(answer.error.message);
+    rows.push(...answer.data.content);
+    if (rows.length >= answer.data.totalElements || answer.data.content.length === 0) return rows;
+  }
+}
+
+const exportsPanel = (page: Page) => page.getByRole('region', { name: 'Exports' });
+
+function queryOf(book: Awaited<ReturnType<typeof readBook>>): Record<string, unknown> {
+  return Object.fromEntries(book.rows('Query').map(([label, value]) => [String(label?.v), value?.v]));
+}
+
+test('with the server stopped, an export offers the offline copy, and exports from the pack', async ({
+  app,
+  window,
+}) => {
+  test.setTimeout(120_000);
+  const { page } = window;
+  await signInThroughUi(page, DEMO_USERS.inspector);
+  await openWorkspace(page, 'Manifests');
+  const fields = defaultFields(MANIFEST_COLUMNS);
+  const columns = MANIFEST_COLUMNS.filter((column) => fields.includes(column.field));
+  const all = await manifestRows(window, '', [...fields, 'waste_lines'].join(','));
+  const searched = await manifestRows(window, 'co', fields.join(','));
+  expect(searched.length).toBeGreaterThan(0);
+
+  await page.getByRole('button', { name: 'Make available offline' }).click();
+  await page
+    .getByRole('navigation', { name: 'Workspaces' })
+    .getByRole('button', { name: 'Offline data' })
+    .click();
+  const pack = page.getByRole('row', { name: 'All manifests' });
+  await expect(pack.getByRole('cell', { name: 'just now' })).toBeVisible({ timeout: 90_000 });
+  await openWorkspace(page, 'Manifests');
+  await app.gate?.shut();
+
+  // The app has not noticed yet: the export goes to the server, finds none, and offers the pack.
+  await page.getByRole('button', { name: 'Export to Excel' }).click();
+  const failed = exportsPanel(page).getByRole('alert');
+  await expect(failed).toContainText('Manifests to Excel: Nothing answers at');
+  const downloading = page.waitForEvent('download');
+  await failed.getByRole('button', { name: /^Export from offline data \(saved .+\)$/ }).click();
+  const path = await saved(await downloading);
+  await expect(exportsPanel(page).getByRole('status')).toContainText(`Saved ${path.split('/').at(-1)}`);
+  await expect(failed).toHaveCount(0);
+
+  const book = await readBook(path);
+  expect(book.sheetNames).toEqual(['Manifests', 'Waste lines', 'Query']);
+  const [header, ...body] = book.rows('Manifests');
+  expect(header?.map((cell) => cell?.v)).toEqual(columns.map((column) => column.header));
+  expect(body.map((cells) => cells[0]?.v)).toEqual(all.map((row) => row.manifest_tracking_number));
+  const shipped = columns.findIndex((column) => column.field === 'shipped_date');
+  expect(body[0]?.[shipped]).toMatchObject({ t: 'n', v: excelSerial(all[0]?.shipped_date ?? '') });
+  const lines = all.flatMap((row) => row.waste_lines ?? []);
+  expect(book.rows('Waste lines')).toHaveLength(lines.length + 1);
+  expect(book.rows('Waste lines').at(-1)?.[0]?.v).toBe(lines.at(-1)?.manifest_tracking_number);
+  const query = queryOf(book);
+  expect(query).toMatchObject({ Rows: all.length, Source: 'Offline data' });
+  expect(typeof query['Offline data saved']).toBe('number');
+
+  // Once a request finds the server gone, the app is offline and Export reads the pack directly.
+  await page.getByRole('searchbox', { name: 'Search manifests' }).fill('co');
+  await expect(page.getByRole('status', { name: 'Offline' })).toBeVisible();
+  await expectCount(page, 'Manifests', searched.length);
+  const csv = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const text = (await readFile(await saved(await csv), 'utf8')).replace(/^\uFEFF/, '');
+  const rows = text.split('\r\n').filter((line) => line !== '');
+  expect(rows[0]).toBe(columns.map((column) => column.header).join(','));
+  expect(rows.slice(1).map((line) => line.split(',')[0])).toEqual(
+    searched.map((row) => row.manifest_tracking_number),
+  );
+  // The grid answered from the pack meanwhile and still does.
+  await expect(results(page, 'Manifests').getByRole('row').nth(1)).toBeVisible();
+  await app.gate?.reopen();
+});
