@@ -44,8 +44,16 @@ const GENERATOR_ROW_MEMBERS = {
   names: 'generator_name',
 } as const satisfies Partial<Record<keyof GeneratorFilterFields, keyof GeneratorRecord>>;
 
-/** Each generator's own totals as columns by row position; undefined when any generator lacks them. */
-function totalsColumns(records: readonly Generator[], totals: readonly GeneratorOwnTotals[] | undefined) {
+/**
+ * Each generator's totals as columns by row position; undefined when any generator lacks them. Its tons are
+ * the detail's `total_shipped`, the unrounded sum the server's totals add up (its own aggregated_data
+ * rounds them, to two decimals in the sample dialect); its manifests and containers are its own totals.
+ */
+function totalsColumns(
+  records: readonly Generator[],
+  details: ReadonlyMap<string, GeneratorDetail>,
+  totals: readonly GeneratorOwnTotals[] | undefined,
+) {
   if (!totals) return undefined;
   const byId = new Map(totals.map((own) => [own.epa_handler_id, own]));
   const columns = {
@@ -54,9 +62,11 @@ function totalsColumns(records: readonly Generator[], totals: readonly Generator
     containers: new Float64Array(records.length),
   };
   for (const [position, record] of records.entries()) {
-    const own = byId.get(record.epa_handler_id ?? '');
-    if (!own) return undefined;
-    columns.tons[position] = own.epa_total;
+    const id = record.epa_handler_id ?? '';
+    const own = byId.get(id);
+    const detail = details.get(id);
+    if (!own || !detail) return undefined;
+    columns.tons[position] = detail.generator_data.total_shipped;
     columns.manifests[position] = own.shipped_count;
     columns.containers[position] = own.container_count;
   }
@@ -73,7 +83,7 @@ export function generatorAnswers(
     const detail = details.get(record.epa_handler_id ?? '');
     return detail ? generatorFactsOf(detail) : undefined;
   });
-  const columns = totalsColumns(records, totals);
+  const columns = totalsColumns(records, details, totals);
   const withoutDetail = facts.filter((fact) => fact === undefined).length;
   const members: Record<string, (row: Generator, position: number) => Iterable<string>> = {};
   for (const [member, field] of Object.entries(GENERATOR_ROW_MEMBERS))
