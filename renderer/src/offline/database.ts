@@ -3,9 +3,10 @@
  * one user's saved answers and packs are never read while another user of the same profile is signed in.
  *
  * Tables hold only the indexes something reads: answers by key and by last use (least-recently-used
- * eviction); packs by id and by status (the downloads to resume by themselves); pack rows in chunks of a page each under [packId+part+page] (one record per row
- * writes ~6k rows/s, ../shared/BASELINES.md; a page of hundreds of rows per record is far past that), so a
- * pack's rows are read by key range and a page stored twice is the same record; download progress by pack.
+ * eviction); packs by id and by status (the downloads to resume by themselves); pack rows in chunks of a
+ * page each under [packId+part+page] (one record per row writes ~6k rows/s, ../shared/BASELINES.md; a page
+ * of hundreds of rows per record is far past that), so a pack's rows are read by key range and a page
+ * stored twice is the same record; download progress by pack.
  *
  * Schema versions are never edited once released: a change adds `.version(n + 1).stores(...)` with an
  * `.upgrade()` that carries the old records over.
