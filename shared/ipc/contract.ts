@@ -140,6 +140,27 @@ export type RequestOptions = z.infer<typeof RequestOptions>;
 
 export const OpenExternalInput = z.strictObject({ url: z.string().max(4000) });
 
+/** Generator details asked for at once (an offline pack's batch); main fetches them a few at a time. */
+export const GENERATOR_DETAILS_MAX = 200;
+
+export const GeneratorDetailsInput = z.strictObject({
+  ids: z
+    .array(GeneratorDetailQuery.shape.handler_id)
+    .min(1, 'name at least one generator')
+    .max(GENERATOR_DETAILS_MAX, `name at most ${GENERATOR_DETAILS_MAX} generators at once`),
+  /** Also each generator's own totals (its aggregated_data with ids=[id]), which the detail lacks. */
+  totals: z.boolean().default(false),
+});
+export type GeneratorDetailsInput = z.input<typeof GeneratorDetailsInput>;
+
+/** Each found generator's detail (and own totals when asked), in the order asked; unknown ids apart. */
+export const GeneratorDetails = z.object({
+  found: z.array(z.object({ detail: GeneratorDetail, totals: GeneratorTotals.optional() })),
+  /** Ids the server does not know (404): not an error, the rest of the batch stands. */
+  missing: z.array(z.string()),
+});
+export type GeneratorDetails = z.infer<typeof GeneratorDetails>;
+
 export const contract = {
   session: {
     signIn: { input: SignInInput, output: result(SessionStatus) },
@@ -157,6 +178,8 @@ export const contract = {
     list: { input: GeneratorListRequest, output: result(GeneratorList), cancellable: true },
     lookup: { input: GeneratorLookupQuery, output: result(LookupResult), cancellable: true },
     detail: { input: GeneratorDetailQuery, output: result(GeneratorDetail), cancellable: true },
+    /** Many details in one reply: one IPC round trip instead of one per generator. */
+    details: { input: GeneratorDetailsInput, output: result(GeneratorDetails), cancellable: true },
   },
   manifests: {
     aggregate: { input: ManifestAggregateRequest, output: result(ManifestTotals), cancellable: true },

@@ -7,7 +7,7 @@
 export const METHOD_NAMES = {
   session: ['signIn', 'signOut', 'status'],
   settings: ['get', 'set', 'testConnection'],
-  generators: ['aggregate', 'list', 'lookup', 'detail'],
+  generators: ['aggregate', 'list', 'lookup', 'detail', 'details'],
   manifests: ['aggregate', 'list', 'lookup'],
   requests: ['cancel'],
   exports: ['grid', 'profile', 'cancel', 'offlineStart', 'offlineChunk', 'offlineEnd'],

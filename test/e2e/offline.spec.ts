@@ -106,7 +106,48 @@ test('pages seen stay browsable with the server stopped, with the banner and fre
   await expect(page.getByRole('status', { name: 'Offline' })).toHaveCount(0);
 });
 
-test('a pack downloads, survives a stopped server midway, resumes with nothing missing or twice, and is deleted', async ({
+/**
+ * Holds every batch of generator details the page asks main for, unanswered: the download stays mid-way, as
+ * when the app closes during it. Returns how many are held so far.
+ */
+async function holdDetailBatches(page: Page): Promise<() => number> {
+  let held = 0;
+  await page.route('**/invoke', async (route) => {
+    if (route.request().postData()?.includes('"tracker:generators.details"')) {
+      held += 1;
+      return;
+    }
+    await route.continue();
+  });
+  return () => held;
+}
+
+/** Every manifest's key, and every generator the manifests name, as the server's database holds them. */
+function manifestPackTruth(app: App): { keys: string[]; generators: string[] } {
+  const keys = (
+    app.server.db.prepare('SELECT manifest_tracking_number AS key FROM manifests ORDER BY 1').all() as {
+      key: string;
+    }[]
+  ).map((row) => row.key);
+  const generators = (
+    app.server.db.prepare('SELECT DISTINCT generator_epa_id AS id FROM manifests ORDER BY 1').all() as {
+      id: string;
+    }[]
+  ).map((row) => row.id);
+  return { keys, generators };
+}
+
+/** The stored pack holds every manifest and every generator and profile they name, each exactly once. */
+async function expectWholePack(page: Page, app: App): Promise<void> {
+  const truth = manifestPackTruth(app);
+  const stored = (await savedData(page, 'inspector')).packs[0]!;
+  expect(stored.status).toBe('complete');
+  expect([...stored.rowKeys].sort()).toEqual(truth.keys);
+  expect([...stored.generatorIds].sort()).toEqual(truth.generators);
+  expect([...stored.detailIds].sort()).toEqual(truth.generators);
+}
+
+test('a pack downloads, survives a stopped server midway, resumes by itself with nothing missing or twice, and is deleted', async ({
   app,
   window,
 }) => {
@@ -119,44 +160,81 @@ test('a pack downloads, survives a stopped server midway, resumes with nothing m
     pageInfo: { page: 0, pageSize: 1, selectedFields: 'manifest_tracking_number' },
   });
   if (!truth.ok) throw new Error(truth.error.message);
-  const expectedKeys = (
-    app.server.db.prepare('SELECT manifest_tracking_number AS key FROM manifests ORDER BY 1').all() as {
-      key: string;
-    }[]
-  ).map((row) => row.key);
-  expect(expectedKeys).toHaveLength(truth.data.totalElements);
+  expect(manifestPackTruth(app).keys).toHaveLength(truth.data.totalElements);
 
   const pack = await makeAvailableOffline(page, 'All manifests');
   await expect(pack).toBeVisible();
   // Stop the server once the generator profiles are downloading: every manifest page is in by then.
   await expect(pack.getByText(/generator profiles/)).toBeVisible({ timeout: 20_000 });
   await gate(app).shut();
-  await expect(pack.getByRole('alert')).toHaveText(/connection was lost/);
+  await expect(pack.getByRole('alert')).toHaveText(/connection was lost; the download resumes/);
   const interrupted = (await savedData(page, 'inspector')).packs[0]!;
-  expect(interrupted.status).toBe('paused');
+  expect(interrupted.status).toBe('interrupted');
   expect(interrupted.detailIds.length).toBeLessThan(interrupted.generatorIds.length);
 
+  // No click: the download notices the server is back and completes.
   await gate(app).reopen();
-  await pack.getByRole('button', { name: 'Resume' }).click();
-  await expect(pack.getByRole('cell', { name: 'just now' })).toBeVisible({ timeout: 30_000 });
-  const stored = (await savedData(page, 'inspector')).packs[0]!;
-  expect(stored.status).toBe('complete');
-  expect([...stored.rowKeys].sort()).toEqual(expectedKeys);
-  const referenced = [
-    ...new Set(
-      (
-        app.server.db.prepare('SELECT DISTINCT generator_epa_id AS id FROM manifests').all() as {
-          id: string;
-        }[]
-      ).map((row) => row.id),
-    ),
-  ].sort();
-  expect([...stored.generatorIds].sort()).toEqual(referenced);
-  expect([...stored.detailIds].sort()).toEqual(referenced);
+  await expect(pack.getByRole('cell', { name: 'just now' })).toBeVisible({ timeout: 60_000 });
+  await expectWholePack(page, app);
 
   await page.getByRole('button', { name: 'Delete All manifests' }).click();
   await expect(pack).toHaveCount(0);
   expect((await savedData(page, 'inspector')).packs).toEqual([]);
+});
+
+test('a pack download cut short by closing the app resumes by itself when the app starts again', async ({
+  app,
+  window,
+}) => {
+  const { page } = window;
+  await signInThroughUi(page, DEMO_USERS.inspector);
+  await openWorkspace(page, 'Manifests');
+  const held = await holdDetailBatches(page);
+  const pack = await makeAvailableOffline(page, 'All manifests');
+  await expect.poll(held, { timeout: 20_000 }).toBeGreaterThan(0);
+  const midway = (await savedData(page, 'inspector')).packs[0]!;
+  expect(midway.status).toBe('downloading');
+  expect(midway.detailIds.length).toBeLessThan(midway.generatorIds.length);
+
+  await page.unroute('**/invoke');
+  await page.reload();
+  await window.waitForTracker();
+  await page
+    .getByRole('navigation', { name: 'Workspaces' })
+    .getByRole('button', { name: 'Offline data' })
+    .click();
+  await expect(pack.getByRole('cell', { name: 'just now' })).toBeVisible({ timeout: 60_000 });
+  await expectWholePack(page, app);
+});
+
+test('a paused pack stays paused when the app starts again', async ({ window }) => {
+  const { page } = window;
+  await signInThroughUi(page, DEMO_USERS.inspector);
+  await openWorkspace(page, 'Manifests');
+  const held = await holdDetailBatches(page);
+  const pack = await makeAvailableOffline(page, 'All manifests');
+  await expect.poll(held, { timeout: 20_000 }).toBeGreaterThan(0);
+  await pack.getByRole('button', { name: 'Pause' }).click();
+  await expect(pack.getByRole('button', { name: 'Resume' })).toBeVisible();
+  const paused = (await savedData(page, 'inspector')).packs[0]!;
+  expect(paused.status).toBe('paused');
+  expect(paused.detailIds.length).toBeLessThan(paused.generatorIds.length);
+
+  await page.unroute('**/invoke');
+  await page.reload();
+  await window.waitForTracker();
+  await page
+    .getByRole('navigation', { name: 'Workspaces' })
+    .getByRole('button', { name: 'Offline data' })
+    .click();
+  await expect(pack.getByRole('button', { name: 'Resume' })).toBeVisible();
+  // Long enough for a resume at start, or a retry, to have stored something.
+  await page.waitForTimeout(3_000);
+  const after = (await savedData(page, 'inspector')).packs[0]!;
+  expect(after.status).toBe('paused');
+  expect(after.detailIds).toEqual(paused.detailIds);
+  await pack.getByRole('button', { name: 'Resume' }).click();
+  await expect(pack.getByRole('cell', { name: 'just now' })).toBeVisible({ timeout: 60_000 });
 });
 
 test('a full quota says "storage full" and keeps what was saved', async ({ app }, testInfo) => {

@@ -1,17 +1,18 @@
 /**
  * Reads an offline pack through the tracker API over HTTP, as the app's pack download does: every page of
- * the pack's query with every field, then the detail of every generator the rows name, each answer parsed
- * by shared/api's schemas as main parses it. Used by the offline engine's tests and its benchmark.
+ * the pack's query with every field, then the detail of every generator the rows name (and, for a generators
+ * pack, each generator's own totals), each answer parsed by shared/api's schemas as main parses it. Used by the offline engine's tests and its benchmark.
  */
 import {
   GeneratorDetail,
   GeneratorList,
+  GeneratorTotals,
   ManifestList,
   LIMITS,
   type GeneratorRecord,
   type ManifestRecord,
 } from '../../shared/api/index.ts';
-import type { PackQuery, PackRows } from '../../renderer/src/offline/engine/contract.ts';
+import type { GeneratorOwnTotals, PackQuery, PackRows } from '../../renderer/src/offline/engine/contract.ts';
 
 export interface ApiSession {
   baseUrl: string;
@@ -62,6 +63,26 @@ async function details(session: ApiSession, ids: readonly string[]): Promise<Gen
   return result;
 }
 
+/** Each generator's own totals: its aggregated_data with ids=[it]. */
+async function ownTotals(session: ApiSession, ids: readonly string[]): Promise<GeneratorOwnTotals[]> {
+  const result: GeneratorOwnTotals[] = [];
+  for (let from = 0; from < ids.length; from += 8) {
+    const chunk = ids.slice(from, from + 8);
+    const bodies = await Promise.all(
+      chunk.map((id) =>
+        call(session, 'generators/aggregated_data/', {
+          method: 'POST',
+          body: JSON.stringify({ filterFields: { ids: [id] }, searchKey: '' }),
+        }),
+      ),
+    );
+    result.push(
+      ...bodies.map((body, index) => ({ ...GeneratorTotals.parse(body), epa_handler_id: chunk[index]! })),
+    );
+  }
+  return result;
+}
+
 /** The rows of the pack made from `query`. */
 export async function readPack(session: ApiSession, query: PackQuery): Promise<PackRows> {
   if (query.list === 'generators') {
@@ -72,7 +93,13 @@ export async function readPack(session: ApiSession, query: PackQuery): Promise<P
       query.searchKey,
     )) as GeneratorRecord[];
     const ids = generators.map((row) => row.epa_handler_id ?? '');
-    return { list: 'generators', generators, details: await details(session, ids), manifests: [] };
+    return {
+      list: 'generators',
+      generators,
+      details: await details(session, ids),
+      manifests: [],
+      totals: await ownTotals(session, ids),
+    };
   }
   const manifests = (await allRows(
     session,

@@ -89,6 +89,12 @@ const invalidInputs: Record<string, [unknown, string][]> = {
     [{}, 'handler_id'],
     [{ handler_id: 'TXD000000001', url: 'https://evil.example/' }, 'url'],
   ],
+  'tracker:generators.details': [
+    [{ ids: [] }, 'ids'],
+    [{ ids: [''] }, 'ids'],
+    [{ ids: ['TXD000000001'], totals: 'yes' }, 'totals'],
+    [{ ids: ['TXD000000001'], url: 'https://evil.example/' }, 'url'],
+  ],
   'tracker:manifests.aggregate': [
     [{ filterFields: { shipped_date_start: '2023-02-30' } }, 'shipped_date_start'],
     [

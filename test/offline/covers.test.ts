@@ -62,12 +62,13 @@ const cases: Case[] = [
   ['the member emptied', CA, 'generators.list', { pageInfo: page, filterFields: { states: [] } }, false],
   ['the other list', CA, 'manifests.list', { pageInfo: page }, false],
   [
-    'generator totals, which no pack answers',
+    'generator totals inside the pack',
     CA,
     'generators.aggregate',
     { filterFields: { states: ['CA'] } },
-    false,
+    true,
   ],
+  ['generator totals outside the pack', CA, 'generators.aggregate', { filterFields: {} }, false],
   ['a lookup of a filtered pack', CA, 'generators.lookup', { field: 'generator_city', page: 1 }, false],
   [
     'a detail the ids could hold',

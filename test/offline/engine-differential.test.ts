@@ -19,6 +19,7 @@ import {
   GENERATOR_LOOKUP_FIELDS,
   GeneratorDetail,
   GeneratorList,
+  GeneratorTotals,
   LookupResult,
   MANIFEST_FIELDS,
   MANIFEST_LOOKUP_FIELDS,
@@ -71,6 +72,7 @@ let server: TrackerServer;
 let session: Session;
 let whole: { generators: PackRows; manifests: PackRows };
 let generatorPack: OpenedPack;
+const WHOLE_GENERATORS: PackQuery = { list: 'generators', filterFields: {}, searchKey: '' };
 let manifestPack: OpenedPack;
 
 /** Manifests of the added non-ASCII generators (no waste lines), so manifest text holds them too. */
@@ -107,7 +109,7 @@ beforeAll(async () => {
   server = await startTrackerServer({ dbPath: built.path, dialect: 'typed' });
   session = await signInAs(server.baseUrl, INSPECTOR.username, INSPECTOR.password);
   whole = {
-    generators: await readPack(session, { list: 'generators', filterFields: {}, searchKey: '' }),
+    generators: await readPack(session, WHOLE_GENERATORS),
     manifests: await readPack(session, { list: 'manifests', filterFields: {}, searchKey: '' }),
   };
   generatorPack = openPack(whole.generators);
@@ -126,6 +128,12 @@ async function serverList(list: 'generators' | 'manifests', body: object) {
   const answer = await post(server.baseUrl, `/api/tracker/${list}/`, session.token, body);
   expect(answer.status, answer.text.slice(0, 300)).toBe(200);
   return (list === 'generators' ? GeneratorList : ManifestList).parse(answer.body);
+}
+
+async function serverGeneratorTotals(body: object) {
+  const answer = await post(server.baseUrl, '/api/tracker/generators/aggregated_data/', session.token, body);
+  expect(answer.status, answer.text.slice(0, 300)).toBe(200);
+  return GeneratorTotals.parse(answer.body);
 }
 
 async function serverTotals(body: object) {
@@ -440,13 +448,29 @@ describe('a pack of the whole dataset answers exactly what the server answers', 
     expect(refused).toMatchObject({ ok: false, error: { kind: 'bad-request' } });
   });
 
-  it('does not answer generator totals: the manifests per generator are not on the wire', () => {
-    expect(generatorPack.answer('generators.aggregate', { filterFields: {}, searchKey: '' })).toMatchObject({
-      ok: false,
-      error: { kind: 'offline' },
-    });
-    expect(covers({ list: 'generators', filterFields: {}, searchKey: '' }, 'generators.aggregate', {})).toBe(
-      false,
+  it('generator totals, summed from each generator’s own totals', async () => {
+    let shipping = 0;
+    await fc.assert(
+      fc.asyncProperty(generatorRequests(whole.generators), async ({ filterFields, searchKey }) => {
+        const expected = await serverGeneratorTotals({ filterFields, searchKey });
+        expect(covers(WHOLE_GENERATORS, 'generators.aggregate', { filterFields, searchKey })).toBe(true);
+        expect(data(generatorPack.answer('generators.aggregate', { filterFields, searchKey }))).toEqual(
+          expected,
+        );
+        if (expected.mmc_count > 0) shipping += 1;
+      }),
+      { numRuns: 100 },
+    );
+    expect(shipping).toBeGreaterThan(10);
+  });
+
+  it('refuses generator totals from a pack made without each generator’s totals', () => {
+    const { totals: _dropped, ...older } = whole.generators;
+    expect(openPack(older).answer('generators.aggregate', { filterFields: {}, searchKey: '' })).toMatchObject(
+      {
+        ok: false,
+        error: { kind: 'offline', message: expect.stringContaining('refresh it') as string },
+      },
     );
   });
 });
@@ -498,6 +522,11 @@ describe('a filtered pack answers requests inside its scope exactly as the serve
         expect(covers(query, 'generators.list', request)).toBe(true);
         const expected = await serverList('generators', request);
         expect(data(pack.answer('generators.list', request))).toEqual(expected);
+        const aggregate = { filterFields: request.filterFields, searchKey: request.searchKey };
+        expect(covers(query, 'generators.aggregate', aggregate)).toBe(true);
+        expect(data(pack.answer('generators.aggregate', aggregate))).toEqual(
+          await serverGeneratorTotals(aggregate),
+        );
       }),
       { numRuns: 80 },
     );

@@ -7,6 +7,7 @@ import type { Group, MethodOf, OutputOf, ParsedInputOf } from '../../../shared/i
 import { MESSAGES } from '../../../shared/ipc/messages.ts';
 import { endpoints } from '../api/endpoints.ts';
 import { failure, success } from '../api/errors.ts';
+import { generatorDetails } from '../api/generator-details.ts';
 import type { ExportService } from '../export/export-service.ts';
 import { isAllowedExternalUrl } from '../security/policy.ts';
 import type { Session } from '../session/session.ts';
@@ -57,6 +58,7 @@ export const handlers: Handlers = {
     list: (input, { session, signal }) => session.call(endpoints.generatorsList(input), signal),
     lookup: (input, { session, signal }) => session.call(endpoints.generatorsLookup(input), signal),
     detail: (input, { session, signal }) => session.call(endpoints.generatorDetail(input), signal),
+    details: (input, { session, signal }) => generatorDetails(session, input, signal),
   },
   manifests: {
     aggregate: (input, { session, signal }) => session.call(endpoints.manifestsAggregate(input), signal),

@@ -20,6 +20,8 @@ import {
   type TrackerRequests,
 } from '../../../shared/query/canonical.ts';
 import type {
+  GeneratorDetails,
+  GeneratorDetailsInput,
   Group,
   IpcError,
   MethodOf,
@@ -118,7 +120,11 @@ export function ignoreAbort(error: unknown): void {
 type Cancellable = (input: unknown, options: RequestOptions) => Promise<Result<unknown>>;
 
 /** One IPC round trip under a fresh request id, cancelled in main when the signal aborts. */
-function invoke(name: TrackerRequestName, input: object, signal?: AbortSignal): Promise<Result<unknown>> {
+function invoke(
+  name: TrackerRequestName | 'generators.details',
+  input: object,
+  signal?: AbortSignal,
+): Promise<Result<unknown>> {
   const [group, method] = name.split('.') as [keyof TrackerApi, string];
   const call = (tracker()[group] as unknown as Record<string, Cancellable>)[method]!;
   const requestId = `${idPrefix}-${(requestCount += 1)}`;
@@ -257,6 +263,30 @@ async function answerOf<Name extends TrackerRequestName>(
     // The server answered, if only to refuse: the app is online, and a 401 may now ask for sign-in.
     serverReached();
     if (answer.error.kind !== 'unauthorized') return answer;
+    const retry = await waitForSignIn(signal);
+    signal?.throwIfAborted();
+    if (!retry) return answer;
+  }
+}
+
+/**
+ * Many generator details in one round trip (a pack download's batch), never saved here: the pack stores
+ * them. As `request` does, it notes whether the server was reached and, on 401, waits for sign-in and asks
+ * again; the caller's signal cancels it in main too.
+ */
+export async function requestGeneratorDetails(
+  input: GeneratorDetailsInput,
+  signal?: AbortSignal,
+): Promise<Result<GeneratorDetails>> {
+  for (;;) {
+    // Main answered with the contract's output for generators.details.
+    const answer = (await invoke('generators.details', input, signal)) as Result<GeneratorDetails>;
+    if (!answer.ok && outOfReach(answer.error)) {
+      serverUnreachable();
+      return answer;
+    }
+    serverReached();
+    if (answer.ok || answer.error.kind !== 'unauthorized') return answer;
     const retry = await waitForSignIn(signal);
     signal?.throwIfAborted();
     if (!retry) return answer;

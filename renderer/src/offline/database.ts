@@ -3,15 +3,16 @@
  * one user's saved answers and packs are never read while another user of the same profile is signed in.
  *
  * Tables hold only the indexes something reads: answers by key and by last use (least-recently-used
- * eviction); packs by id; pack rows in chunks of a page each under [packId+part+page] (one record per row
- * writes ~6k rows/s, ../shared/BASELINES.md; a page of hundreds of rows per record is far past that), so a
- * pack's rows are read by key range and a page stored twice is the same record; download progress by pack.
+ * eviction); packs by id and by status (the downloads to resume by themselves); pack rows in chunks of a
+ * page each under [packId+part+page] (one record per row writes ~6k rows/s, ../shared/BASELINES.md; a page
+ * of hundreds of rows per record is far past that), so a pack's rows are read by key range and a page
+ * stored twice is the same record; download progress by pack.
  *
  * Schema versions are never edited once released: a change adds `.version(n + 1).stores(...)` with an
  * `.upgrade()` that carries the old records over.
  */
 import { Dexie, type EntityTable, type Table } from 'dexie';
-import type { PackList, PackQuery } from './engine-seam.ts';
+import type { GeneratorOwnTotals, PackList, PackQuery } from './engine-seam.ts';
 
 /** A network answer kept under its canonical request key. */
 export interface AnswerRecord {
@@ -24,7 +25,13 @@ export interface AnswerRecord {
   size: number;
 }
 
-export type PackStatus = 'downloading' | 'paused' | 'complete';
+/**
+ * `downloading`: a download runs, or ran when the app closed. `interrupted`: it stopped for a reason that
+ * passes by itself (the connection was lost, the user signed out); both resume by themselves. `paused`: the
+ * user paused it, or it stopped for a reason only the user can fix (storage full, the server refused); it
+ * waits for Resume.
+ */
+export type PackStatus = 'downloading' | 'interrupted' | 'paused' | 'complete';
 
 export interface PackRecord {
   id: string;
@@ -58,6 +65,8 @@ export interface ChunkRecord {
   /** Page number in the part's fixed order: storing a page again replaces it. */
   page: number;
   rows: unknown[];
+  /** A generators pack's details chunk: the own totals of the generators it holds (the generator boxes). */
+  totals?: GeneratorOwnTotals[];
   size: number;
 }
 
@@ -104,6 +113,14 @@ export function databaseName(baseUrl: string, username: string): string {
   return `${DATABASE_PREFIX} ${encodeURIComponent(server)} ${encodeURIComponent(username)}`;
 }
 
+/** What a download stopped by a lost connection said in version 1, when it waited for Resume. */
+export const V1_CONNECTION_LOST = 'The connection was lost; resume when the server answers again.';
+/** What it says since version 2, where such a download resumes by itself. */
+export const CONNECTION_LOST = 'The connection was lost; the download resumes when the server answers again.';
+
+/** The statuses of the downloads that resume by themselves, read through the packs' status index. */
+export const RESUMING_STATUSES: readonly PackStatus[] = ['downloading', 'interrupted'];
+
 export function openOfflineDatabase(name: string): OfflineDatabase {
   // Relaxed durability: a pack's pages are written idempotently and resumed after a crash, so the fsync
   // a strict commit waits for buys nothing here.
@@ -115,6 +132,37 @@ export function openOfflineDatabase(name: string): OfflineDatabase {
     progress: 'packId',
     meta: 'name',
   });
+  // Version 2: downloads resume by themselves, found by status; generator details come 200 to a chunk
+  // (one IPC reply each) where version 1 stored 50.
+  db.version(2)
+    .stores({ packs: 'id, status' })
+    .upgrade(async (tx) => {
+      const packs = tx.table<PackRecord, string>('packs');
+      const chunks = tx.table<ChunkRecord, [string, PackPart, number]>('chunks');
+      const progress = tx.table<ProgressRecord, string>('progress');
+      // A download the lost connection stopped waited for Resume; now it resumes when the server answers.
+      await packs
+        .filter((pack) => pack.status === 'paused' && pack.stopped === V1_CONNECTION_LOST)
+        .modify({ status: 'interrupted', stopped: CONNECTION_LOST });
+      // An unfinished pack's detail pages were numbered in batches of 50: page n of 200 would be taken
+      // for stored when it is not. They are dropped and downloaded again; its rows stay.
+      for (const pack of await packs.filter((record) => record.status !== 'complete').toArray()) {
+        const details = chunks
+          .where('[packId+part+page]')
+          .between([pack.id, 'details'], [pack.id, 'details', []]);
+        let dropped = 0;
+        await details.each((chunk) => {
+          dropped += chunk.size;
+        });
+        await details.delete();
+        await packs.update(pack.id, { size: pack.size - dropped });
+        const kept = await progress.get(pack.id);
+        if (kept?.parts.details) {
+          delete kept.parts.details;
+          await progress.put(kept);
+        }
+      }
+    });
   return db;
 }
 

@@ -2,11 +2,23 @@
  * The pack downloads under way in this window: start ("Make available offline"), pause, resume, cancel,
  * refresh and delete, with each download's live progress (part, rows done of total, rate, time left) for
  * the progress bars. The stored state (./database.ts) is the truth; this only follows the running ones.
+ *
+ * A download the app did not finish resumes by itself: when the app starts signed in to the same server and
+ * user (it was `downloading` when the app closed, or `interrupted`), when the network comes back, and, while
+ * the server does not answer, by trying again now and then. A pack the user paused stays paused.
  */
 import { create } from 'zustand';
-import { isQuotaError, type PackPart } from './database.ts';
+import { networkSkipped } from './connectivity.ts';
+import { RESUMING_STATUSES, isQuotaError, type PackPart } from './database.ts';
 import type { PackQuery } from './engine-seam.ts';
-import { STOPPED, createPack, runDownload, type DownloadEnd, type PartState } from './pack-download.ts';
+import {
+  SET_ASIDE,
+  STOPPED,
+  createPack,
+  runDownload,
+  type DownloadEnd,
+  type PartState,
+} from './pack-download.ts';
 import { deletePack, describeQuery, refreshOf } from './packs.ts';
 import {
   activeDatabase,
@@ -31,6 +43,34 @@ export const useDownloads = create<{ live: Record<string, LiveDownload> }>()(() 
 
 const running = new Map<string, { controller: AbortController; done: Promise<DownloadEnd> }>();
 
+/**
+ * While the server does not answer, a stopped download tries again after 2 s, then twice as long each time
+ * up to 30 s: soon enough that a server back from a restart is noticed at once, rarely enough to cost
+ * nothing while the network is gone for the day.
+ */
+const RETRY_FIRST_MS = 2_000;
+const RETRY_MAX_MS = 30_000;
+const retries = new Map<string, { timer: ReturnType<typeof setTimeout>; delay: number }>();
+
+function cancelRetry(packId: string): void {
+  const retry = retries.get(packId);
+  if (retry) clearTimeout(retry.timer);
+  retries.delete(packId);
+}
+
+/** Tries the download again later, each time a little later while it keeps failing. */
+function retryLater(packId: string, previousDelay: number | undefined): void {
+  cancelRetry(packId);
+  const delay = previousDelay === undefined ? RETRY_FIRST_MS : Math.min(previousDelay * 2, RETRY_MAX_MS);
+  const timer = setTimeout(() => {
+    // "Work offline" or no network at all: the connectivity's return resumes it (resumeInterrupted).
+    if (networkSkipped()) return;
+    retries.set(packId, { timer, delay });
+    void startDownload(packId, { retrying: true });
+  }, delay);
+  retries.set(packId, { timer, delay });
+}
+
 function setLive(packId: string, live: LiveDownload | undefined): void {
   useDownloads.setState((state) => {
     const next = { ...state.live };
@@ -52,22 +92,37 @@ export function secondsLeft(live: LiveDownload): number | undefined {
   return Math.max(0, (live.total - live.done) / live.rate);
 }
 
-/** Downloads what the pack still lacks; a second call while it runs changes nothing. */
-export function startDownload(packId: string): Promise<DownloadEnd> {
+/**
+ * Downloads what the pack still lacks; a second call while it runs changes nothing. `retrying`: an attempt
+ * of its own after a lost connection, which keeps the reason on screen until it gets somewhere.
+ */
+export function startDownload(packId: string, { retrying = false } = {}): Promise<DownloadEnd> {
   const already = running.get(packId);
   if (already) return already.done;
   const db = database();
+  const previousDelay = retrying ? retries.get(packId)?.delay : undefined;
+  cancelRetry(packId);
   const controller = new AbortController();
   let part: { part: PackPart; startedAt: number; startDone: number } | undefined;
+  let progressed = false;
   const onProgress = (state: PartState) => {
     const now = performance.now();
     if (part?.part !== state.part) part = { part: state.part, startedAt: now, startDone: state.done };
+    if (state.done > part.startDone) progressed = true;
     const seconds = (now - part.startedAt) / 1000;
     const rate =
       seconds > 0.5 && state.done > part.startDone ? (state.done - part.startDone) / seconds : undefined;
     setLive(packId, { part: state.part, done: state.done, total: state.total, rate, running: true });
   };
-  setLive(packId, { part: 'rows', done: 0, total: undefined, rate: undefined, running: true });
+  const stopped = retrying ? useDownloads.getState().live[packId]?.stopped : undefined;
+  setLive(packId, {
+    part: 'rows',
+    done: 0,
+    total: undefined,
+    rate: undefined,
+    running: true,
+    ...(stopped ? { stopped } : {}),
+  });
   packsChanged();
   let replaces: string | undefined;
   const run = db.packs.get(packId).then((pack) => {
@@ -89,6 +144,10 @@ export function startDownload(packId: string): Promise<DownloadEnd> {
       });
     }
     if (end.outcome === 'stopped' && end.storageFull) reportStorageFull();
+    // Stopped by a lost connection: try again by itself, later each time it fails again.
+    if (end.outcome === 'stopped' && end.passes && activeDatabase() === db) {
+      retryLater(packId, progressed ? undefined : previousDelay);
+    }
     packsChanged();
     return end;
   });
@@ -110,12 +169,39 @@ export async function makeAvailableOffline(query: PackQuery): Promise<string> {
   return pack.id;
 }
 
-/** Stops a download; what is stored stays, and resume carries on from there. */
+/** The user stops a download; what is stored stays, and Resume carries on from there. */
 export async function pauseDownload(packId: string): Promise<void> {
+  cancelRetry(packId);
   const run = running.get(packId);
-  if (!run) return;
+  if (!run) {
+    // A download waiting to try again is stopped too: it stays paused until the user resumes it.
+    const db = activeDatabase();
+    const pack = await db?.packs.get(packId);
+    if (db && pack && RESUMING_STATUSES.includes(pack.status)) {
+      await db.packs.update(packId, { status: 'paused' });
+      const last = useDownloads.getState().live[packId];
+      if (last) setLive(packId, { ...last, running: false });
+      packsChanged();
+    }
+    return;
+  }
   run.controller.abort();
   await run.done;
+}
+
+/**
+ * Resumes every download of the signed-in user that stopped without the user asking: cut short by closing
+ * the app, by signing out, or by a lost connection. Called when the user's saved data opens and when the
+ * network comes back; a download already running, or one the user paused, is left as it is.
+ */
+export async function resumeInterrupted(): Promise<void> {
+  const db = activeDatabase();
+  if (!db || networkSkipped()) return;
+  const packs = await db.packs.where('status').anyOf(RESUMING_STATUSES).toArray();
+  if (activeDatabase() !== db) return;
+  for (const pack of packs) {
+    if (!running.has(pack.id)) void startDownload(pack.id, { retrying: true });
+  }
 }
 
 /** Stops a download and removes what it stored. */
@@ -160,8 +246,17 @@ export async function clearPageCache(): Promise<void> {
   packsChanged();
 }
 
-/** Stops every download in this window (signing out, another user). */
+/**
+ * Stops every download in this window (signing out, another user): each is left to resume by itself when
+ * its user signs in again.
+ */
 export async function stopAllDownloads(): Promise<void> {
-  await Promise.all([...running.keys()].map((packId) => pauseDownload(packId)));
+  for (const packId of [...retries.keys()]) cancelRetry(packId);
+  await Promise.all(
+    [...running.values()].map((run) => {
+      run.controller.abort(SET_ASIDE);
+      return run.done;
+    }),
+  );
   useDownloads.setState({ live: {} });
 }

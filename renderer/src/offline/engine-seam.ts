@@ -5,7 +5,14 @@
  */
 import type { OfflineEngine } from './engine/contract.ts';
 
-export type { EngineRequest, OfflineEngine, PackList, PackQuery, PackRows } from './engine/contract.ts';
+export type {
+  EngineRequest,
+  GeneratorOwnTotals,
+  OfflineEngine,
+  PackList,
+  PackQuery,
+  PackRows,
+} from './engine/contract.ts';
 
 let installed: OfflineEngine | undefined;
 

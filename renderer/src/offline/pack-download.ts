@@ -1,7 +1,9 @@
 /**
  * Downloads an offline pack through the data pipeline, page by page, in three parts: the rows of the pack's
  * list, the generators they reference (a manifests pack), and those generators' details (the generator
- * filters by shipped year, waste code, handling code and status need them).
+ * filters by shipped year, waste code, handling code and status need them), with, for a generators pack,
+ * each generator's own totals (the generator boxes sum them offline). Details come in batches of 200 per
+ * IPC reply, which main fetches a few at a time (main/src/api/generator-details.ts).
  *
  * Resumable with nothing missing and nothing twice: each part is a fixed sequence of pages (list pages
  * sorted by the public unique key, so paging is stable; generator and detail batches of sorted ids), and
@@ -11,9 +13,10 @@
  */
 import type { GeneratorRecord } from '../../../shared/api/index.ts';
 import type { ManifestRecord } from '../../../shared/api/manifests.ts';
-import type { IpcError } from '../../../shared/ipc/contract.ts';
-import { request } from '../data/pipeline.ts';
+import { GENERATOR_DETAILS_MAX, type IpcError } from '../../../shared/ipc/contract.ts';
+import { request, requestGeneratorDetails } from '../data/pipeline.ts';
 import {
+  CONNECTION_LOST,
   isQuotaError,
   packChunks,
   type OfflineDatabase,
@@ -21,25 +24,23 @@ import {
   type PackRecord,
   type PartProgress,
 } from './database.ts';
-import type { PackQuery } from './engine-seam.ts';
+import type { GeneratorOwnTotals, PackQuery } from './engine-seam.ts';
 import { deletePack } from './packs.ts';
 
 /** Rows per list page: the server's largest page (docs/api.md, Limits). */
 export const ROW_PAGE_SIZE = 500;
 /** EPA ids per generators request (the ids filter takes up to 1,000 values). */
 export const GENERATOR_BATCH = 200;
-/** Generator details per stored chunk. */
-export const DETAIL_BATCH = 50;
+/** Generator details per stored chunk and per IPC reply. */
+export const DETAIL_BATCH = GENERATOR_DETAILS_MAX;
 /** Pages in flight at once: enough to hide a round trip, few enough to leave the server to others. */
 const PARALLEL = 3;
-/** Detail requests in flight per batch of details. */
-const DETAIL_PARALLEL = 4;
 
 /** Sorting by the public unique key keeps every page's rows in place while the pack downloads. */
 const KEY_SORT = { generators: 'epa_handler_id asc', manifests: 'manifest_tracking_number asc' } as const;
 
 export const STOPPED = {
-  connection: 'The connection was lost; resume when the server answers again.',
+  connection: CONNECTION_LOST,
   storageFull:
     'Storage is full: the rows downloaded so far are kept. Free some space (delete a pack or clear the cache) and resume.',
   failed: (message: string) => `The download stopped: ${message}`,
@@ -53,26 +54,37 @@ export interface PartState {
   total: number | undefined;
 }
 
-/** Why a download ended short of complete; `paused` when its caller stopped it. */
+/**
+ * Why a download ended short of complete: `paused` when its caller stopped it; `stopped` with `passes` when
+ * the reason passes by itself (a lost connection) and the download resumes when it has.
+ */
 export type DownloadEnd =
   | { outcome: 'complete' }
   | { outcome: 'paused' }
-  | { outcome: 'stopped'; reason: string; storageFull: boolean };
+  | { outcome: 'stopped'; reason: string; storageFull: boolean; passes: boolean };
+
+/**
+ * The abort reason of a caller that stops a download for a while without the user asking (signing out,
+ * another user signing in): the pack is left `interrupted` and resumes by itself, not `paused`.
+ */
+export const SET_ASIDE = 'set-aside';
 
 class DownloadStop extends Error {
   readonly reason: string;
   readonly storageFull: boolean;
+  readonly passes: boolean;
 
-  constructor(reason: string, storageFull = false) {
+  constructor(reason: string, options: { storageFull?: boolean; passes?: boolean } = {}) {
     super(reason);
     this.reason = reason;
-    this.storageFull = storageFull;
+    this.storageFull = options.storageFull ?? false;
+    this.passes = options.passes ?? false;
   }
 }
 
 function stopFor(error: IpcError): DownloadStop {
   return error.kind === 'offline' || error.kind === 'timeout'
-    ? new DownloadStop(STOPPED.connection)
+    ? new DownloadStop(STOPPED.connection, { passes: true })
     : new DownloadStop(STOPPED.failed(error.message));
 }
 
@@ -107,6 +119,8 @@ interface Page {
   rows: unknown[];
   /** Rows the part holds in all, as the first page tells. */
   total: number;
+  /** A generators pack's details page: the own totals of its generators. */
+  totals?: GeneratorOwnTotals[];
 }
 
 interface PartPlan {
@@ -141,28 +155,25 @@ async function generatorBatch(ids: string[], signal: AbortSignal): Promise<Page>
   return { rows: result.data.content, total: result.data.totalElements };
 }
 
-async function detailBatch(ids: string[], signal: AbortSignal): Promise<Page> {
-  const details: unknown[] = new Array(ids.length);
-  let next = 0;
-  // A detail is a small request whose time is mostly the round trip: several per batch keep the
-  // connections busy (measured: bench/offline.ts).
-  const worker = async () => {
-    while (next < ids.length) {
-      const index = next;
-      next += 1;
-      const result = await request(
-        'generators.detail',
-        { handler_id: ids[index]! },
-        { signal, cache: false },
-      );
-      // A generator the server no longer knows has no detail to take along; the rest of the pack stands.
-      if (!result.ok && result.error.kind === 'not-found') continue;
-      if (!result.ok) throw stopFor(result.error);
-      details[index] = result.data;
-    }
+async function detailBatch(ids: string[], totals: boolean, signal: AbortSignal): Promise<Page> {
+  const result = await requestGeneratorDetails({ ids, totals }, signal);
+  if (!result.ok) throw stopFor(result.error);
+  // A generator the server no longer knows (result.data.missing) has no detail to take along; the rest of
+  // the pack stands.
+  const { found } = result.data;
+  return {
+    rows: found.map((entry) => entry.detail),
+    total: ids.length,
+    ...(totals
+      ? {
+          totals: found.flatMap((entry) =>
+            entry.totals
+              ? [{ ...entry.totals, epa_handler_id: entry.detail.generator_data.epa_handler_id }]
+              : [],
+          ),
+        }
+      : {}),
   };
-  await Promise.all(Array.from({ length: Math.min(DETAIL_PARALLEL, ids.length) }, worker));
-  return { rows: details.filter((detail) => detail !== undefined), total: ids.length };
 }
 
 /** Unique ids, sorted, read from one part's stored rows. */
@@ -194,16 +205,17 @@ async function storePage(
   packId: string,
   part: PackPart,
   page: number,
-  rows: unknown[],
+  fetched: Page,
   plan: { pages: number; total: number },
 ): Promise<void> {
-  const size = JSON.stringify(rows).length;
+  const { rows, totals } = fetched;
+  const size = JSON.stringify(rows).length + (totals ? JSON.stringify(totals).length : 0);
   await db.transaction('rw', db.chunks, db.progress, db.packs, async () => {
     const pack = await db.packs.get(packId);
     if (!pack) throw new DownloadStop('The pack was deleted while it downloaded.');
     const key: [string, PackPart, number] = [packId, part, page];
     const before = await db.chunks.get(key);
-    await db.chunks.put({ packId, part, page, rows, size });
+    await db.chunks.put({ packId, part, page, rows, size, ...(totals ? { totals } : {}) });
     const added = rows.length - (before?.rows.length ?? 0);
     const progress = (await db.progress.get(packId)) ?? { packId, parts: {} };
     const entry: PartProgress = progress.parts[part] ?? { stored: [], rows: 0 };
@@ -239,9 +251,9 @@ async function downloadPart(
   const report = () => onProgress({ part: plan.part, done, total });
   const store = async (page: number, fetched: Page) => {
     try {
-      await storePage(db, packId, plan.part, page, fetched.rows, { pages: pages ?? 0, total: total ?? 0 });
+      await storePage(db, packId, plan.part, page, fetched, { pages: pages ?? 0, total: total ?? 0 });
     } catch (error) {
-      if (isQuotaError(error)) throw new DownloadStop(STOPPED.storageFull, true);
+      if (isQuotaError(error)) throw new DownloadStop(STOPPED.storageFull, { storageFull: true });
       throw error;
     }
     stored.add(page);
@@ -280,7 +292,13 @@ export async function runDownload(
   onProgress: (state: PartState) => void = () => undefined,
 ): Promise<DownloadEnd> {
   const pack = await db.packs.get(packId);
-  if (!pack) return { outcome: 'stopped', reason: 'This pack no longer exists.', storageFull: false };
+  if (!pack)
+    return {
+      outcome: 'stopped',
+      reason: 'This pack no longer exists.',
+      storageFull: false,
+      passes: false,
+    };
   if (pack.status === 'complete') return { outcome: 'complete' };
   await db.packs.update(packId, { status: 'downloading', stopped: undefined });
   try {
@@ -330,7 +348,7 @@ export async function runDownload(
         pages: detailGroups.length,
         rowsPerPage: DETAIL_BATCH,
         total: generatorIds.length,
-        fetch: (page, pageSignal) => detailBatch(detailGroups[page]!, pageSignal),
+        fetch: (page, pageSignal) => detailBatch(detailGroups[page]!, pack.list === 'generators', pageSignal),
       },
       signal,
       onProgress,
@@ -339,18 +357,20 @@ export async function runDownload(
     return { outcome: 'complete' };
   } catch (error) {
     if (signal.aborted) {
-      await db.packs.update(packId, { status: 'paused' }).catch(() => undefined);
+      const status = signal.reason === SET_ASIDE ? 'interrupted' : 'paused';
+      await db.packs.update(packId, { status }).catch(() => undefined);
       return { outcome: 'paused' };
     }
     const stop =
       error instanceof DownloadStop
         ? error
         : isQuotaError(error)
-          ? new DownloadStop(STOPPED.storageFull, true)
+          ? new DownloadStop(STOPPED.storageFull, { storageFull: true })
           : new DownloadStop(STOPPED.failed(error instanceof Error ? error.message : String(error)));
+    const status = stop.passes ? 'interrupted' : 'paused';
     // Writing the reason may itself be refused on a full disk; the pack then shows as interrupted.
-    await db.packs.update(packId, { status: 'paused', stopped: stop.reason }).catch(() => undefined);
-    return { outcome: 'stopped', reason: stop.reason, storageFull: stop.storageFull };
+    await db.packs.update(packId, { status, stopped: stop.reason }).catch(() => undefined);
+    return { outcome: 'stopped', reason: stop.reason, storageFull: stop.storageFull, passes: stop.passes };
   }
 }
 

@@ -26,6 +26,8 @@ function describe(live: LiveDownload | undefined, pack: PackRecord): string {
 export function PackProgress({ pack }: { pack: PackRecord }) {
   const live = useDownloads((state) => state.live[pack.id]);
   const isRunning = live?.running ?? false;
+  // Cut short by a lost connection or by closing the app: it resumes by itself unless paused.
+  const resumesItself = !isRunning && (pack.status === 'interrupted' || pack.status === 'downloading');
   const stopped = live?.stopped ?? pack.stopped;
   const max = live?.total ?? pack.total;
   const value = live?.done ?? pack.rowsDone;
@@ -38,11 +40,12 @@ export function PackProgress({ pack }: { pack: PackRecord }) {
       />
       <span>{describe(live, pack)}</span>
       {!isRunning && stopped && <span role="alert">{stopped}</span>}
-      {isRunning ? (
+      {(isRunning || resumesItself) && (
         <button type="button" onClick={() => void pauseDownload(pack.id)}>
           Pause
         </button>
-      ) : (
+      )}
+      {!isRunning && (
         <button type="button" onClick={() => void startDownload(pack.id)}>
           Resume
         </button>

@@ -6,7 +6,7 @@
 import type { GeneratorDetail, GeneratorRecord } from '../../../shared/api/index.ts';
 import type { ManifestRecord } from '../../../shared/api/manifests.ts';
 import { packChunks, type OfflineDatabase, type PackRecord } from './database.ts';
-import type { PackQuery, PackRows } from './engine-seam.ts';
+import type { GeneratorOwnTotals, PackQuery, PackRows } from './engine-seam.ts';
 
 const LIST_NOUN = { generators: 'Generators', manifests: 'Manifests' } as const;
 
@@ -77,7 +77,15 @@ export async function loadPackRows(db: OfflineDatabase, pack: PackRecord): Promi
   const generators = new Map<string, GeneratorRecord>();
   const details = new Map<string, GeneratorDetail>();
   const manifests = new Map<string, ManifestRecord>();
+  const totals = new Map<string, GeneratorOwnTotals>();
+  let detailChunks = 0;
+  let totalsChunks = 0;
   await packChunks(db, pack.id).each((chunk) => {
+    if (chunk.part === 'details') detailChunks += 1;
+    if (chunk.totals) {
+      totalsChunks += 1;
+      for (const own of chunk.totals) totals.set(own.epa_handler_id, own);
+    }
     for (const row of chunk.rows) {
       if (chunk.part === 'details') {
         const detail = row as GeneratorDetail;
@@ -96,12 +104,7 @@ export async function loadPackRows(db: OfflineDatabase, pack: PackRecord): Promi
     generators: [...generators.values()],
     details: [...details.values()],
     manifests: [...manifests.values()],
+    // Totals only when every details chunk carried them (a pack made before they were kept has none).
+    ...(pack.list === 'generators' && totalsChunks === detailChunks ? { totals: [...totals.values()] } : {}),
   };
-}
-
-/** Bytes of saved data in this origin, and what the browser allows, when it says. */
-export async function storageEstimate(): Promise<{ usage?: number; quota?: number }> {
-  if (typeof navigator === 'undefined' || !navigator.storage?.estimate) return {};
-  const { usage, quota } = await navigator.storage.estimate();
-  return { ...(usage === undefined ? {} : { usage }), ...(quota === undefined ? {} : { quota }) };
 }

@@ -1,6 +1,7 @@
 /**
  * A window.tracker over an in-memory dataset for the offline tests: list pages sorted and paged as the
- * server pages them, generators by id, details, and a switch that makes every request fail as if the
+ * server pages them, generators by id, details one by one or in batches (with each generator's own totals:
+ * one manifest per dataset row naming it, one ton and two containers each), and a switch that makes every request fail as if the
  * network were gone. It records the pages asked for, to show what a resumed download asks again.
  */
 import { vi } from 'vitest';
@@ -36,7 +37,16 @@ type ListInput = {
 
 const offline = { ok: false as const, error: { kind: 'offline' as const, message: 'Nothing answers.' } };
 
+function detailOf(id: string): GeneratorDetail {
+  // Only the field the offline code reads; the rest of a detail plays no part here.
+  return { generator_data: { epa_handler_id: id } } as unknown as GeneratorDetail;
+}
+
 export function installTracker(data: Dataset) {
+  const totalsOf = (id: string) => {
+    const manifests = data.manifests.filter((row) => row.generator_epa_id === id).length;
+    return { epa_total: manifests, shipped_count: manifests, container_count: 2 * manifests, mmc_count: 1 };
+  };
   const state = { down: false, failAfter: Infinity, calls: 0 };
   const answer = <T>(value: T): Promise<Result<T>> => {
     state.calls += 1;
@@ -62,9 +72,16 @@ export function installTracker(data: Dataset) {
           : data.generators;
         return answer(page(rows, (row) => row.epa_handler_id!, input));
       }),
-      detail: vi.fn((input: { handler_id: string }) =>
-        answer({ generator_data: { epa_handler_id: input.handler_id } } as unknown as GeneratorDetail),
-      ),
+      detail: vi.fn((input: { handler_id: string }) => answer(detailOf(input.handler_id))),
+      details: vi.fn((input: { ids: string[]; totals?: boolean }) => {
+        const known = new Set(data.generators.map((row) => row.epa_handler_id));
+        return answer({
+          found: input.ids
+            .filter((id) => known.has(id))
+            .map((id) => ({ detail: detailOf(id), ...(input.totals ? { totals: totalsOf(id) } : {}) })),
+          missing: input.ids.filter((id) => !known.has(id)),
+        });
+      }),
     },
     requests: { cancel: vi.fn(() => Promise.resolve({ ok: true, data: null })) },
   };

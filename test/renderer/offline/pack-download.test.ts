@@ -10,6 +10,7 @@ import {
 import type { PackQuery } from '../../../renderer/src/offline/engine-seam.ts';
 import {
   ROW_PAGE_SIZE,
+  SET_ASIDE,
   STOPPED,
   createPack,
   runDownload,
@@ -68,8 +69,14 @@ describe('an offline pack download', () => {
     const pack = await createPack(db, MANIFESTS, describeQuery(MANIFESTS));
     state.failAfter = 3;
     const end = await runDownload(db, pack.id, new AbortController().signal);
-    expect(end).toEqual({ outcome: 'stopped', reason: STOPPED.connection, storageFull: false });
-    expect(await db.packs.get(pack.id)).toMatchObject({ status: 'paused', stopped: STOPPED.connection });
+    expect(end).toEqual({
+      outcome: 'stopped',
+      reason: STOPPED.connection,
+      storageFull: false,
+      passes: true,
+    });
+    // Interrupted, not paused: it resumes by itself when the server answers again.
+    expect(await db.packs.get(pack.id)).toMatchObject({ status: 'interrupted', stopped: STOPPED.connection });
     const storedBefore = (await db.progress.get(pack.id))!.parts.rows!.stored;
     expect(storedBefore.length).toBeGreaterThan(0);
     expect(storedBefore.length).toBeLessThan(5);
@@ -97,6 +104,39 @@ describe('an offline pack download', () => {
     expect((await db.packs.get(pack.id))!.rowsDone).toBe(DATA.manifests.length);
   });
 
+  it('set aside by signing out, it is left to resume by itself, not paused', async () => {
+    installTracker(DATA);
+    const pack = await createPack(db, MANIFESTS, describeQuery(MANIFESTS));
+    const aside = new AbortController();
+    const end = runDownload(db, pack.id, aside.signal, (state) => {
+      if (state.part === 'rows' && state.done >= ROW_PAGE_SIZE) aside.abort(SET_ASIDE);
+    });
+    expect(await end).toEqual({ outcome: 'paused' });
+    expect((await db.packs.get(pack.id))!.status).toBe('interrupted');
+  });
+
+  it('fetches details 200 to an IPC reply, and a generators pack keeps each generator’s own totals', async () => {
+    const { tracker } = installTracker(DATA);
+    const query: PackQuery = { list: 'generators', filterFields: {}, searchKey: '' };
+    const pack = await createPack(db, query, describeQuery(query));
+    expect(await runDownload(db, pack.id, new AbortController().signal)).toEqual({ outcome: 'complete' });
+    expect(tracker.generators.detail).not.toHaveBeenCalled();
+    expect(tracker.generators.details.mock.calls.map(([input]) => input)).toEqual([
+      { ids: DATA.generators.map((row) => row.epa_handler_id), totals: true },
+    ]);
+    const rows = await loadPackRows(db, (await db.packs.get(pack.id))!);
+    expect(rows.details).toHaveLength(DATA.generators.length);
+    const perGenerator = DATA.manifests.length / DATA.generators.length;
+    expect(rows.totals).toHaveLength(DATA.generators.length);
+    expect(rows.totals![0]).toEqual({
+      epa_handler_id: DATA.generators[0]!.epa_handler_id,
+      epa_total: Math.ceil(perGenerator),
+      shipped_count: Math.ceil(perGenerator),
+      container_count: 2 * Math.ceil(perGenerator),
+      mmc_count: 1,
+    });
+  });
+
   it('on a full disk keeps what is stored, leaves the pack resumable, and says storage is full', async () => {
     installTracker(DATA);
     const pack = await createPack(db, MANIFESTS, describeQuery(MANIFESTS));
@@ -112,7 +152,14 @@ describe('an offline pack download', () => {
       return writes === 3 ? (Promise.reject(quota) as ReturnType<typeof put>) : put(...args);
     });
     const end = await runDownload(db, pack.id, new AbortController().signal);
-    expect(end).toEqual({ outcome: 'stopped', reason: STOPPED.storageFull, storageFull: true });
+    expect(end).toEqual({
+      outcome: 'stopped',
+      reason: STOPPED.storageFull,
+      storageFull: true,
+      passes: false,
+    });
+    // Only the user can make room: it waits for Resume.
+    expect((await db.packs.get(pack.id))!.status).toBe('paused');
     const progress = (await db.progress.get(pack.id))!.parts.rows!;
     // Every page the progress names is stored, and no more: the refused page left nothing behind.
     const chunks = await packChunks(db, pack.id, 'rows').toArray();

@@ -15,6 +15,19 @@ export const fail = (kind: IpcError['kind'], message: string): { ok: false; erro
   error: { kind, message },
 });
 
+/** Neumaier's compensated sum, as SQLite's sum() adds, then round(·, 4) as the server's totals round. */
+export function compensatedTotal(values: Float64Array, positions: Int32Array): number {
+  let sum = 0;
+  let compensation = 0;
+  for (const position of positions) {
+    const value = values[position] ?? 0;
+    const total = sum + value;
+    compensation += Math.abs(sum) >= Math.abs(value) ? sum - total + value : value - total + sum;
+    sum = total;
+  }
+  return Math.round((sum + compensation) * 10_000) / 10_000;
+}
+
 /** A schema's reading of an input, or the first problem as the server words it ("path: message"). */
 export function read<Schema extends z.ZodType>(schema: Schema, input: unknown): Parsed<z.output<Schema>> {
   const parsed = schema.safeParse(input);

@@ -31,7 +31,15 @@ export interface PackRows {
   details: GeneratorDetail[];
   /** Every field including waste_lines; empty for a generators pack. */
   manifests: ManifestRecord[];
+  /**
+   * A generators pack's own totals of each generator (its aggregated_data with ids=[it]), which the generator
+   * boxes sum; absent from a pack made before they were kept, which then leaves those boxes to the cache.
+   */
+  totals?: GeneratorOwnTotals[];
 }
+
+/** One generator's own totals, as the server answers them for ids=[epa_handler_id]. */
+export type GeneratorOwnTotals = GeneratorTotals & { epa_handler_id: string };
 
 /** The query a pack was made from: one workspace's filters and search. */
 export type PackQuery =

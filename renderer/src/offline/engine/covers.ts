@@ -82,7 +82,6 @@ export function covers<Name extends EngineRequestName>(
   const [list, method] = name.split('.') as [PackQuery['list'], string];
   if (list !== packQuery.list) return false;
   if (method === 'lookup') return wholeList(packQuery);
-  if (name === 'generators.aggregate') return false;
   const filters: Members =
     typeof query.filterFields === 'object' && query.filterFields !== null
       ? (query.filterFields as Members)

@@ -1,6 +1,7 @@
 /**
- * A generators pack's answers: pages, lookups and the refusal of totals (docs/offline.md). The members over
- * shipments and statuses read each generator's facts from its detail (pack-facts.ts).
+ * A generators pack's answers: pages, lookups and totals (docs/offline.md). The members over shipments and
+ * statuses read each generator's facts from its detail (pack-facts.ts); the totals sum each generator's own
+ * totals, downloaded with the pack, since a generator's number of manifests is in no other answer.
  */
 import {
   GENERATOR_FIELDS,
@@ -22,8 +23,8 @@ import {
 } from '../../../../shared/query/index.ts';
 import { parseSearch } from '../../../../shared/query/search.ts';
 import { compareCodePoints, GENERATOR_KEY } from '../../../../shared/query/sort.ts';
-import { fail, listPage, read, requireFields } from './answer-support.ts';
-import type { EngineAnswer, EngineRequests } from './contract.ts';
+import { compensatedTotal, fail, listPage, read, requireFields } from './answer-support.ts';
+import type { EngineAnswer, EngineOutputs, EngineRequests, GeneratorOwnTotals } from './contract.ts';
 import { generatorFactsOf } from './pack-facts.ts';
 import { PackLookups, plainEntries } from './pack-lookups.ts';
 import { PackTable } from './pack-table.ts';
@@ -43,15 +44,46 @@ const GENERATOR_ROW_MEMBERS = {
   names: 'generator_name',
 } as const satisfies Partial<Record<keyof GeneratorFilterFields, keyof GeneratorRecord>>;
 
+/**
+ * Each generator's totals as columns by row position; undefined when any generator lacks them. Its tons are
+ * the detail's `total_shipped`, the unrounded sum the server's totals add up (its own aggregated_data
+ * rounds them, to two decimals in the sample dialect); its manifests and containers are its own totals.
+ */
+function totalsColumns(
+  records: readonly Generator[],
+  details: ReadonlyMap<string, GeneratorDetail>,
+  totals: readonly GeneratorOwnTotals[] | undefined,
+) {
+  if (!totals) return undefined;
+  const byId = new Map(totals.map((own) => [own.epa_handler_id, own]));
+  const columns = {
+    tons: new Float64Array(records.length),
+    manifests: new Float64Array(records.length),
+    containers: new Float64Array(records.length),
+  };
+  for (const [position, record] of records.entries()) {
+    const id = record.epa_handler_id ?? '';
+    const own = byId.get(id);
+    const detail = details.get(id);
+    if (!own || !detail) return undefined;
+    columns.tons[position] = detail.generator_data.total_shipped;
+    columns.manifests[position] = own.shipped_count;
+    columns.containers[position] = own.container_count;
+  }
+  return columns;
+}
+
 export function generatorAnswers(
   records: readonly Generator[],
   details: ReadonlyMap<string, GeneratorDetail>,
+  totals?: readonly GeneratorOwnTotals[],
 ) {
   requireFields(records, GENERATOR_FIELDS, 'generator');
   const facts: (GeneratorFacts | undefined)[] = records.map((record) => {
     const detail = details.get(record.epa_handler_id ?? '');
     return detail ? generatorFactsOf(detail) : undefined;
   });
+  const columns = totalsColumns(records, details, totals);
   const withoutDetail = facts.filter((fact) => fact === undefined).length;
   const members: Record<string, (row: Generator, position: number) => Iterable<string>> = {};
   for (const [member, field] of Object.entries(GENERATOR_ROW_MEMBERS))
@@ -120,13 +152,29 @@ export function generatorAnswers(
       if (!request.ok) return fail('bad-request', request.message);
       const search = parseSearch(request.value.searchKey, 'searchKey');
       if (!search.ok) return fail('bad-request', search.message);
-      // shipped_count sums each generator's number of manifests, which no answer of the API carries
-      // (docs/offline.md); the other three boxes could be summed from the details, but a box set with one
-      // wrong number is worse than the saved one.
-      return fail(
-        'offline',
-        'Generator totals are not answered from an offline pack: the number of manifests per generator is not in it.',
-      );
+      if (!columns) {
+        return fail(
+          'offline',
+          'This offline pack was made without each generator’s totals; refresh it to answer generator totals offline.',
+        );
+      }
+      if (lacksFacts(request.value.filterFields)) return missingDetails();
+      const { positions } = select(request.value.filterFields, search.value);
+      const total: EngineOutputs['generators.aggregate'] = {
+        epa_total: compensatedTotal(columns.tons, positions),
+        shipped_count: 0,
+        container_count: 0,
+        mmc_count: 0,
+      };
+      // Whole numbers: a plain sum is exact.
+      for (const position of positions) {
+        const manifests = columns.manifests[position] ?? 0;
+        total.shipped_count += manifests;
+        total.container_count += columns.containers[position] ?? 0;
+        // The server's "total shippers": generators with at least one manifest (docs/api.md, Totals).
+        if (manifests > 0) total.mmc_count += 1;
+      }
+      return { ok: true, data: total };
     },
     lookup(input: EngineRequests['generators.lookup']): EngineAnswer<'generators.lookup'> {
       const query = read(GeneratorLookupQuery, input);

@@ -19,7 +19,7 @@ import {
 } from '../../../../shared/query/index.ts';
 import { parseSearch } from '../../../../shared/query/search.ts';
 import { MANIFEST_KEY } from '../../../../shared/query/sort.ts';
-import { fail, listPage, read, requireFields } from './answer-support.ts';
+import { compensatedTotal, fail, listPage, read, requireFields } from './answer-support.ts';
 import type { EngineAnswer, EngineOutputs, EngineRequests } from './contract.ts';
 import { handlingCodeOf, lineCodes } from './pack-facts.ts';
 import { PackLookups, plainEntries } from './pack-lookups.ts';
@@ -32,19 +32,6 @@ const MANIFEST_ROW_MEMBERS = {
   transporter_names: 'transporter',
   designated_facility_names: 'designated_facility_name',
 } as const satisfies Partial<Record<keyof ManifestFilterFields, keyof ManifestRecord>>;
-
-/** Neumaier's compensated sum, as SQLite's sum() adds, then round(·, 4) as the server's totals round. */
-function tons(values: Float64Array, positions: Int32Array): number {
-  let sum = 0;
-  let compensation = 0;
-  for (const position of positions) {
-    const value = values[position] ?? 0;
-    const total = sum + value;
-    compensation += Math.abs(sum) >= Math.abs(value) ? sum - total + value : value - total + sum;
-    sum = total;
-  }
-  return Math.round((sum + compensation) * 10_000) / 10_000;
-}
 
 export function manifestAnswers(records: readonly Manifest[]) {
   requireFields(records, MANIFEST_FIELDS, 'manifest');
@@ -114,7 +101,7 @@ export function manifestAnswers(records: readonly Manifest[]) {
       const selection = select(request.value.filterFields, search.value);
       const { positions } = selection;
       const total: EngineOutputs['manifests.aggregate'] = {
-        total_waste: tons(columns.tons, positions),
+        total_waste: compensatedTotal(columns.tons, positions),
         shipped_count: positions.length,
         container_count: 0,
         waste_streams: 0,

@@ -25,7 +25,8 @@ export function openPack(rows: PackRows): OpenedPack {
     throw new Error(`a pack holds "generators" or "manifests", not "${String(rows.list)}"`);
   }
   const details = new Map(rows.details.map((detail) => [detail.generator_data.epa_handler_id, detail]));
-  const generators = rows.list === 'generators' ? generatorAnswers(rows.generators, details) : undefined;
+  const generators =
+    rows.list === 'generators' ? generatorAnswers(rows.generators, details, rows.totals) : undefined;
   const manifests = rows.list === 'manifests' ? manifestAnswers(rows.manifests) : undefined;
   const otherList = (name: string) =>
     fail(
