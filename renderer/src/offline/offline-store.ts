@@ -10,7 +10,6 @@ import { NOTHING_SAVED, noCache, type CacheHook, type SavedAnswer } from '../dat
 import { setCacheHook } from '../data/pipeline.ts';
 import { databaseName, openOfflineDatabase, type OfflineDatabase, type PackRecord } from './database.ts';
 import { offlineEngine, type EngineRequest } from './engine-seam.ts';
-import { loadPackRows } from './packs.ts';
 import { PageCache, type PageCacheOptions } from './page-cache.ts';
 
 type OfflineStoreState = {
@@ -70,7 +69,7 @@ async function fromPacks(
     try {
       let opening = opened.get(pack.id);
       if (!opening) {
-        opening = loadPackRows(db, pack).then((rows) => engine.open(pack.id, rows));
+        opening = engine.openStored(pack.id, db.name);
         opened.set(pack.id, opening);
         opening.catch(() => opened.delete(pack.id));
       }

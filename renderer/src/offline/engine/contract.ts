@@ -72,6 +72,11 @@ export interface OfflineEngine {
   covers(packQuery: PackQuery, request: EngineRequest): boolean;
   /** Builds the engine's in-memory indexes over a pack's rows; `packId` names it in later answers. */
   open(packId: string, rows: PackRows): Promise<void>;
+  /**
+   * The same for a complete pack stored in the named database, which the engine reads itself: in its worker,
+   * the rows never pass through the page's thread.
+   */
+  openStored(packId: string, database: string): Promise<void>;
   /** The answer the server would give to this request, over the opened pack's rows; rejects on an error. */
   answer<Name extends EngineRequestName>(
     packId: string,
