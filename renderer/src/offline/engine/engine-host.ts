@@ -5,7 +5,7 @@
  */
 import type { PackRows } from './contract.ts';
 import type { EngineMessage, EngineReply } from './engine-messages.ts';
-import { openPack, type OpenedPack } from './open-pack.ts';
+import { openPack, warmUpSteps, type OpenedPack } from './open-pack.ts';
 
 /** Reads a stored pack's rows (renderer/src/offline/stored-pack.ts in the worker). */
 export type StoredPackReader = (database: string, packId: string) => Promise<PackRows>;
@@ -14,7 +14,26 @@ export function engineHost(readStored?: StoredPackReader): (message: EngineMessa
   const packs = new Map<string, OpenedPack>();
   /** The latest open of each pack while its rows are read: a close or a newer open during the read wins. */
   const reading = new Map<string, number>();
-  const opened = (packId: string, rows: PackRows) => packs.set(packId, openPack(rows));
+  /**
+   * Opens the pack, then builds its remaining indexes one per task (warmUpSteps), so a request that arrives
+   * meanwhile waits for one index at most; a pack closed or opened again stops its warm-up.
+   */
+  const opened = (packId: string, rows: PackRows) => {
+    const pack = openPack(rows);
+    packs.set(packId, pack);
+    const steps = warmUpSteps(pack);
+    const next = () => {
+      const step = steps.shift();
+      if (!step || packs.get(packId) !== pack) return;
+      try {
+        step();
+      } catch {
+        // Only an index left unbuilt: the request that needs it builds it, and reports what fails there.
+      }
+      setTimeout(next, 0);
+    };
+    setTimeout(next, 0);
+  };
   return async (message) => {
     const { id } = message;
     try {
