@@ -369,7 +369,7 @@ server's. Load average ${fixed(loadBefore, 2)} before these timings, ${fixed(loa
 
 | measure | target | measured | raw baseline: the server over HTTP, same requests | ratio |
 | --- | --- | --- | --- | --- |
-| opening the pack cold after a reload (the first list page: read from IndexedDB, handed to the worker, indexed, answered) | ≤ ${TARGET.openS} s | ${fixed(open.openMs)} ms | — | — |
+| opening the pack cold after a reload (the first list page: the worker reads the pack from IndexedDB, indexes it and answers) | ≤ ${TARGET.openS} s | ${fixed(open.openMs)} ms | every stored row read back on the page (above): ${fixed(opened.ms)} ms | ${fixed(open.openMs / opened.ms, 2)} |
 | … the page's longest task while it opens (tasks over 50 ms) | ≤ ${TARGET.blockMs} ms | ${longTask(open.openLongestTask)} | — | — |
 ${QUERY_KINDS.map((kind) => queryRow(kind, open.ms[kind], serverMsOf(kind))).join('\n')}
 | the page's longest task while those ${fixed(QUERY_KINDS.length * requestCount)} requests run | ≤ ${TARGET.blockMs} ms | ${longTask(open.queriesLongestTask)} | — | — |
