@@ -150,6 +150,8 @@ export interface OpenPackTimes {
   queriesLongestTask: { longest: number; count: number };
   /** List requests whose total differs from the server's. */
   totalsDiffering: number;
+  /** The five slowest requests, slowest first: what to look at when a p95 misses. */
+  slowest: { query: PackQuery; ms: number }[];
 }
 
 /**
@@ -176,11 +178,13 @@ export async function openPackTimes(
     'manifests.lookup': [],
   };
   let totalsDiffering = 0;
+  const timed: { query: PackQuery; ms: number }[] = [];
   for (const [index, query] of queries.entries()) {
     const { answer, ms: took } = await throughPipeline(page, query);
     if (!answer.ok || answer.source !== 'cache') throw failed(query, answer);
     if (answer.totalElements !== serverTotals[index]) totalsDiffering += 1;
     ms[query.name].push(took);
+    timed.push({ query, ms: took });
   }
   return {
     openMs: opened.ms,
@@ -188,6 +192,7 @@ export async function openPackTimes(
     ms,
     queriesLongestTask: await longestTask(page),
     totalsDiffering,
+    slowest: timed.sort((a, b) => b.ms - a.ms).slice(0, 5),
   };
 }
 

@@ -340,6 +340,9 @@ async function main(): Promise<void> {
   const loadBefore = loadavg()[0] ?? NaN;
   const open = await openPackTimes(page, queries, server.totals);
   const heap = await heapInUse(context, page);
+  for (const { query, ms } of open.slowest) {
+    console.error(`slow: ${ms.toFixed(1)} ms ${query.name} ${JSON.stringify(query.input)}`);
+  }
   const loadAfter = loadavg()[0] ?? NaN;
   const serverMsOf = (kind: QueryKind) => server.ms.filter((_, index) => queries[index]?.name === kind);
 
