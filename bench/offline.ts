@@ -262,6 +262,7 @@ function queryRow(kind: string, times: number[], baseline: number[]): string {
 
 async function main(): Promise<void> {
   await ensureBenchDatabase(dbPath, manifestCount);
+  const loadAtStart = loadavg()[0] ?? NaN;
   const appDir = buildApp();
   const { origin, child } = await startServerProcess(dbPath, { timeoutMs: 120_000 });
   cleanups.push(() => stopServer(child));
@@ -351,7 +352,8 @@ async function main(): Promise<void> {
 
 \`npm run bench:offline -- --manifests ${manifestCount}\` on ${cpus().length} cores, ${fixed(totalmem() / 2 ** 30)} GiB,
 Chromium ${context.browser()?.version() ?? '(persistent context)'} with an on-disk profile, through the loopback
-bridge, against the reference server in its own process. One run; the raw baseline is measured in the same run.
+bridge, against the reference server in its own process. One run, load average ${fixed(loadAtStart, 2)} at its start (other work shares the
+cores and stretches every time); the raw baseline is measured in the same run.
 
 | measure | target | measured | raw baseline | ratio |
 | --- | --- | --- | --- | --- |
