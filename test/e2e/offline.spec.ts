@@ -44,11 +44,20 @@ const test = base.extend<{ window: AppWindow }, { app: App }>({
 /** Starts a pack of the workspace's current query and follows it on the Offline data screen. */
 async function makeAvailableOffline(page: Page, title: string): Promise<Locator> {
   await page.getByRole('button', { name: 'Make available offline' }).click();
+  await openOfflineData(page);
+  return page.getByRole('row', { name: title });
+}
+
+/** The notice beside "Make available offline" in the workspace on screen. */
+function downloadNotice(page: Page, text: string | RegExp): Locator {
+  return page.getByRole('status').filter({ hasText: text });
+}
+
+async function openOfflineData(page: Page): Promise<void> {
   await page
     .getByRole('navigation', { name: 'Workspaces' })
     .getByRole('button', { name: 'Offline data' })
     .click();
-  return page.getByRole('row', { name: title });
 }
 
 function gate(app: App) {
@@ -171,10 +180,21 @@ test('a pack downloads, survives a stopped server midway, resumes by itself with
   const interrupted = (await savedData(page, 'inspector')).packs[0]!;
   expect(interrupted.status).toBe('interrupted');
   expect(interrupted.detailIds.length).toBeLessThan(interrupted.generatorIds.length);
+  // The workspace that started the download says why it stopped, not that it is still downloading.
+  await openWorkspace(page, 'Manifests');
+  await expect(downloadNotice(page, /connection was lost.*Follow it in Offline data/)).toBeVisible();
+  await expect(downloadNotice(page, 'Downloading')).toHaveCount(0);
 
   // No click: the download notices the server is back and completes.
   await gate(app).reopen();
+  await openOfflineData(page);
   await expect(pack.getByRole('cell', { name: 'just now' })).toBeVisible({ timeout: 60_000 });
+  // Resumed by itself and complete: the workspace's notice goes rather than repeat an old state.
+  await openWorkspace(page, 'Manifests');
+  await expect(downloadNotice(page, /Downloading|connection was lost|Available offline/)).toHaveCount(0, {
+    timeout: 10_000,
+  });
+  await openOfflineData(page);
   await expectWholePack(page, app);
 
   await page.getByRole('button', { name: 'Delete All manifests' }).click();
@@ -316,8 +336,12 @@ test('inside a pack, with the server stopped, a new search answers with the rows
   const truth = await manifestTruth(window, {}, 'co');
   expect(truth.total).toBeGreaterThan(0);
 
-  const pack = await makeAvailableOffline(page, 'All manifests');
-  await expect(pack.getByRole('cell', { name: 'just now' })).toBeVisible({ timeout: 60_000 });
+  // Started and followed from the workspace: the notice says it runs, then that it is done, then goes.
+  await page.getByRole('button', { name: 'Make available offline' }).click();
+  await expect(downloadNotice(page, 'Downloading: follow it in Offline data.')).toBeVisible();
+  await expect(downloadNotice(page, 'Available offline.')).toBeVisible({ timeout: 60_000 });
+  await expect(downloadNotice(page, 'Downloading')).toHaveCount(0);
+  await expect(downloadNotice(page, 'Available offline.')).toHaveCount(0, { timeout: 10_000 });
   await gate(app).shut();
 
   await openWorkspace(page, 'Manifests');

@@ -1,14 +1,18 @@
 /**
  * The engine client and its worker host talking over a real MessageChannel (structured clone, as between
  * the page and the Web Worker): answers come back to the request that asked, errors reject with their kind,
- * rows a pack cannot be opened over are refused with the reason.
+ * rows a pack cannot be opened over are refused with the reason; a stored pack is read by the host itself
+ * from the user's database (IndexedDB in the worker; fake-indexeddb here).
  */
+import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ManifestRecord } from '../../shared/api/index.ts';
 import type { PackQuery, PackRows } from '../../renderer/src/offline/engine/contract.ts';
 import { EngineClient, EngineError } from '../../renderer/src/offline/engine/engine-client.ts';
 import { engineHost } from '../../renderer/src/offline/engine/engine-host.ts';
 import type { EngineMessage } from '../../renderer/src/offline/engine/engine-messages.ts';
+import { openOfflineDatabase, type PackStatus } from '../../renderer/src/offline/database.ts';
+import { readStoredPack } from '../../renderer/src/offline/stored-pack.ts';
 
 function manifest(number: string, shipped: string, code: string): ManifestRecord {
   return {
@@ -64,9 +68,9 @@ afterEach(() => {
 function connected(): EngineClient {
   const channel = new MessageChannel();
   channels.push(channel);
-  const reply = engineHost();
+  const reply = engineHost(readStoredPack);
   channel.port2.onmessage = (event: MessageEvent<EngineMessage>) =>
-    channel.port2.postMessage(reply(event.data));
+    void reply(event.data).then((answer) => channel.port2.postMessage(answer));
   return new EngineClient(channel.port1);
 }
 
@@ -138,5 +142,64 @@ describe('the engine client', () => {
       }),
     ).toBe(true);
     expect(engine.covers(pack, { name: 'manifests.aggregate', input: { filterFields: {} } })).toBe(false);
+  });
+});
+
+let databases = 0;
+
+/** A database holding pack "p1" of ROWS, stored as a download stores it; its name. */
+async function storedPack(status: PackStatus): Promise<string> {
+  const name = `stored-pack-${(databases += 1)}`;
+  const db = openOfflineDatabase(name);
+  await db.packs.put({
+    id: 'p1',
+    list: 'manifests',
+    query: { list: 'manifests', filterFields: {}, searchKey: '' },
+    title: 'All manifests',
+    status,
+    createdAt: 0,
+    total: ROWS.manifests.length,
+    rowsDone: status === 'complete' ? ROWS.manifests.length : 2,
+    generatorCount: 0,
+    size: 0,
+  });
+  await db.chunks.bulkPut([
+    { packId: 'p1', part: 'rows', page: 0, rows: ROWS.manifests.slice(0, 2), size: 0 },
+    { packId: 'p1', part: 'rows', page: 1, rows: ROWS.manifests.slice(2), size: 0 },
+  ]);
+  db.close();
+  return name;
+}
+
+describe('a pack the engine reads from storage', () => {
+  it('opens a complete pack from the named database and answers over every stored row', async () => {
+    const engine = connected();
+    await engine.openStored('p1', await storedPack('complete'));
+    expect(await engine.answer('p1', { name: 'manifests.aggregate', input: { filterFields: {} } })).toEqual({
+      total_waste: 3.75,
+      shipped_count: 3,
+      container_count: 6,
+      waste_streams: 3,
+    });
+  });
+
+  it('refuses a pack whose download is not complete, and one that is not stored, saying which', async () => {
+    const engine = connected();
+    const name = await storedPack('paused');
+    await expect(engine.openStored('p1', name)).rejects.toThrow(/“All manifests” is not complete/);
+    await expect(engine.openStored('p9', name)).rejects.toThrow(/"p9" is no longer saved/);
+    await expect(engine.answer('p1', { name: 'manifests.aggregate', input: {} })).rejects.toMatchObject({
+      kind: 'offline',
+    });
+  });
+
+  it('forgets a pack closed while its rows were being read', async () => {
+    const engine = connected();
+    const opening = engine.openStored('p1', await storedPack('complete'));
+    engine.close('p1');
+    await expect(opening).rejects.toThrow(/was closed/);
+    await expect(engine.answer('p1', { name: 'manifests.aggregate', input: {} })).rejects.toMatchObject({
+      kind: 'offline',
+    });
   });
 });

@@ -11,7 +11,6 @@ import { setCacheHook } from '../data/pipeline.ts';
 import { databaseName, openOfflineDatabase, type OfflineDatabase, type PackRecord } from './database.ts';
 import type { EngineOutputs, EngineRequestName } from './engine/contract.ts';
 import { offlineEngine, type EngineRequest } from './engine-seam.ts';
-import { loadPackRows } from './packs.ts';
 import { PageCache, type PageCacheOptions } from './page-cache.ts';
 
 type OfflineStoreState = {
@@ -66,7 +65,7 @@ export async function answerFromPack<Name extends EngineRequestName>(
   if (!engine) throw new Error('The offline engine is not running.');
   let opening = opened.get(pack.id);
   if (!opening) {
-    opening = loadPackRows(db, pack).then((rows) => engine.open(pack.id, rows));
+    opening = engine.openStored(pack.id, db.name);
     opened.set(pack.id, opening);
     opening.catch(() => opened.delete(pack.id));
   }

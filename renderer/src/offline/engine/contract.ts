@@ -1,9 +1,10 @@
 /**
  * The seam between the offline packs (downloaded and stored in renderer/src/offline/) and the offline query
- * engine (this folder). Storage hands the engine a pack's rows once, when the pack opens; the engine answers
- * the data requests of the IPC contract (shared/ipc/contract.ts) over them with the outputs the server's
- * answers parse to (shared/api), and `covers` says which requests a pack can answer exactly: a request it
- * does not cover must go to the page cache, never to a guess (docs/offline.md lists what is refused).
+ * engine (this folder). The engine takes a pack's rows once, when the pack opens (in the app it reads them
+ * from storage itself, in its worker: `openStored`); it answers the data requests of the IPC contract
+ * (shared/ipc/contract.ts) over them with the outputs the server's answers parse to (shared/api), and
+ * `covers` says which requests a pack can answer exactly: a request it does not cover must go to the page
+ * cache, never to a guess (docs/offline.md lists what is refused).
  */
 import type {
   GeneratorDetail,
@@ -80,6 +81,11 @@ export interface OfflineEngine {
   covers(packQuery: PackQuery, request: EngineRequest): boolean;
   /** Builds the engine's in-memory indexes over a pack's rows; `packId` names it in later answers. */
   open(packId: string, rows: PackRows): Promise<void>;
+  /**
+   * The same for a complete pack stored in the named database, which the engine reads itself: in its worker,
+   * the rows never pass through the page's thread.
+   */
+  openStored(packId: string, database: string): Promise<void>;
   /** The answer the server would give to this request, over the opened pack's rows; rejects on an error. */
   answer<Name extends EngineRequestName>(
     packId: string,

@@ -68,6 +68,10 @@ export class EngineClient implements OfflineEngine {
     await this.send({ type: 'open', packId, rows });
   }
 
+  async openStored(packId: string, database: string): Promise<void> {
+    await this.send({ type: 'open-stored', packId, database });
+  }
+
   answer<Name extends EngineRequestName>(
     packId: string,
     request: EngineRequest<Name>,

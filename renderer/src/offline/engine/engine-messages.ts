@@ -8,6 +8,8 @@ import type { EngineRequestName, EngineRequests, PackRows } from './contract.ts'
 
 export type EngineMessage =
   | { type: 'open'; id: number; packId: string; rows: PackRows }
+  /** Open a pack the worker reads itself from the named database. */
+  | { type: 'open-stored'; id: number; packId: string; database: string }
   | {
       type: 'answer';
       id: number;

@@ -1,8 +1,9 @@
 /**
- * One list of a pack (its generators or its manifests) with the indexes the engine answers from, built once
- * when the pack opens: for every filter member, each value's row positions; each row's search fields case
- * folded once; each row's rank by its public key. The order of a sort field is built the first time a
- * request sorts by it (or bounds it by a range) and kept.
+ * One list of a pack (its generators or its manifests) with the indexes the engine answers from: each row's
+ * rank by its public key and the default sort's order, built when the pack opens; for every filter member,
+ * each value's row positions, each row's search fields case folded once, and the order of each other sort
+ * field, built the first time something needs them (a request, or the worker's warm-up right after the pack
+ * opens: open-pack.ts `warmUpSteps`) and kept. The first page of a pack opened cold needs only the first two.
  *
  * A request is then a few passes over typed arrays instead of the shared predicates per row: each member
  * marks the rows one of its values lists (values OR-ed, members AND-ed, as shared/query/filters.ts defines
@@ -63,9 +64,10 @@ function sortedValues(values: unknown[]): unknown[] {
 
 export class PackTable<Row extends Readonly<Record<string, unknown>>> {
   readonly rows: readonly Row[];
+  private readonly spec: TableSpec<Row>;
   private readonly members = new Map<string, Map<string, Int32Array>>();
   /** Each row's search fields, folded, joined by NUL: a search key never holds NUL, so no match spans two. */
-  private readonly folded: string[];
+  private folded: string[] | undefined;
   private readonly keyRank: Int32Array;
   /** Positions in key order: byKey[keyRank[position]] === position. */
   private readonly byKey: Int32Array;
@@ -74,21 +76,7 @@ export class PackTable<Row extends Readonly<Record<string, unknown>>> {
 
   constructor(rows: readonly Row[], spec: TableSpec<Row>) {
     this.rows = rows;
-    for (const [member, valuesOf] of Object.entries(spec.members)) {
-      const lists = new Map<string, number[]>();
-      rows.forEach((row, position) => {
-        for (const value of valuesOf(row, position)) {
-          const list = lists.get(value);
-          // Positions arrive in order, so a value already listed for this row is the list's last entry.
-          if (!list) lists.set(value, [position]);
-          else if (list[list.length - 1] !== position) list.push(position);
-        }
-      });
-      const byValue = new Map<string, Int32Array>();
-      for (const [value, positions] of lists) byValue.set(value, Int32Array.from(positions));
-      this.members.set(member, byValue);
-    }
-    this.folded = rows.map((row) => spec.searchTexts(row).map(foldCase).join('\u0000'));
+    this.spec = spec;
     const keys = rows.map((row) => String(row[spec.keyField]));
     const positionOf = new Map(keys.map((key, position) => [key, position]));
     this.byKey = Int32Array.from(sortedValues([...keys]) as string[], (key) => positionOf.get(key) ?? 0);
@@ -105,7 +93,33 @@ export class PackTable<Row extends Readonly<Record<string, unknown>>> {
 
   /** The distinct values a member lists rows under (a lookup's values). */
   valuesOf(member: string): string[] {
-    return [...(this.members.get(member)?.keys() ?? [])];
+    return [...this.memberIndex(member).keys()];
+  }
+
+  /** Each value's row positions for one filter member. */
+  private memberIndex(member: string): Map<string, Int32Array> {
+    let byValue = this.members.get(member);
+    if (byValue) return byValue;
+    const valuesOf = this.spec.members[member];
+    if (!valuesOf) throw new Error(`no index for filter member ${member}`);
+    const lists = new Map<string, number[]>();
+    this.rows.forEach((row, position) => {
+      for (const value of valuesOf(row, position)) {
+        const list = lists.get(value);
+        // Positions arrive in order, so a value already listed for this row is the list's last entry.
+        if (!list) lists.set(value, [position]);
+        else if (list[list.length - 1] !== position) list.push(position);
+      }
+    });
+    byValue = new Map<string, Int32Array>();
+    for (const [value, positions] of lists) byValue.set(value, Int32Array.from(positions));
+    this.members.set(member, byValue);
+    return byValue;
+  }
+
+  private foldedTexts(): string[] {
+    this.folded ??= this.rows.map((row) => this.spec.searchTexts(row).map(foldCase).join('\u0000'));
+    return this.folded;
   }
 
   /**
@@ -134,8 +148,7 @@ export class PackTable<Row extends Readonly<Record<string, unknown>>> {
     const restrictions: (readonly Int32Array[])[] = [];
     for (const [member, values] of members) {
       if (values.length === 0) continue;
-      const byValue = this.members.get(member);
-      if (!byValue) throw new Error(`no index for filter member ${member}`);
+      const byValue = this.memberIndex(member);
       restrictions.push(values.map((value) => byValue.get(value) ?? EMPTY));
     }
     for (const range of ranges) {
@@ -151,11 +164,12 @@ export class PackTable<Row extends Readonly<Record<string, unknown>>> {
     });
     const needed = restrictions.length;
     const key = foldCase(searchKey);
+    const folded = key === '' ? [] : this.foldedTexts();
     const positions = new Int32Array(size);
     let count = 0;
     for (let position = 0; position < size; position += 1) {
       if (marks && marks[position] !== needed) continue;
-      if (key !== '' && !(this.folded[position] as string).includes(key)) continue;
+      if (key !== '' && !(folded[position] as string).includes(key)) continue;
       positions[count] = position;
       count += 1;
     }
