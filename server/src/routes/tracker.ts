@@ -43,7 +43,7 @@ export interface TrackerDeps {
   dialect: Dialect;
 }
 
-/** The manifests page is sent as the bytes the repository writes (waste lines copied in as stored JSON). */
+/** The manifests page is sent as the bytes the repository writes (waste lines spliced in as stored JSON). */
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 function parse<Schema extends z.ZodType>(
