@@ -1,6 +1,6 @@
 /**
  * The requests bench:server times, each with the same repository query to call directly: built over one
- * database connection, identically in the benchmark and in the bare baseline server (bench/bare-server.ts).
+ * database connection, identically in the benchmark and in the bare baseline server (bench/paired-servers.ts).
  * A direct call answers what the tracker server sends in its default (sample) dialect, value for value.
  */
 import type { Database } from 'better-sqlite3';
