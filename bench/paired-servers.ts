@@ -44,8 +44,8 @@ const bare = createServer((request, response) => {
           ? cases[Number(request.headers['x-bench-case'])]
           : load[Number(request.headers['x-bench-load'])];
     const answer = item ? item.direct() : cases.map((each) => each.name);
-    // The manifests page comes as the JSON text the tracker server sends (ManifestsRepository.pageJson).
-    const body = typeof answer === 'string' ? answer : JSON.stringify(answer);
+    // The manifests page comes as the bytes the tracker server sends (ManifestsRepository.pageBytes).
+    const body = Buffer.isBuffer(answer) ? answer : JSON.stringify(answer);
     response
       .writeHead(200, {
         'content-type': 'application/json; charset=utf-8',

@@ -1,10 +1,12 @@
 /**
  * The requests bench:server times, each with the same repository query to call directly: built over one
- * database connection, identically in the benchmark and in the bare baseline server (bench/bare-server.ts).
+ * database connection, identically in the benchmark and in the bare baseline server (bench/paired-servers.ts).
  * A direct call answers what the tracker server sends in its default (sample) dialect, value for value.
  */
 import type { Database } from 'better-sqlite3';
 import { generatorDetail, generatorTotals, manifestTotals } from '../server/src/http/dialect.ts';
+import { endpoints } from '../main/src/api/endpoints.ts';
+import { launchDefaults } from '../main/src/settings/launch-options.ts';
 import { DetailRepository } from '../server/src/repositories/detail-repository.ts';
 import { GeneratorsRepository } from '../server/src/repositories/generators-repository.ts';
 import { ManifestsRepository } from '../server/src/repositories/manifests-repository.ts';
@@ -18,7 +20,22 @@ import {
   type ManifestFilterFields,
   type ManifestLookupField,
 } from '../shared/api/index.ts';
-import { DEFAULT_GENERATOR_SORT, DEFAULT_MANIFEST_SORT } from '../shared/query/index.ts';
+import { MANIFEST_COLUMNS, defaultFields } from '../shared/columns.ts';
+import { DEFAULT_GENERATOR_SORT, DEFAULT_MANIFEST_SORT, parseSelectedFields } from '../shared/query/index.ts';
+
+/**
+ * The fields the manifests grid asks for until the user picks columns: its required fields
+ * (renderer/src/workspaces/manifests.tsx, `requiredFields`, which a .tsx file keeps out of plain Node) and
+ * the catalogue's visible columns, joined as renderer/src/workspaces/workspace.tsx joins them.
+ */
+const APP_MANIFEST_SELECTED_FIELDS = [
+  ...new Set([
+    'manifest_tracking_number',
+    'generator_epa_id',
+    'waste_lines',
+    ...defaultFields(MANIFEST_COLUMNS),
+  ]),
+].join(',');
 
 export interface Case {
   group: string;
@@ -156,7 +173,7 @@ export function benchCases(db: Database): { cases: Case[]; load: LoadCase[]; iso
       searchKey,
     },
     direct: () =>
-      manifests.pageJson({
+      manifests.pageBytes({
         filterFields,
         searchKey,
         sort: DEFAULT_MANIFEST_SORT,
@@ -310,9 +327,33 @@ export function benchCases(db: Database): { cases: Case[]; load: LoadCase[]; iso
   });
 
   const byTransporter = manifestFilters.transporter_names ?? {};
+  // The manifests grid's first page exactly as the app sends it: the default page size of its settings,
+  // its selectedFields, and the page info the main process fills in (main/src/api/endpoints.ts).
+  const appPageSize = launchDefaults([], {}).defaults.pageSize;
+  const appRequest = endpoints.manifestsList({
+    filterFields: byTransporter,
+    searchKey: '',
+    pageInfo: { page: 0, pageSize: appPageSize, selectedFields: APP_MANIFEST_SELECTED_FIELDS },
+  });
+  const appFields = parseSelectedFields(APP_MANIFEST_SELECTED_FIELDS, MANIFEST_FIELDS);
+  if (!appFields.ok) throw new Error(`the app's selectedFields: ${appFields.message}`);
   const load: LoadCase[] = [
     {
-      name: 'manifests first page (50 rows with their waste lines, as the app asks), transporter filter',
+      name: `manifests first page as the app asks (${appPageSize} rows, the grid's ${appFields.value.length - 1} columns and the waste lines), transporter filter`,
+      path: appRequest.path,
+      body: appRequest.body,
+      direct: () =>
+        manifests.pageBytes({
+          filterFields: byTransporter,
+          searchKey: '',
+          sort: DEFAULT_MANIFEST_SORT,
+          page: 0,
+          pageSize: appPageSize,
+          fields: appFields.value,
+        }),
+    },
+    {
+      name: 'manifests first page (50 rows, every field with the waste lines), transporter filter',
       path: '/api/tracker/manifests/',
       ...manifestPage(byTransporter),
     },

@@ -497,6 +497,47 @@ describe('paging', () => {
     }
   });
 
+  it('sends a page as the exact UTF-8 bytes of the page serialised, for any selection of fields', () => {
+    // One manifest given multi-byte text in a column and in its stored waste lines, for this test only.
+    const db = server.db;
+    const id = manifests[0]?.id;
+    db.exec('BEGIN');
+    try {
+      db.prepare('UPDATE manifests SET generator_name = ? WHERE id = ?').run('Café Zürich — 東京 🚚', id);
+      db.prepare('UPDATE manifest_waste_lines_json SET json = ? WHERE manifest_id = ?').run(
+        JSON.stringify([{ usdot_desc: 'Düngemittel, 東京 🚚' }]),
+        id,
+      );
+      const repository = new ManifestsRepository(db);
+      const selections = [
+        MANIFEST_FIELDS,
+        ['waste_lines'],
+        ['manifest_tracking_number', 'waste_lines'],
+        ['generator_name', 'shipped_date', 'total_waste_quantity_tons'],
+      ] as const;
+      for (const fields of selections) {
+        for (const searchKey of ['', 'Co', 'é', '東京']) {
+          const query = {
+            filterFields: {},
+            searchKey,
+            sort: DEFAULT_MANIFEST_SORT,
+            page: 0,
+            pageSize: 40,
+            fields,
+          };
+          const page = repository.page(query);
+          if (searchKey === 'é') expect(page.content).toHaveLength(1);
+          expect(
+            repository.pageBytes(query).equals(Buffer.from(JSON.stringify(page))),
+            `${fields.join(',')} "${searchKey}"`,
+          ).toBe(true);
+        }
+      }
+    } finally {
+      db.exec('ROLLBACK');
+    }
+  });
+
   it('answers a page past the end with no rows and the same total', async () => {
     const filterFields = { transporter_names: [commonValue('transporter_names')] };
     const total = manifests.filter((m) => manifestMatches(m, filterFields)).length;

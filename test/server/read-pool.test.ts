@@ -4,11 +4,12 @@
  * what the repository answers. The read pool's gate holds the scan in its worker for as long as the test
  * needs, so the evidence is the order of events, never a time.
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import type { Database } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/src/app.ts';
+import { ReadPool } from '../../server/src/workers/read-pool.ts';
 import { openDatabase } from '../../server/src/db/open.ts';
 import { GeneratorsRepository } from '../../server/src/repositories/generators-repository.ts';
 import { ManifestsRepository } from '../../server/src/repositories/manifests-repository.ts';
@@ -94,7 +95,7 @@ describe('a scanning request runs off the main thread', () => {
     const answer = await whileHeld('"searchKey":"é"', () =>
       post(baseUrl, PATHS.manifests, token, listBody(query)),
     );
-    const expected = new ManifestsRepository(db).pageJson({
+    const expected = new ManifestsRepository(db).pageBytes({
       filterFields: {},
       searchKey: 'é',
       sort: DEFAULT_MANIFEST_SORT,
@@ -102,7 +103,7 @@ describe('a scanning request runs off the main thread', () => {
       pageSize: 25,
       fields: MANIFEST_FIELDS,
     });
-    expect(answer.body).toEqual(JSON.parse(expected));
+    expect(answer.body).toEqual(JSON.parse(expected.toString()));
   });
 
   it('so do the totals for a short searchKey', async () => {
@@ -151,5 +152,32 @@ describe('a scanning request runs off the main thread', () => {
     expect(lookup.status).toBe(200);
     release();
     expect((await pending).status).toBe(200);
+  });
+});
+
+describe.runIf(process.platform === 'linux')('a read worker yields the CPU to the main thread', () => {
+  /** The nice value of each of this process's threads, by thread id (field 19 of /proc/self/task/<id>/stat). */
+  function niceByThread(): Map<number, number> {
+    const nice = new Map<number, number>();
+    for (const id of readdirSync('/proc/self/task')) {
+      const stat = readFileSync(`/proc/self/task/${id}/stat`, 'utf8');
+      // The command name in parentheses may hold spaces; the fields after it are space-separated.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      nice.set(Number(id), Number(fields[16]));
+    }
+    return nice;
+  }
+
+  it('runs its scans at the lowest priority, and leaves the main thread at its own', async () => {
+    const before = niceByThread();
+    const pool = new ReadPool(db.name, { size: 1 });
+    try {
+      await pool.run('manifestsTotals', {}, 'zq');
+      const started = [...niceByThread()].filter(([id]) => !before.has(id));
+      expect(started.map(([, nice]) => nice)).toContain(19);
+      expect(niceByThread().get(process.pid)).toBe(before.get(process.pid));
+    } finally {
+      await pool.close();
+    }
   });
 });

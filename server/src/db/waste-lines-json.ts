@@ -2,7 +2,7 @@
  * Each manifest's waste lines stored as the JSON the wire sends (spec 2.6), written once by finalize. The
  * manifests page the app asks for carries every row's lines: building 125 line objects and serialising them
  * per request was half of that request's cost, so the stored text is spliced into the answer instead
- * (ManifestsRepository.pageJson; docs/benchmarks/server.md).
+ * (ManifestsRepository.pageBytes; docs/benchmarks/server.md).
  */
 import type { Database } from 'better-sqlite3';
 import { WASTE_LINE_FIELDS } from '../../../shared/api/index.ts';

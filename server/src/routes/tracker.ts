@@ -43,7 +43,7 @@ export interface TrackerDeps {
   dialect: Dialect;
 }
 
-/** The manifests page is sent as the repository writes it (waste lines spliced in as stored JSON). */
+/** The manifests page is sent as the bytes the repository writes (waste lines spliced in as stored JSON). */
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 function parse<Schema extends z.ZodType>(
@@ -146,11 +146,14 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
       page: body.pageInfo.page,
       pageSize: body.pageInfo.pageSize,
     };
-    const text =
-      pool && deps.manifests.scans(query.searchKey)
-        ? await pool.run('manifestsPageJson', query)
-        : deps.manifests.pageJson(query);
-    return reply.type(JSON_TYPE).send(text);
+    let bytes: Buffer;
+    if (pool && deps.manifests.scans(query.searchKey)) {
+      const copied = await pool.run('manifestsPageBytes', query);
+      bytes = Buffer.from(copied.buffer, copied.byteOffset, copied.byteLength);
+    } else {
+      bytes = deps.manifests.pageBytes(query);
+    }
+    return reply.type(JSON_TYPE).send(bytes);
   });
 
   app.get('/api/tracker/shipments_and_waste_volumes/filters/', manifestsScope, (request) => {

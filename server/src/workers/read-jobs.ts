@@ -21,8 +21,9 @@ export const READ_JOBS = {
     repositories.generators.totals(filters, searchKey),
   generatorsLookup: (repositories: Repositories, field: GeneratorLookupField, search: string, page: number) =>
     repositories.generators.lookup(field, search, page),
-  manifestsPageJson: (repositories: Repositories, query: ManifestListQuery) =>
-    repositories.manifests.pageJson(query),
+  /** A Buffer here; the main thread receives its bytes as a Uint8Array (structured clone). */
+  manifestsPageBytes: (repositories: Repositories, query: ManifestListQuery): Uint8Array =>
+    repositories.manifests.pageBytes(query),
   manifestsTotals: (repositories: Repositories, filters: ManifestFilterFields, searchKey: string) =>
     repositories.manifests.totals(filters, searchKey),
   manifestsLookup: (repositories: Repositories, field: ManifestLookupField, search: string, page: number) =>

@@ -3,6 +3,7 @@
  * beside the main thread's connection) and its own repositories, built on the first job. Runs one job at a
  * time, as the pool hands them out.
  */
+import { constants, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../db/open.ts';
 import { GeneratorsRepository } from '../repositories/generators-repository.ts';
@@ -17,6 +18,12 @@ import {
 
 const port = parentPort;
 if (!port) throw new Error('read-worker.ts runs only as a worker thread');
+// A scan is background work beside the indexed requests the main thread answers in a millisecond or less:
+// give it the lowest CPU priority, so that a scan on each core does not take the cores from the main thread
+// (bench:server's isolation row: a first page's p99 of 72 ms at nice 0, on a machine loaded to 11-15).
+// On Linux the nice value is per thread, so this lowers this worker alone; elsewhere it would lower the
+// whole process, main thread included.
+if (process.platform === 'linux') setPriority(constants.priority.PRIORITY_LOW);
 const { dbPath, gate } = workerData as ReadWorkerData;
 let repositories: Repositories | undefined;
 
