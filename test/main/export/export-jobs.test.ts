@@ -117,13 +117,13 @@ describe('export jobs', () => {
     const target = join(folder, 'generators.xlsx');
     await writeFile(target, 'the previous export');
     let id = '';
-    const fetchPage: FetchPage = async (page) => {
+    const fetchPage = async (page: number): Promise<Result<ExportPage>> => {
       if (page === 3) exports.cancel(id);
       await new Promise((resolve) => setTimeout(resolve, 1));
       return { ok: true, data: { totalElements: 1_000_000, rows: [generator(page)] } };
     };
-    const slowList: FetchPage = (page, signal) =>
-      fetchPage(page, signal).then((answer): Result<ExportPage> => {
+    const slowList: FetchPage = (page) =>
+      fetchPage(page).then((answer): Result<ExportPage> => {
         if (!answer.ok) return answer;
         return {
           ok: true,
