@@ -83,29 +83,44 @@ async function abortable<T>(promise: Promise<T>): Promise<T> {
   }
 }
 
+/** Bytes sent to main at once: one message per zip chunk (about 11 KB) cost more than the writing. */
+const BATCH_BYTES = 256 * 1024;
+
 /**
  * The file as the writer sees it: bytes go to main in batches, and a batch counts as written once main's
  * file took it, so the file's backpressure reaches the writer.
  */
 function outputToMain(): Writable {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  const send = (callback: (error?: Error) => void) => {
+    // One fresh buffer, moved rather than copied: a chunk may be a view into a larger pooled buffer,
+    // all of which a message would copy.
+    const batch = new Uint8Array(pendingBytes);
+    let offset = 0;
+    for (const chunk of pending) {
+      batch.set(chunk, offset);
+      offset += chunk.length;
+    }
+    pending = [];
+    pendingBytes = 0;
+    outputTaken = callback;
+    post({ type: 'output', bytes: batch }, [batch.buffer]);
+  };
   return new Writable({
-    // Room for the zip's next chunks while a batch crosses to main and back.
-    highWaterMark: 1024 * 1024,
-    writev(chunks, callback) {
-      outputTaken = callback;
-      // One fresh buffer, moved rather than copied: a chunk may be a view into a larger pooled buffer,
-      // all of which a message would copy.
-      const batch = new Uint8Array(chunks.reduce((sum, { chunk }) => sum + (chunk as Buffer).length, 0));
-      let offset = 0;
-      for (const { chunk } of chunks) {
-        batch.set(chunk as Buffer, offset);
-        offset += (chunk as Buffer).length;
-      }
-      post({ type: 'output', bytes: batch }, [batch.buffer]);
+    write(chunk: Buffer, _encoding, callback) {
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      if (pendingBytes < BATCH_BYTES) callback();
+      else send(callback);
     },
     final(callback) {
-      outputClosed = callback;
-      post({ type: 'output-end' });
+      const end = () => {
+        outputClosed = callback;
+        post({ type: 'output-end' });
+      };
+      if (pendingBytes === 0) end();
+      else send(end);
     },
   });
 }
