@@ -17,13 +17,13 @@ import type { GridFile, WriteOptions } from './grid-writer.ts';
 import type { FromWorker, PageCount, SourcePage, ToWorker, WriterSetup } from './writer-protocol.ts';
 
 /**
- * The writer thread's heap. What it holds at once is one page, its cells and ExcelJS's buffers (the waste
- * lines wait on disk), a few tens of MB; left to itself V8 let the old generation grow to 76 MB of mostly
- * garbage and the process to 346 MB. Measured on 100,000 manifests with their waste lines (the process
- * holds 145 MB before the export starts): 16 MB young / 64 MB old peaked at 255-300 MB but spent 5 s of
- * 19 in scavenges; 32 / 64 peaked at 275-285 MB with 2 s less CPU; 32 / 128 and 48 / 128 went past 290.
+ * The writer thread's heap. Left to itself V8 let the old generation grow to 76 MB of mostly garbage and
+ * the process to 346 MB. Measured on 100,000 manifests with their waste lines (the process holds 145 MB
+ * before the export starts; peaks vary by ±20 MB from run to run): 16 MB young / 64 MB old peaked at
+ * 255-300 MB but spent 5 s of 19 in scavenges; 24 / 64 at 270-300 MB; 32 / 64 at 275-320 MB with 2 s less
+ * CPU than 16; a 48 MB old generation made the collector thrash (three times the CPU).
  */
-const YOUNG_GENERATION_MB = 32;
+const YOUNG_GENERATION_MB = 24;
 const OLD_GENERATION_MB = 64;
 
 /** How long a writer asked to stop may take to clean up before it is terminated. */
