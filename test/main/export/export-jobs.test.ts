@@ -241,6 +241,38 @@ describe('export jobs', () => {
     expect(ids).toEqual(Array.from({ length: 1_200 }, (_, i) => generator(i).epa_handler_id));
   });
 
+  it('reads the API’s bytes in the writer, and stops with a clear message at a page that does not read', async () => {
+    const { events, finished } = recorder();
+    const exports = createExports({ events, spillFolder: folder });
+    const bytes = (body: unknown) => new TextEncoder().encode(JSON.stringify(body));
+    const pages = [
+      bytes({
+        totalElements: ' 1,000',
+        content: Array.from({ length: EXPORT_PAGE_SIZE }, (_, i) => generator(i)),
+      }),
+      bytes({ totalElements: 1_000, content: [{ epa_handler_id: 'CAD1', total_waste: 'lots' }] }),
+    ];
+    const asked: number[] = [];
+    const fetchPage: FetchPage = (page) => {
+      asked.push(page);
+      return Promise.resolve({ ok: true, data: { list: 'generators', json: pages[page] ?? bytes({}) } });
+    };
+    const target = join(folder, 'generators.xlsx');
+    await writeFile(target, 'the previous export');
+    const id = exports.start({
+      target,
+      file,
+      pages: (signal) => apiPages(fetchPage, signal, never, () => undefined),
+    });
+    expect((await finished(id)).failed).toBe(
+      "The server's answer does not match the tracker API at content.0.total_waste: " +
+        'expected a number, got "lots".',
+    );
+    expect(asked).toEqual([0, 1]);
+    expect(await readdir(folder)).toEqual(['generators.xlsx']);
+    expect(await readFile(target, 'utf8')).toBe('the previous export');
+  });
+
   it('stops with the API’s message when a page fails, and when the user signs out instead', async () => {
     const { events, finished } = recorder();
     const exports = createExports({ events, spillFolder: folder });
