@@ -2,7 +2,7 @@
  * Runs the grid writer in a thread of its own (writer-worker.ts) while main's thread only fetches pages and
  * writes the bytes that come back to the file. An export of 100,000 manifests allocates gigabytes over its
  * life; V8 sizes a thread's young generation to its allocation rate, so in main's thread that grew to 128 MB
- * and the process to 380–450 MB. In a worker the young generation is capped (`resourceLimits`), and main's
+ * and the process to 370–400 MB. In a worker the young generation is capped (`resourceLimits`), and main's
  * heap stays as it was.
  *
  * Main keeps the file, the source of pages and the Query sheet's lines: the writer asks for each page
@@ -20,7 +20,7 @@ import type { FromWorker, PageCount, SourcePage, ToWorker, WriterSetup } from '.
  * The writer thread's heap. Left to itself V8 let the old generation grow to 76 MB of mostly garbage and
  * the process to 346 MB. Measured on 100,000 manifests with their waste lines (the process holds 145 MB
  * before the export starts; peaks vary by ±20 MB from run to run): 16 MB young / 64 MB old peaked at
- * 255-300 MB but spent 5 s of 19 in scavenges; 24 / 64 at 270-300 MB; 32 / 64 at 275-320 MB with 2 s less
+ * 250-300 MB but spent 5 s of 19 in scavenges; 24 / 64 at 260-295 MB; 32 / 64 at 265-300 MB with 2 s less
  * CPU than 16; a 48 MB old generation made the collector thrash (three times the CPU).
  */
 const YOUNG_GENERATION_MB = 24;
