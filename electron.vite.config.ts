@@ -5,7 +5,15 @@ import { resolve } from 'node:path';
 export default defineConfig({
   main: {
     plugins: [externalizeDepsPlugin()],
-    build: { rollupOptions: { input: { index: resolve(import.meta.dirname, 'main/src/index.ts') } } },
+    build: {
+      rollupOptions: {
+        input: {
+          index: resolve(import.meta.dirname, 'main/src/index.ts'),
+          // An export's writer thread, loaded by main/src/export/writer-thread.ts from beside the bundle.
+          'writer-worker': resolve(import.meta.dirname, 'main/src/export/writer-worker.ts'),
+        },
+      },
+    },
   },
   // A sandboxed preload can load neither ES modules nor packages: one self-contained CommonJS file.
   preload: {

@@ -29,6 +29,11 @@ export interface ApiRequest<Schema extends z.ZodType> {
   scope?: Scope;
   /** Retry on network errors and 502/503/504; off for calls that must not repeat. Default on. */
   retry?: boolean;
+  /**
+   * How a 2xx body reaches `response`: parsed as JSON (the default), or as its bytes, unread, for a caller
+   * that reads it elsewhere (an export reads its pages in its writer's thread, keeping main's heap small).
+   */
+  read?: 'json' | 'bytes';
 }
 
 export interface ApiTarget {
@@ -107,7 +112,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const init = requestInit(request, target.token, controller.signal);
       for (let attempt = 0; ; attempt += 1) {
         if (controller.signal.aborted) return abortFailure(controller.signal, context, timeoutMs);
-        const outcome = await attemptOnce(fetchImpl, url, init, request.response, context, timeoutMs);
+        const outcome = await attemptOnce(fetchImpl, url, init, request, context, timeoutMs);
         const lastAttempt = attempt + 1 >= maxAttempts || request.retry === false;
         if (!outcome.retryable || lastAttempt) return redacted(outcome.result, [target.token]);
         const delay = backoffBaseMs * 2 ** attempt * (0.5 + random());
@@ -199,29 +204,32 @@ async function attemptOnce<Schema extends z.ZodType>(
   fetchImpl: typeof fetch,
   url: URL,
   init: RequestInit,
-  schema: Schema,
+  { response: schema, read }: ApiRequest<Schema>,
   context: FailureContext,
   timeoutMs: number,
 ): Promise<Attempt<z.output<Schema>>> {
   let status: number;
   let headers: Headers;
-  let text: string;
+  let body: string | Uint8Array;
   try {
     const response = await fetchImpl(url, init);
     status = response.status;
     headers = response.headers;
-    text = await response.text();
+    body = read === 'bytes' ? new Uint8Array(await response.arrayBuffer()) : await response.text();
   } catch (error) {
     const signal = init.signal;
     if (signal?.aborted) return { result: abortFailure(signal, context, timeoutMs), retryable: false };
     return { result: networkFailure(error, context), retryable: true };
   }
-  if (status >= 200 && status < 300) return { result: readBody(text, schema), retryable: false };
+  if (status >= 200 && status < 300) {
+    const result = typeof body === 'string' ? readBody(body, schema) : readParsed(body, schema);
+    return { result, retryable: false };
+  }
   if (status >= 300 && status < 400) {
     // Following a redirect could carry the token to another host; the user should fix the address instead.
     return { result: redirectFailure(headers.get('location'), url, context), retryable: false };
   }
-  const problem = readProblem(text);
+  const problem = readProblem(typeof body === 'string' ? body : new TextDecoder().decode(body));
   const retryAfterSeconds = readRetryAfter(headers.get('retry-after'));
   return {
     result: httpFailure({ status, problem, retryAfterSeconds }, context),
@@ -229,7 +237,8 @@ async function attemptOnce<Schema extends z.ZodType>(
   };
 }
 
-function readBody<Schema extends z.ZodType>(text: string, schema: Schema): Result<z.output<Schema>> {
+/** A 2xx body read as JSON and checked by its schema; exported for the thread that reads export pages. */
+export function readBody<Schema extends z.ZodType>(text: string, schema: Schema): Result<z.output<Schema>> {
   let value: unknown = null;
   if (text.trim() !== '') {
     try {
@@ -238,6 +247,10 @@ function readBody<Schema extends z.ZodType>(text: string, schema: Schema): Resul
       return failure('invalid-response', MESSAGES.notJson);
     }
   }
+  return readParsed(value, schema);
+}
+
+function readParsed<Schema extends z.ZodType>(value: unknown, schema: Schema): Result<z.output<Schema>> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return success(parsed.data);
   const issue = parsed.error.issues[0];

@@ -5,20 +5,23 @@
  * when complete, so a cancel or a failure leaves no file behind and any existing file untouched.
  *
  * An export is a caller of its own: it never shares or cancels the grid's requests, and asks for the next
- * page while the current one is being written so the network and the disk overlap.
+ * page while the current one is being written so the network and the disk overlap. The rows are read and
+ * written in a thread of their own (writer-thread.ts); main fetches pages and owns the file.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Result } from '../../../shared/ipc/contract.ts';
 import { writeAtomically } from './atomic-file.ts';
-import { writeGridFile, type ExportPage, type GridFile, type WriteProgress } from './grid-writer.ts';
+import type { GridFile, WriteOptions, WriteProgress } from './grid-writer.ts';
+import type { PageCount, SourcePage } from './writer-protocol.ts';
+import { writeGridFileInThread, type SourcePages } from './writer-thread.ts';
 
 /** Rows per page asked of the API: the server's largest page (docs/api.md "Limits"). */
 export const EXPORT_PAGE_SIZE = 500;
 
-/** One page of rows, or why there is none; `page` is 0-based. */
-export type FetchPage = (page: number, signal: AbortSignal) => Promise<Result<ExportPage>>;
+/** One page of rows (or the API's bytes of it), or why there is none; `page` is 0-based. */
+export type FetchPage = (page: number, signal: AbortSignal) => Promise<Result<SourcePage>>;
 
 export interface ExportEvents {
   progress(id: string, progress: WriteProgress & { waiting?: 'sign-in' }): void;
@@ -32,7 +35,7 @@ export interface ExportSpec {
   target: string;
   file: GridFile;
   /** The rows; `onWaiting` tells the user the export waits for them to sign in again. */
-  pages: (signal: AbortSignal, onWaiting: () => void) => AsyncIterable<ExportPage>;
+  pages: (signal: AbortSignal, onWaiting: () => void) => SourcePages;
 }
 
 export interface ExportDeps {
@@ -40,7 +43,7 @@ export interface ExportDeps {
   /** Where waste lines wait while the first sheet is written. */
   spillFolder: string;
   /** Replaceable so tests can simulate a full disk. */
-  open?: Parameters<typeof writeGridFile>[3]['open'];
+  open?: WriteOptions['open'];
 }
 
 /** A failure whose message is for the user as it stands. */
@@ -101,7 +104,7 @@ export function createExports(deps: ExportDeps) {
     /** Starts a grid export; its events carry the returned id. */
     start(spec: ExportSpec): string {
       return launch(spec.target, (temporary, signal, report) =>
-        writeGridFile(
+        writeGridFileInThread(
           temporary,
           spec.file,
           spec.pages(signal, () => report.waiting()),
@@ -160,38 +163,58 @@ function failureMessage(error: unknown, target: string): string {
  * Every page of a list from the API, the next one asked for while the current one is written. A page
  * that needs a new sign-in waits for it (`waitForSignIn` resolves false if the user signs out instead);
  * any other failure ends the export with the API's message.
+ *
+ * A page the writer reads itself (the API's bytes) is counted only once written: the writer passes its
+ * count back as the value of `next()`. Until the total is known the next page is asked for on the chance
+ * that it exists, and dropped if the count says otherwise.
  */
 export async function* apiPages(
   fetchPage: FetchPage,
   signal: AbortSignal,
   waitForSignIn: (signal: AbortSignal) => Promise<boolean>,
   onWaiting: () => void,
-): AsyncGenerator<ExportPage> {
-  const fetchWithSignIn = async (page: number): Promise<ExportPage> => {
+): AsyncGenerator<SourcePage, void, PageCount | undefined> {
+  const fetchWithSignIn = async (page: number, pageSignal: AbortSignal): Promise<SourcePage> => {
     for (;;) {
-      const answer = await fetchPage(page, signal);
-      signal.throwIfAborted();
+      const answer = await fetchPage(page, pageSignal);
+      pageSignal.throwIfAborted();
       if (answer.ok) return answer.data;
       if (answer.error.kind === 'offline' || answer.error.kind === 'timeout') {
         throw new NetworkLost(answer.error.message);
       }
       if (answer.error.kind !== 'unauthorized') throw new ExportFailure(answer.error.message);
       onWaiting();
-      if (!(await waitForSignIn(signal))) throw new ExportFailure('You signed out, so the export stopped.');
+      if (!(await waitForSignIn(pageSignal)))
+        throw new ExportFailure('You signed out, so the export stopped.');
     }
   };
-  let next = fetchWithSignIn(0);
+  const prefetch = (page: number) => {
+    const controller = new AbortController();
+    const answer = fetchWithSignIn(page, AbortSignal.any([signal, controller.signal]));
+    // Awaited on the next turn; a failure while this page is written must not count as unhandled.
+    answer.catch(() => undefined);
+    return { answer, drop: () => controller.abort() };
+  };
+  let next = prefetch(0);
   let seen = 0;
+  let total: number | undefined;
   for (let page = 0; ; page += 1) {
-    const current = await next;
-    seen += current.rows.length;
-    const more = current.rows.length === EXPORT_PAGE_SIZE && seen < current.totalElements;
-    if (more) {
-      next = fetchWithSignIn(page + 1);
-      // Awaited on the next turn; a failure while this page is written must not count as unhandled.
-      next.catch(() => undefined);
+    const current = await next.answer;
+    const known =
+      'rows' in current ? { rows: current.rows.length, totalElements: current.totalElements } : undefined;
+    const mayHaveMore = known
+      ? known.rows === EXPORT_PAGE_SIZE && seen + known.rows < known.totalElements
+      : total === undefined || seen + EXPORT_PAGE_SIZE < total;
+    const following = mayHaveMore ? prefetch(page + 1) : undefined;
+    const written = yield current;
+    const counted = known ?? written;
+    if (!counted) throw new Error('A page read by the writer came back without its count.');
+    seen += counted.rows;
+    total = counted.totalElements;
+    if (counted.rows < EXPORT_PAGE_SIZE || seen >= total) {
+      following?.drop();
+      return;
     }
-    yield current;
-    if (!more) return;
+    next = following ?? prefetch(page + 1);
   }
 }

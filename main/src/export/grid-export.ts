@@ -3,7 +3,7 @@
  * the pages from the API through the session (the caller's own requests, never shared with or cancelling
  * the grid's), and the Query sheet that says what was exported, from where and when.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { GENERATOR_COLUMNS, MANIFEST_COLUMNS, type Column } from '../../../shared/columns.ts';
 import {
   GENERATOR_FILTER_LABELS,
@@ -18,6 +18,7 @@ import {
   MANIFEST_SORT_FIELDS,
   parseSort,
 } from '../../../shared/query/index.ts';
+import type { ApiRequest } from '../api/client.ts';
 import { endpoints } from '../api/endpoints.ts';
 import type { Session } from '../session/session.ts';
 import { EXPORT_PAGE_SIZE, type FetchPage } from './export-jobs.ts';
@@ -30,6 +31,21 @@ export interface GridExportPlan {
   /** A file name to suggest in the save dialog, e.g. "Manifests 2026-11-23.xlsx". */
   suggestedName: string;
   fetchPage: FetchPage;
+}
+
+const JSON_BYTES = z.instanceof(Uint8Array);
+
+/**
+ * A list request as an export sends it: its answer kept as bytes, read and checked in the writer's thread
+ * with the list's own schema; and never shared with a grid's identical request, whose answer is read here.
+ */
+function readInWriter<Schema extends z.ZodType>({
+  method,
+  path,
+  body,
+  scope,
+}: ApiRequest<Schema>): ApiRequest<typeof JSON_BYTES> {
+  return { method, path, body, ...(scope ? { scope } : {}), response: JSON_BYTES, read: 'bytes' };
 }
 
 /** The chosen fields' columns, in the order given: the order the user arranged the grid's columns in. */
@@ -105,21 +121,21 @@ export function planGridExport(
       },
       fetchPage: async (page, signal) => {
         const answer = await session.call(
-          endpoints.generatorsList({
-            filterFields: input.filterFields,
-            searchKey: input.searchKey,
-            pageInfo: {
-              page,
-              pageSize: EXPORT_PAGE_SIZE,
-              selectedFields: columns.map((column) => column.field).join(','),
-              ...(input.sort ? { sort: input.sort } : {}),
-            },
-          }),
+          readInWriter(
+            endpoints.generatorsList({
+              filterFields: input.filterFields,
+              searchKey: input.searchKey,
+              pageInfo: {
+                page,
+                pageSize: EXPORT_PAGE_SIZE,
+                selectedFields: columns.map((column) => column.field).join(','),
+                ...(input.sort ? { sort: input.sort } : {}),
+              },
+            }),
+          ),
           signal,
         );
-        return answer.ok
-          ? { ok: true, data: { totalElements: answer.data.totalElements, rows: answer.data.content } }
-          : answer;
+        return answer.ok ? { ok: true, data: { list: 'generators', json: answer.data } } : answer;
       },
     };
   }
@@ -140,21 +156,21 @@ export function planGridExport(
     fetchPage: async (page, signal) => {
       const fields = columns.map((column) => column.field as string);
       const answer = await session.call(
-        endpoints.manifestsList({
-          filterFields: input.filterFields,
-          searchKey: input.searchKey,
-          pageInfo: {
-            page,
-            pageSize: EXPORT_PAGE_SIZE,
-            selectedFields: (wasteLines ? [...fields, 'waste_lines'] : fields).join(','),
-            ...(input.sort ? { sort: input.sort } : {}),
-          },
-        }),
+        readInWriter(
+          endpoints.manifestsList({
+            filterFields: input.filterFields,
+            searchKey: input.searchKey,
+            pageInfo: {
+              page,
+              pageSize: EXPORT_PAGE_SIZE,
+              selectedFields: (wasteLines ? [...fields, 'waste_lines'] : fields).join(','),
+              ...(input.sort ? { sort: input.sort } : {}),
+            },
+          }),
+        ),
         signal,
       );
-      return answer.ok
-        ? { ok: true, data: { totalElements: answer.data.totalElements, rows: answer.data.content } }
-        : answer;
+      return answer.ok ? { ok: true, data: { list: 'manifests', json: answer.data } } : answer;
     },
   };
 }

@@ -211,7 +211,7 @@ async function writeXlsx(
       for (const values of cells) addRow(sheet, values, styles);
       if (spill) {
         const text = page.rows
-          .flatMap((row) => wasteLinesOf(row).map((line) => JSON.stringify(line)))
+          .flatMap((row) => wasteLinesOf(row).map((line) => JSON.stringify(spilledLine(line))))
           .join('\n');
         lines += text === '' ? 0 : text.split('\n').length;
         if (text !== '') spill.stream.write(`${text}\n`);
@@ -266,6 +266,14 @@ function stopZip(workbook: ExcelJS.stream.xlsx.WorkbookWriter, output: Writable)
   output.destroy();
 }
 
+/**
+ * A waste line as it waits on disk: its values in the sheet's column order, without the field names,
+ * which made up most of the text written and read back.
+ */
+function spilledLine(line: ExportRow): unknown[] {
+  return WASTE_LINE_COLUMNS.map((column) => line[column.field] ?? null);
+}
+
 function wasteLinesOf(row: ExportRow): readonly ExportRow[] {
   const lines = row.waste_lines;
   return Array.isArray(lines) ? (lines as ExportRow[]) : [];
@@ -292,7 +300,8 @@ async function writeWasteLines(
   };
   for await (const text of reader) {
     signal.throwIfAborted();
-    const values = cellsOf(WASTE_LINE_COLUMNS, JSON.parse(text) as ExportRow);
+    const spilled = JSON.parse(text) as unknown[];
+    const values = WASTE_LINE_COLUMNS.map((column, index) => cellValue(column.kind, spilled[index]));
     written += 1;
     if (sample) {
       // The first lines size the columns, as the first page does for the rows' sheet.

@@ -117,13 +117,13 @@ describe('export jobs', () => {
     const target = join(folder, 'generators.xlsx');
     await writeFile(target, 'the previous export');
     let id = '';
-    const fetchPage: FetchPage = async (page) => {
+    const fetchPage = async (page: number): Promise<Result<ExportPage>> => {
       if (page === 3) exports.cancel(id);
       await new Promise((resolve) => setTimeout(resolve, 1));
       return { ok: true, data: { totalElements: 1_000_000, rows: [generator(page)] } };
     };
-    const slowList: FetchPage = (page, signal) =>
-      fetchPage(page, signal).then((answer): Result<ExportPage> => {
+    const slowList: FetchPage = (page) =>
+      fetchPage(page).then((answer): Result<ExportPage> => {
         if (!answer.ok) return answer;
         return {
           ok: true,
@@ -239,6 +239,38 @@ describe('export jobs', () => {
       .slice(1)
       .map((cells) => cells[0]?.v);
     expect(ids).toEqual(Array.from({ length: 1_200 }, (_, i) => generator(i).epa_handler_id));
+  });
+
+  it('reads the API’s bytes in the writer, and stops with a clear message at a page that does not read', async () => {
+    const { events, finished } = recorder();
+    const exports = createExports({ events, spillFolder: folder });
+    const bytes = (body: unknown) => new TextEncoder().encode(JSON.stringify(body));
+    const pages = [
+      bytes({
+        totalElements: ' 1,000',
+        content: Array.from({ length: EXPORT_PAGE_SIZE }, (_, i) => generator(i)),
+      }),
+      bytes({ totalElements: 1_000, content: [{ epa_handler_id: 'CAD1', total_waste: 'lots' }] }),
+    ];
+    const asked: number[] = [];
+    const fetchPage: FetchPage = (page) => {
+      asked.push(page);
+      return Promise.resolve({ ok: true, data: { list: 'generators', json: pages[page] ?? bytes({}) } });
+    };
+    const target = join(folder, 'generators.xlsx');
+    await writeFile(target, 'the previous export');
+    const id = exports.start({
+      target,
+      file,
+      pages: (signal) => apiPages(fetchPage, signal, never, () => undefined),
+    });
+    expect((await finished(id)).failed).toBe(
+      "The server's answer does not match the tracker API at content.0.total_waste: " +
+        'expected a number, got "lots".',
+    );
+    expect(asked).toEqual([0, 1]);
+    expect(await readdir(folder)).toEqual(['generators.xlsx']);
+    expect(await readFile(target, 'utf8')).toBe('the previous export');
   });
 
   it('stops with the API’s message when a page fails, and when the user signs out instead', async () => {

@@ -1,0 +1,67 @@
+/**
+ * What main and an export's writer thread say to each other (writer-thread.ts starts the thread,
+ * writer-worker.ts is the thread). The writer pulls pages one at a time, so at most one page waits in it
+ * while main fetches the next; the file's bytes come back to main, which owns the file.
+ */
+import { GeneratorList, ManifestList } from '../../../shared/api/index.ts';
+import { readBody } from '../api/client.ts';
+import type { ExportPage, GridFile, QueryLine, WriteProgress } from './grid-writer.ts';
+
+/**
+ * A page of the API as it arrived: its JSON bytes, read and checked in the writer's thread. Parsing and
+ * checking 100,000 manifests with their waste lines is most of what an export allocates; done in main, it
+ * grew main's young generation to 128 MB.
+ */
+export interface EncodedPage {
+  list: 'generators' | 'manifests';
+  json: Uint8Array;
+}
+
+/** Rows on their way to the writer: already read (e.g. chunks checked in main), or an API page's bytes. */
+export type SourcePage = ExportPage | EncodedPage;
+
+/** What the writer found in a page, told to the page source so it knows whether to ask for more. */
+export interface PageCount {
+  rows: number;
+  totalElements: number;
+}
+
+/** Everything about the file the thread needs, without the `describe` function, which stays in main. */
+export interface WriterSetup {
+  file: Omit<GridFile, 'describe'>;
+  spillPath: string;
+}
+
+export type ToWorker =
+  | { type: 'page'; page: SourcePage }
+  /** No more pages; the Query sheet's lines, now that the number of rows is known. */
+  | { type: 'end'; query: readonly QueryLine[] }
+  /** The file took the last output; more may come. */
+  | { type: 'written' }
+  /** The file is complete and closed. */
+  | { type: 'closed' }
+  | { type: 'abort' };
+
+export type FromWorker =
+  /** Wants the next page; `counted` is what the previous page held. */
+  | { type: 'next'; counted?: PageCount }
+  | { type: 'progress'; progress: WriteProgress }
+  | { type: 'output'; bytes: Uint8Array }
+  /** The workbook is complete: close the file. */
+  | { type: 'output-end' }
+  | { type: 'done'; rows: number }
+  /** `code` is a file-system error's (ENOSPC…); `expected` marks a message meant for the user as it is. */
+  | { type: 'failed'; message: string; code?: string; expected: boolean };
+
+const LISTS = { generators: GeneratorList, manifests: ManifestList } as const;
+
+/**
+ * A page as the writer takes it. An API page is read with the same tolerant schema and the same messages
+ * as any other answer; a page that does not read throws with the message the user sees.
+ */
+export function readSourcePage(page: SourcePage, fail: (message: string) => Error): ExportPage {
+  if ('rows' in page) return page;
+  const answer = readBody(new TextDecoder().decode(page.json), LISTS[page.list]);
+  if (!answer.ok) throw fail(answer.error.message);
+  return { totalElements: answer.data.totalElements, rows: answer.data.content };
+}

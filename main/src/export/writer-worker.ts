@@ -1,0 +1,144 @@
+/**
+ * An export's writer thread: reads the pages main hands it (an API page's JSON is parsed and checked here),
+ * writes them with the grid writer, and passes the file's bytes back to main, which owns the file. It runs
+ * with a small young generation (writer-thread.ts), so what the export allocates stays small and the heap
+ * of main's own thread is not grown by it.
+ */
+import { Writable } from 'node:stream';
+import { parentPort, workerData } from 'node:worker_threads';
+import { writeGridFile, type QueryLine } from './grid-writer.ts';
+import {
+  readSourcePage,
+  type FromWorker,
+  type PageCount,
+  type SourcePage,
+  type ToWorker,
+  type WriterSetup,
+} from './writer-protocol.ts';
+
+const port = parentPort;
+if (!port) throw new Error('writer-worker.ts runs only as a worker thread');
+const { file, spillPath } = workerData as WriterSetup;
+const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+
+/** A failure whose message is for the user as it stands (a page that did not read). */
+class PageFailure extends Error {}
+
+const controller = new AbortController();
+let pageArrived: ((page: SourcePage | undefined) => void) | undefined;
+let query: readonly QueryLine[] = [];
+let outputTaken: ((error?: Error) => void) | undefined;
+let outputClosed: ((error?: Error) => void) | undefined;
+
+port.on('message', (message: ToWorker) => {
+  switch (message.type) {
+    case 'page':
+      pageArrived?.(message.page);
+      break;
+    case 'end':
+      query = message.query;
+      pageArrived?.(undefined);
+      break;
+    case 'written':
+      outputTaken?.();
+      break;
+    case 'closed':
+      outputClosed?.();
+      break;
+    case 'abort':
+      controller.abort(new Error('aborted'));
+      break;
+  }
+});
+
+/** Pages pulled from main one at a time; each request tells main what the previous page held. */
+async function* pagesFromMain() {
+  let counted: PageCount | undefined;
+  for (;;) {
+    const arrived = new Promise<SourcePage | undefined>((resolve) => {
+      pageArrived = resolve;
+    });
+    post(counted ? { type: 'next', counted } : { type: 'next' });
+    const source = await abortable(arrived);
+    if (source === undefined) return;
+    const page = readSourcePage(source, (message) => new PageFailure(message));
+    counted = { rows: page.rows.length, totalElements: page.totalElements };
+    yield page;
+  }
+}
+
+/** Waits for `promise`, or throws when main asks to abort. */
+async function abortable<T>(promise: Promise<T>): Promise<T> {
+  const { signal } = controller;
+  signal.throwIfAborted();
+  let stop: () => void = () => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    stop = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', stop, { once: true });
+  });
+  try {
+    return await Promise.race([promise, aborted]);
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+}
+
+/** Bytes sent to main at once: one message per zip chunk (about 11 KB) cost more than the writing. */
+const BATCH_BYTES = 256 * 1024;
+
+/**
+ * The file as the writer sees it: bytes go to main in batches, and a batch counts as written once main's
+ * file took it, so the file's backpressure reaches the writer.
+ */
+function outputToMain(): Writable {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  const send = (callback: (error?: Error) => void) => {
+    // One fresh buffer, moved rather than copied: a chunk may be a view into a larger pooled buffer,
+    // all of which a message would copy.
+    const batch = new Uint8Array(pendingBytes);
+    let offset = 0;
+    for (const chunk of pending) {
+      batch.set(chunk, offset);
+      offset += chunk.length;
+    }
+    pending = [];
+    pendingBytes = 0;
+    outputTaken = callback;
+    post({ type: 'output', bytes: batch }, [batch.buffer]);
+  };
+  return new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      if (pendingBytes < BATCH_BYTES) callback();
+      else send(callback);
+    },
+    final(callback) {
+      const end = () => {
+        outputClosed = callback;
+        post({ type: 'output-end' });
+      };
+      if (pendingBytes === 0) end();
+      else send(end);
+    },
+  });
+}
+
+try {
+  const rows = await writeGridFile('', { ...file, describe: () => query }, pagesFromMain(), {
+    signal: controller.signal,
+    spillPath,
+    open: outputToMain,
+    onProgress: (progress) => post({ type: 'progress', progress }),
+  });
+  post({ type: 'done', rows });
+} catch (error) {
+  const code = (error as { code?: unknown } | null)?.code;
+  post({
+    type: 'failed',
+    message: error instanceof Error ? error.message : String(error),
+    ...(typeof code === 'string' ? { code } : {}),
+    expected: error instanceof PageFailure,
+  });
+}
