@@ -8,7 +8,7 @@
 import type { Result } from '../../../shared/ipc/contract.ts';
 import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
 import { endOfflineExport, exportGrid, exportOffline, sendExportChunk } from '../data/exports.ts';
-import { isOffline, useConnectivity } from '../offline/connectivity.ts';
+import { isOffline, networkSkipped, useConnectivity } from '../offline/connectivity.ts';
 import type { PackRecord } from '../offline/database.ts';
 import { offlineEngine } from '../offline/engine-seam.ts';
 import { activeDatabase, answerFromPack } from '../offline/offline-store.ts';
@@ -56,14 +56,20 @@ export async function exportFromPack(
   return started;
 }
 
+/** Why an export cannot run while the user works offline (or the system has no network). */
+export const NO_PACK_COVERS =
+  'No offline pack holds these rows, and the app is working offline: connect to export them from the server, or make them available offline first.';
+
 /**
  * A grid's export: from an offline pack that covers the query when the app is offline, else from the
- * server (whose failure for a lost network may then offer the offline copy).
+ * server (whose failure for a lost network may then offer the offline copy). With the network skipped
+ * ("Work offline", or no network at all) and no pack that covers the query, it says so rather than try.
  */
 export async function startGridExport(query: ExportGridInput): Promise<Result<StartedExport | null>> {
   if (isOffline(useConnectivity.getState())) {
     const pack = await packCovering(query);
     if (pack) return exportFromPack(query, pack);
+    if (networkSkipped()) return { ok: false, error: { kind: 'offline', message: NO_PACK_COVERS } };
   }
   const started = await exportGrid(query);
   return started.ok && started.data ? { ok: true, data: { ...started.data, grid: query } } : started;
