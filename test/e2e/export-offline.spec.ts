@@ -7,13 +7,15 @@
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { test as base, expect, type Download, type Page } from '@playwright/test';
 import type { ManifestRecord } from '../../shared/api/index.ts';
 import { MANIFEST_COLUMNS, defaultFields } from '../../shared/columns.ts';
 import { excelSerial, readBook } from '../main/export/workbook-reader.ts';
 import { App, DEMO_USERS, type AppWindow } from './support/app.ts';
 import { expectCount, openWorkspace, results, signInThroughUi } from './support/workspace.ts';
+
+const SCREENSHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
 
 const test = base.extend<{ window: AppWindow }, { app: App }>({
   app: [
@@ -101,6 +103,8 @@ test('with the server stopped, an export offers the offline copy, and exports fr
   await page.getByRole('button', { name: 'Export to Excel' }).click();
   const failed = exportsPanel(page).getByRole('alert');
   await expect(failed).toContainText('Manifests to Excel: Nothing answers at');
+  if (process.env.UPDATE_SCREENSHOTS === '1')
+    await page.screenshot({ path: resolve(SCREENSHOTS, 'export-offline-offer.png') });
   const downloading = page.waitForEvent('download');
   await failed.getByRole('button', { name: /^Export from offline data \(saved .+\)$/ }).click();
   const path = await saved(await downloading);

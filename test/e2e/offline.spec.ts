@@ -6,7 +6,7 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { chromium, test as base, expect, type Locator, type Page } from '@playwright/test';
 import { App, DEMO_USERS, type AppWindow } from './support/app.ts';
 import { savedData } from './support/saved-data.ts';
@@ -19,6 +19,8 @@ import {
   results,
   signInThroughUi,
 } from './support/workspace.ts';
+
+const SCREENSHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
 
 const test = base.extend<{ window: AppWindow }, { app: App }>({
   app: [
@@ -177,6 +179,8 @@ test('a pack downloads, survives a stopped server midway, resumes by itself with
   await expect(pack.getByText(/generator profiles/)).toBeVisible({ timeout: 20_000 });
   await gate(app).shut();
   await expect(pack.getByRole('alert')).toHaveText(/connection was lost; the download resumes/);
+  if (process.env.UPDATE_SCREENSHOTS === '1')
+    await page.screenshot({ path: resolve(SCREENSHOTS, 'offline-data.png') });
   const interrupted = (await savedData(page, 'inspector')).packs[0]!;
   expect(interrupted.status).toBe('interrupted');
   expect(interrupted.detailIds.length).toBeLessThan(interrupted.generatorIds.length);
@@ -350,5 +354,7 @@ test('inside a pack, with the server stopped, a new search answers with the rows
   await expectCount(page, 'Manifests', truth.total);
   expect(await boxes(page, 'Manifests')).toEqual(truth.boxes);
   expect(await column(page, 'Manifests', 'manifest_tracking_number')).toEqual(truth.ids);
+  if (process.env.UPDATE_SCREENSHOTS === '1')
+    await page.screenshot({ path: resolve(SCREENSHOTS, 'offline-pack-search.png') });
   await gate(app).reopen();
 });

@@ -105,7 +105,7 @@ export function OfflineData() {
                 <td>
                   <div className="actions">
                     {pack.status !== 'complete' && <PackProgress pack={pack} />}
-                    {refresh && <PackProgress pack={refresh} />}
+                    {refresh && <PackProgress pack={refresh} cancel="Cancel refresh" />}
                     {pack.status === 'complete' && !refresh && (
                       <button type="button" onClick={() => void refreshPack(pack.id)}>
                         Refresh

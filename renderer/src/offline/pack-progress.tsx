@@ -1,4 +1,8 @@
-/** A pack download's progress bar (rows done of total, rate, time left) with pause, resume and cancel. */
+/**
+ * A pack download's progress bar (rows done of total, rate, time left) with pause and resume, and, for the
+ * refresh of a complete pack, cancel (which drops the new copy and keeps the old; a first download is
+ * dropped with its pack's Delete).
+ */
 import { formatCount } from '../format.ts';
 import type { PackRecord } from './database.ts';
 import {
@@ -23,7 +27,7 @@ function describe(live: LiveDownload | undefined, pack: PackRecord): string {
   return words.join(' · ');
 }
 
-export function PackProgress({ pack }: { pack: PackRecord }) {
+export function PackProgress({ pack, cancel }: { pack: PackRecord; cancel?: string }) {
   const live = useDownloads((state) => state.live[pack.id]);
   const isRunning = live?.running ?? false;
   // Cut short by a lost connection or by closing the app: it resumes by itself unless paused.
@@ -50,9 +54,11 @@ export function PackProgress({ pack }: { pack: PackRecord }) {
           Resume
         </button>
       )}
-      <button type="button" onClick={() => void cancelDownload(pack.id)}>
-        Cancel
-      </button>
+      {cancel && (
+        <button type="button" onClick={() => void cancelDownload(pack.id)}>
+          {cancel}
+        </button>
+      )}
     </div>
   );
 }
