@@ -1,6 +1,7 @@
 /**
  * The results grid's copying in jsdom, with a real AG Grid: what Ctrl+C writes to the clipboard for a focused
- * cell and for rows picked with Shift and Ctrl, and when it leaves the copy to the browser.
+ * cell and for rows picked with Shift and Ctrl, what a copy from the menu writes, and when it leaves the
+ * copy to the browser.
  */
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -137,6 +138,19 @@ describe('ResultsGrid copying', () => {
     document.getSelection()?.removeAllRanges();
     await pressCopy(cell('B2', 'name'));
     expect(writeText).toHaveBeenCalledWith('Bolt Works');
+  });
+
+  it('answers a copy that is not a key press (Edit → Copy in the menu) with the same text', async () => {
+    await renderGrid();
+    await click(cell('A1', 'tons'));
+    const written = new Map<string, string>();
+    const clipboardData = { setData: (type: string, text: string) => written.set(type, text) };
+    const copied = fireEvent.copy(cell('A1', 'tons'), { clipboardData });
+    await act(async () => {});
+    expect(copied).toBe(false);
+    expect(written.get('text/plain')).toBe('1,234.50');
+    expect(screen.getByRole('status').textContent).toBe('Copied Total waste (tons)');
+    expect(writeText).not.toHaveBeenCalled();
   });
 
   it('says why when the clipboard refuses', async () => {

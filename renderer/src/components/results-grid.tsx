@@ -268,6 +268,16 @@ export function ResultsGrid<Row>(props: Props<Row>) {
           if (key.toLowerCase() === 'c' && (ctrlKey || metaKey) && !altKey && !shiftKey && api.current)
             copy(api.current, event.nativeEvent);
         }}
+        // A copy that is not a key press (the application menu's Edit → Copy) reaches the page as the
+        // copy event itself: its data is written into the event, with no clipboard permission needed.
+        onCopy={(event) => {
+          if (!api.current || !(document.getSelection()?.isCollapsed ?? true)) return;
+          const wanted = copyOf(api.current);
+          if (!wanted) return;
+          event.preventDefault();
+          event.clipboardData.setData('text/plain', wanted.text);
+          setCopyNotice({ text: wanted.notice, failed: false });
+        }}
       >
         <AgGridReact<Row>
           theme={theme}
