@@ -5,51 +5,19 @@
  * pack directly. Every file is read back with SheetJS and compared with the rows the server gave for the
  * same query while it was up, and its Query sheet says the rows are offline data.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { test as base, expect, type Download, type Page } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
+import { expect, type Page } from '@playwright/test';
 import type { ManifestRecord } from '../../shared/api/index.ts';
 import { MANIFEST_COLUMNS, defaultFields } from '../../shared/columns.ts';
 import { excelSerial, readBook } from '../main/export/workbook-reader.ts';
-import { App, DEMO_USERS, type AppWindow } from './support/app.ts';
+import { DEMO_USERS, type AppWindow } from './support/app.ts';
+import { downloadsFolder, screenshot } from './support/files.ts';
+import { appTest } from './support/fixtures.ts';
 import { expectCount, openWorkspace, results, signInThroughUi } from './support/workspace.ts';
 
-const SCREENSHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
+const test = appTest({ manifests: 1500, gate: true }, 120_000);
 
-const test = base.extend<{ window: AppWindow }, { app: App }>({
-  app: [
-    // Playwright reads a fixture's dependencies from its first parameter, so it must be a destructuring.
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const app = await App.start({ manifests: 1500, gate: true });
-      await use(app);
-      await app.close();
-    },
-    { scope: 'worker', timeout: 120_000 },
-  ],
-  window: async ({ app, context }, use) => {
-    await app.gate?.reopen();
-    await app.reset();
-    const window = await app.open(context);
-    await use(window);
-    await window.close();
-  },
-});
-
-let folder: string;
-test.beforeEach(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'export-offline-e2e-'));
-});
-test.afterEach(async () => {
-  await rm(folder, { recursive: true, force: true });
-});
-
-async function saved(download: Download): Promise<string> {
-  const path = join(folder, download.suggestedFilename());
-  await download.saveAs(path);
-  return path;
-}
+const saved = downloadsFolder('export-offline-e2e-');
 
 /** Every manifest the server has for a query, as the export asks for them. */
 async function manifestRows(
@@ -103,8 +71,7 @@ test('with the server stopped, an export offers the offline copy, and exports fr
   await page.getByRole('button', { name: 'Export to Excel' }).click();
   const failed = exportsPanel(page).getByRole('alert');
   await expect(failed).toContainText('Manifests to Excel: Nothing answers at');
-  if (process.env.UPDATE_SCREENSHOTS === '1')
-    await page.screenshot({ path: resolve(SCREENSHOTS, 'export-offline-offer.png') });
+  await screenshot(page, 'export-offline-offer.png');
   const downloading = page.waitForEvent('download');
   await failed.getByRole('button', { name: /^Export from offline data \(saved .+\)$/ }).click();
   const path = await saved(await downloading);

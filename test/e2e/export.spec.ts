@@ -3,30 +3,17 @@
  * generator's profile. Behind the bridge the save dialog is the browser's download; every file is read
  * back with SheetJS and compared with the API's own rows for the same query, while the grids stay usable.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Download, Page } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
 import type { ManifestRecord } from '../../shared/api/index.ts';
 import { MANIFEST_COLUMNS, defaultFields } from '../../shared/columns.ts';
 import { excelSerial, readBook } from '../main/export/workbook-reader.ts';
 import { DEMO_USERS, type AppWindow } from './support/app.ts';
 import { expect, test } from './support/fixtures.ts';
+import { downloadsFolder } from './support/files.ts';
 import { expectCount, generatorTruth, openWorkspace, signInThroughUi } from './support/workspace.ts';
 
-let folder: string;
-test.beforeEach(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'export-e2e-'));
-});
-test.afterEach(async () => {
-  await rm(folder, { recursive: true, force: true });
-});
-
-async function saved(download: Download): Promise<string> {
-  const path = join(folder, download.suggestedFilename());
-  await download.saveAs(path);
-  return path;
-}
+const saved = downloadsFolder('export-e2e-');
 
 /** Every manifest the API has for a query, in pages, as the renderer asks. */
 async function manifestRows(window: AppWindow, selectedFields: string): Promise<ManifestRecord[]> {

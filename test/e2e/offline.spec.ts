@@ -6,9 +6,11 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { chromium, test as base, expect, type Locator, type Page } from '@playwright/test';
-import { App, DEMO_USERS, type AppWindow } from './support/app.ts';
+import { join } from 'node:path';
+import { chromium, expect, type Locator, type Page } from '@playwright/test';
+import { DEMO_USERS, type App } from './support/app.ts';
+import { screenshot } from './support/files.ts';
+import { appTest } from './support/fixtures.ts';
 import { savedData } from './support/saved-data.ts';
 import {
   boxes,
@@ -20,28 +22,8 @@ import {
   signInThroughUi,
 } from './support/workspace.ts';
 
-const SCREENSHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
-
-const test = base.extend<{ window: AppWindow }, { app: App }>({
-  app: [
-    // Playwright reads a fixture's dependencies from its first parameter, so it must be a destructuring.
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      // Enough manifests that a pack takes several pages and hundreds of generator details.
-      const app = await App.start({ manifests: 3000, gate: true });
-      await use(app);
-      await app.close();
-    },
-    { scope: 'worker', timeout: 120_000 },
-  ],
-  window: async ({ app, context }, use) => {
-    await app.gate?.reopen();
-    await app.reset();
-    const window = await app.open(context);
-    await use(window);
-    await window.close();
-  },
-});
+// Enough manifests that a pack takes several pages and hundreds of generator details.
+const test = appTest({ manifests: 3000, gate: true }, 120_000);
 
 /** Starts a pack of the workspace's current query and follows it on the Offline data screen. */
 async function makeAvailableOffline(page: Page, title: string): Promise<Locator> {
@@ -179,8 +161,7 @@ test('a pack downloads, survives a stopped server midway, resumes by itself with
   await expect(pack.getByText(/generator profiles/)).toBeVisible({ timeout: 20_000 });
   await gate(app).shut();
   await expect(pack.getByRole('alert')).toHaveText(/connection was lost; the download resumes/);
-  if (process.env.UPDATE_SCREENSHOTS === '1')
-    await page.screenshot({ path: resolve(SCREENSHOTS, 'offline-data.png') });
+  await screenshot(page, 'offline-data.png');
   const interrupted = (await savedData(page, 'inspector')).packs[0]!;
   expect(interrupted.status).toBe('interrupted');
   expect(interrupted.detailIds.length).toBeLessThan(interrupted.generatorIds.length);
@@ -354,7 +335,6 @@ test('inside a pack, with the server stopped, a new search answers with the rows
   await expectCount(page, 'Manifests', truth.total);
   expect(await boxes(page, 'Manifests')).toEqual(truth.boxes);
   expect(await column(page, 'Manifests', 'manifest_tracking_number')).toEqual(truth.ids);
-  if (process.env.UPDATE_SCREENSHOTS === '1')
-    await page.screenshot({ path: resolve(SCREENSHOTS, 'offline-pack-search.png') });
+  await screenshot(page, 'offline-pack-search.png');
   await gate(app).reopen();
 });

@@ -6,12 +6,10 @@
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page, Request } from '@playwright/test';
-import { resolve } from 'node:path';
 import { DEMO_USERS } from './support/app.ts';
 import { expect, test } from './support/fixtures.ts';
+import { screenshot } from './support/files.ts';
 import { results, signInThroughUi } from './support/workspace.ts';
-
-const SCREENSHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const scan = await new AxeBuilder({ page }).analyze();
@@ -53,8 +51,7 @@ test('settings open from the header, test the connection, validate, and apply at
     `A tracker API answers at ${app.server.baseUrl}; sign in to use it.`,
   );
   expect(await seriousViolations(page)).toEqual([]);
-  if (process.env.UPDATE_SCREENSHOTS === '1')
-    await page.screenshot({ path: resolve(SCREENSHOTS, 'settings.png') });
+  await screenshot(page, 'settings.png');
 
   await settings.getByLabel('Server address').fill('http://127.0.0.1:9');
   await settings.getByRole('button', { name: 'Test connection' }).click();

@@ -4,13 +4,11 @@
  * list of shortcuts. UPDATE_SCREENSHOTS=1 rewrites the README's picture of that list.
  */
 import { AxeBuilder } from '@axe-core/playwright';
-import { resolve } from 'node:path';
 import { COMMANDS, shortcutText } from '../../shared/commands/commands.ts';
 import { DEMO_USERS } from './support/app.ts';
 import { expect, test } from './support/fixtures.ts';
+import { screenshot } from './support/files.ts';
 import { results, signInThroughUi } from './support/workspace.ts';
-
-const SCREENSHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
 
 test('the shortcuts switch workspaces, search, refresh in place and open settings', async ({ window }) => {
   const { page } = window;
@@ -59,8 +57,7 @@ test('Help lists every shortcut of the shared command list, and passes axe', asy
   }
   const scan = await new AxeBuilder({ page }).analyze();
   expect(scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
-  if (process.env.UPDATE_SCREENSHOTS === '1')
-    await page.screenshot({ path: resolve(SCREENSHOTS, 'keyboard-shortcuts.png') });
+  await screenshot(page, 'keyboard-shortcuts.png');
   await help.getByRole('button', { name: 'Close' }).click();
   await expect(help).toBeHidden();
 });

@@ -4,12 +4,10 @@
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { resolve } from 'node:path';
 import { DEMO_USERS } from './support/app.ts';
 import { expect, test } from './support/fixtures.ts';
+import { screenshot } from './support/files.ts';
 import { column, openWorkspace, results, signInThroughUi } from './support/workspace.ts';
-
-const SCREENSHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const scan = await new AxeBuilder({ page }).analyze();
@@ -35,8 +33,7 @@ for (const scheme of ['dark', 'light'] as const) {
     await expect(page.locator('.ag-root-wrapper').first()).toHaveCSS('background-color', surface);
     await expect(results(page, 'Generators').locator('.ag-row[row-index="0"]')).toBeVisible();
     expect(await seriousViolations(page), 'generators').toEqual([]);
-    if (dark && process.env.UPDATE_SCREENSHOTS === '1')
-      await page.screenshot({ path: resolve(SCREENSHOTS, 'dark-theme.png') });
+    if (dark) await screenshot(page, 'dark-theme.png');
 
     const [id] = await column(page, 'Generators', 'epa_handler_id', 1);
     await results(page, 'Generators')

@@ -6,9 +6,9 @@
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { resolve } from 'node:path';
 import { DEMO_USERS } from './support/app.ts';
 import { expect, test } from './support/fixtures.ts';
+import { screenshot } from './support/files.ts';
 import {
   boxes,
   column,
@@ -23,17 +23,6 @@ import {
 
 /** The grid's viewport, seen from the test's types (which have no DOM). */
 type Scrollable = { scrollTop: number };
-
-const SCREENSHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
-
-/**
- * Writes the README's screenshot `name` only when asked (UPDATE_SCREENSHOTS=1): a test run must not rewrite
- * tracked files.
- */
-async function screenshot(page: Page, name: string): Promise<void> {
-  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
-  await page.screenshot({ path: resolve(SCREENSHOTS, name) });
-}
 
 /** Text as a regular expression that matches it literally. */
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
