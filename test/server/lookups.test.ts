@@ -148,7 +148,7 @@ const cases = [
   })),
 ];
 
-describe.each(cases)('$side lookup $field', ({ path, field, values }) => {
+describe.each(cases)('$side lookup $field', ({ side, path, field, values }) => {
   it('page 1 holds at most 50 distinct entries sorted by text', async () => {
     const answer = await lookupPage(path, field, 1);
     const expected = expectedEntries(values());
@@ -172,6 +172,13 @@ describe.each(cases)('$side lookup $field', ({ path, field, values }) => {
       expect(expected.length).toBeGreaterThan(0);
       expect(await walkLookup(path, field, search), `search ${JSON.stringify(search)}`).toEqual(expected);
     }
+  });
+
+  it("has its own table in the lookup index, holding its values alone, so a search reads no other list's postings", () => {
+    const indexed = server.db
+      .prepare(`SELECT value, text FROM lookup_${side}_${field} ORDER BY rowid`)
+      .all() as Entry[];
+    expect(indexed).toEqual(expectedEntries(values()));
   });
 
   it('search with no match gives an empty first page', async () => {

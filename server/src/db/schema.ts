@@ -7,7 +7,7 @@
  */
 import type { Database } from 'better-sqlite3';
 
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 export const TABLES_SQL = `
 CREATE TABLE IF NOT EXISTS meta (

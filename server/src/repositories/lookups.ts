@@ -17,6 +17,7 @@ import {
   type LookupEntry,
 } from '../../../shared/query/lookup.ts';
 import { foldCase } from '../../../shared/query/search.ts';
+import { lookupSearchTable } from '../db/lookup-index.ts';
 import type { LookupLoad } from '../db/lookup-lists.ts';
 import { TRIGRAM_MIN_LENGTH, trigramPhrase } from '../db/search-index.ts';
 import type { StatementCache } from '../db/statements.ts';
@@ -63,21 +64,23 @@ export class MemoryLookup implements LookupSource {
 const INDEXED_KEY_LENGTH = TRIGRAM_MIN_LENGTH;
 
 /**
- * A lookup answered from the lookup index (db/lookup-index.ts) for keys of three characters or more, walking
- * the list's rowids in lookup order until the page is full. Shorter keys go to the list in memory or, for a
- * list too long to hold, a scan of its table's index (`scans` says which, so that the caller can run that
- * off the main thread).
+ * A lookup answered from its list's table in the lookup index (db/lookup-index.ts) for keys of three
+ * characters or more, walking the rowids in lookup order until the page is full. Shorter keys go to the
+ * list in memory or, for a list too long to hold, a scan of its table's index (`scans` says which, so that
+ * the caller can run that off the main thread).
  */
 export class IndexedLookup implements LookupSource {
   private readonly statements: StatementCache;
   private readonly list: string;
+  private readonly table: string;
   private readonly short: MemoryLookup | ColumnScanLookup;
-  private range: { first: number; last: number } | undefined;
+  private size: number | undefined;
 
   /** `list`: the list's name in the lookup index ("<table>.<field>"). */
   constructor(statements: StatementCache, list: string, short: MemoryLookup | ColumnScanLookup) {
     this.statements = statements;
     this.list = list;
+    this.table = lookupSearchTable(list);
     this.short = short;
   }
 
@@ -94,31 +97,29 @@ export class IndexedLookup implements LookupSource {
     const skip = (page - 1) * PAGE;
     if ([...search].length < INDEXED_KEY_LENGTH) {
       if (search !== '' || this.short instanceof MemoryLookup) return this.short.page(search, page);
-      // Consecutive rowids in lookup order: a page is a rowid range, read row by row because FTS5 scans
-      // its whole table for a range but seeks for one rowid.
-      const { first, last } = this.rowids();
-      const read = this.statements.get('SELECT value, text FROM lookup_search WHERE rowid = ?');
+      // Rowids 1, 2, … in lookup order: a page is a rowid range, read row by row because FTS5 scans its
+      // whole table for a range but seeks for one rowid.
+      const size = this.listSize();
+      const read = this.statements.get(`SELECT value, text FROM ${this.table} WHERE rowid = ?`);
       const entries: LookupEntry[] = [];
-      for (let rowid = first + skip; rowid <= Math.min(last, first + skip + PAGE - 1); rowid += 1) {
+      for (let rowid = skip + 1; rowid <= Math.min(size, skip + PAGE); rowid += 1) {
         entries.push(read.get(rowid) as LookupEntry);
       }
-      return { results: entries, pagination: { more: first + skip + PAGE <= last } };
+      return { results: entries, pagination: { more: skip + PAGE < size } };
     }
-    const { first, last } = this.rowids();
     const entries = this.statements
       .get(
-        `SELECT value, text FROM lookup_search WHERE lookup_search MATCH ? AND rowid BETWEEN ? AND ?
-         ORDER BY rowid LIMIT ? OFFSET ?`,
+        `SELECT value, text FROM ${this.table} WHERE ${this.table} MATCH ? ORDER BY rowid LIMIT ? OFFSET ?`,
       )
-      .all(trigramPhrase(search), first, last, PAGE + 1, skip) as LookupEntry[];
+      .all(trigramPhrase(search), PAGE + 1, skip) as LookupEntry[];
     return { results: entries.slice(0, PAGE), pagination: { more: entries.length > PAGE } };
   }
 
-  private rowids(): { first: number; last: number } {
-    this.range ??= (this.statements
-      .get('SELECT first, last FROM lookup_lists WHERE list = ?')
-      .get(this.list) as { first: number; last: number } | undefined) ?? { first: 1, last: 0 };
-    return this.range;
+  private listSize(): number {
+    this.size ??=
+      (this.statements.get('SELECT size FROM lookup_lists WHERE list = ?').pluck().get(this.list) as
+        number | undefined) ?? 0;
+    return this.size;
   }
 }
 
