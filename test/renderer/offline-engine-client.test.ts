@@ -77,7 +77,7 @@ function connected(): EngineClient {
 describe('the engine client', () => {
   it('opens a pack and answers pages, totals and lookups over it', async () => {
     const engine = connected();
-    await engine.open('p1', ROWS);
+    await engine.openStored('p1', await storedPack('complete'));
     const [page, totals, lookup] = await Promise.all([
       engine.answer('p1', {
         name: 'manifests.list',
@@ -101,7 +101,7 @@ describe('the engine client', () => {
 
   it('rejects a bad request with its kind and the reason', async () => {
     const engine = connected();
-    await engine.open('p1', ROWS);
+    await engine.openStored('p1', await storedPack('complete'));
     const refused = engine.answer('p1', {
       name: 'manifests.list',
       input: { pageInfo: { page: 0, pageSize: 10, sort: 'colour asc' } },
@@ -116,7 +116,7 @@ describe('the engine client', () => {
       kind: 'offline',
       message: /"nope" is not open/,
     });
-    await engine.open('p1', ROWS);
+    await engine.openStored('p1', await storedPack('complete'));
     engine.close('p1');
     await expect(engine.answer('p1', { name: 'manifests.aggregate', input: {} })).rejects.toMatchObject({
       kind: 'offline',
@@ -127,7 +127,8 @@ describe('the engine client', () => {
     const engine = connected();
     const [first, ...rest] = ROWS.manifests;
     const { shipped_date: _dropped, ...lacking } = first ?? {};
-    await expect(engine.open('p2', { ...ROWS, manifests: [lacking, ...rest] })).rejects.toThrow(
+    const stored = await storedPack('complete', [lacking, ...rest]);
+    await expect(engine.openStored('p1', stored)).rejects.toThrow(
       /manifest 1 of the pack lacks "shipped_date"/,
     );
   });
@@ -147,8 +148,8 @@ describe('the engine client', () => {
 
 let databases = 0;
 
-/** A database holding pack "p1" of ROWS, stored as a download stores it; its name. */
-async function storedPack(status: PackStatus): Promise<string> {
+/** A database holding pack "p1" of `manifests`, stored as a download stores it; its name. */
+async function storedPack(status: PackStatus, manifests = ROWS.manifests): Promise<string> {
   const name = `stored-pack-${(databases += 1)}`;
   const db = openOfflineDatabase(name);
   await db.packs.put({
@@ -158,14 +159,14 @@ async function storedPack(status: PackStatus): Promise<string> {
     title: 'All manifests',
     status,
     createdAt: 0,
-    total: ROWS.manifests.length,
-    rowsDone: status === 'complete' ? ROWS.manifests.length : 2,
+    total: manifests.length,
+    rowsDone: status === 'complete' ? manifests.length : 2,
     generatorCount: 0,
     size: 0,
   });
   await db.chunks.bulkPut([
-    { packId: 'p1', part: 'rows', page: 0, rows: ROWS.manifests.slice(0, 2), size: 0 },
-    { packId: 'p1', part: 'rows', page: 1, rows: ROWS.manifests.slice(2), size: 0 },
+    { packId: 'p1', part: 'rows', page: 0, rows: manifests.slice(0, 2), size: 0 },
+    { packId: 'p1', part: 'rows', page: 1, rows: manifests.slice(2), size: 0 },
   ]);
   db.close();
   return name;

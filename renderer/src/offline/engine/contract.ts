@@ -79,11 +79,10 @@ export interface EngineRequest<Name extends EngineRequestName = EngineRequestNam
 export interface OfflineEngine {
   /** True when the pack made from `packQuery` answers this request exactly (see covers.ts). */
   covers(packQuery: PackQuery, request: EngineRequest): boolean;
-  /** Builds the engine's in-memory indexes over a pack's rows; `packId` names it in later answers. */
-  open(packId: string, rows: PackRows): Promise<void>;
   /**
-   * The same for a complete pack stored in the named database, which the engine reads itself: in its worker,
-   * the rows never pass through the page's thread.
+   * Builds the engine's in-memory indexes over a complete pack stored in the named database, which the engine
+   * reads itself (in its worker, the rows never pass through the page's thread); `packId` names it in later
+   * answers.
    */
   openStored(packId: string, database: string): Promise<void>;
   /** The answer the server would give to this request, over the opened pack's rows; rejects on an error. */

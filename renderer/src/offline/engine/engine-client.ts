@@ -9,7 +9,6 @@ import type {
   EngineRequestName,
   OfflineEngine,
   PackQuery,
-  PackRows,
 } from './contract.ts';
 import { covers } from './covers.ts';
 import type { EngineMessage, EngineReply } from './engine-messages.ts';
@@ -62,10 +61,6 @@ export class EngineClient implements OfflineEngine {
 
   covers(packQuery: PackQuery, request: EngineRequest): boolean {
     return covers(packQuery, request.name, request.input);
-  }
-
-  async open(packId: string, rows: PackRows): Promise<void> {
-    await this.send({ type: 'open', packId, rows });
   }
 
   async openStored(packId: string, database: string): Promise<void> {

@@ -10,7 +10,7 @@ import { openPack, warmUpSteps, type OpenedPack } from './open-pack.ts';
 /** Reads a stored pack's rows (renderer/src/offline/stored-pack.ts in the worker). */
 export type StoredPackReader = (database: string, packId: string) => Promise<PackRows>;
 
-export function engineHost(readStored?: StoredPackReader): (message: EngineMessage) => Promise<EngineReply> {
+export function engineHost(readStored: StoredPackReader): (message: EngineMessage) => Promise<EngineReply> {
   const packs = new Map<string, OpenedPack>();
   /** The latest open of each pack while its rows are read: a close or a newer open during the read wins. */
   const reading = new Map<string, number>();
@@ -38,18 +38,7 @@ export function engineHost(readStored?: StoredPackReader): (message: EngineMessa
     const { id } = message;
     try {
       switch (message.type) {
-        case 'open':
-          reading.delete(message.packId);
-          opened(message.packId, message.rows);
-          return { id, ok: true, data: null };
         case 'open-stored': {
-          if (!readStored) {
-            return {
-              id,
-              ok: false,
-              error: { kind: 'offline', message: 'This engine reads no stored packs.' },
-            };
-          }
           reading.set(message.packId, id);
           const rows = await readStored(message.database, message.packId);
           if (reading.get(message.packId) !== id) {

@@ -4,10 +4,9 @@
  * inside them; every request carries an id its reply repeats, so replies may come in any order.
  */
 import type { IpcError } from '../../../../shared/ipc/contract.ts';
-import type { EngineRequestName, EngineRequests, PackRows } from './contract.ts';
+import type { EngineRequestName, EngineRequests } from './contract.ts';
 
 export type EngineMessage =
-  | { type: 'open'; id: number; packId: string; rows: PackRows }
   /** Open a pack the worker reads itself from the named database. */
   | { type: 'open-stored'; id: number; packId: string; database: string }
   | {
