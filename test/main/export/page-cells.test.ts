@@ -55,9 +55,7 @@ describe('an API page read into cells', () => {
     expect(page.lineCells).toEqual(
       parsed.content.flatMap((row) =>
         (row.waste_lines ?? []).map((wasteLine) =>
-          WASTE_LINE_COLUMNS.map((column) =>
-            cellValue(column.kind, wasteLine[column.field as keyof typeof wasteLine]),
-          ),
+          WASTE_LINE_COLUMNS.map((column) => cellValue(column.kind, wasteLine[column.field])),
         ),
       ),
     );
