@@ -225,7 +225,8 @@ async function writeXlsx(
       }
       for (const values of cells) addRow(sheet, values, styles);
       if (spill && lineCells.length > 0) {
-        spill.stream.write(`${JSON.stringify(lineCells)}\n`);
+        for (let start = 0; start < lineCells.length; start += SPILL_BATCH)
+          spill.stream.write(`${JSON.stringify(lineCells.slice(start, start + SPILL_BATCH))}\n`);
         lines += lineCells.length;
         await spill.watched.drained(signal);
       }
@@ -284,10 +285,16 @@ function wasteLinesOf(row: ExportRow): readonly ExportRow[] {
 }
 
 /**
- * The spilled pages of waste lines read back one at a time. Not with readline: its iterator reads up to
+ * Waste lines per line of the spill file. About 25 KB of text (50 KB if not Latin-1): a string past 128 KB
+ * would be allocated in V8's large-object space, which only a full collection frees.
+ */
+const SPILL_BATCH = 100;
+
+/**
+ * The spilled batches of waste lines read back one at a time. Not with readline: its iterator reads up to
  * 1,024 lines ahead, which at a page a line (about 300 KB) overran the writer thread's heap.
  */
-async function* spilledPages(spillPath: string): AsyncGenerator<CellValue[][]> {
+async function* spilledBatches(spillPath: string): AsyncGenerator<CellValue[][]> {
   let pieces: string[] = [];
   for await (const chunk of createReadStream(spillPath, { encoding: 'utf8' })) {
     const text = chunk as string;
@@ -303,9 +310,9 @@ async function* spilledPages(spillPath: string): AsyncGenerator<CellValue[][]> {
 }
 
 /**
- * The waste lines wait on disk as cells, one JSON line per page: the catalogue gives them no date column,
- * so every cell is text, a number or null and reads back as it was. One line per page rather than per
- * waste line, and cells rather than the API's values, so nothing is converted or parsed twice.
+ * The waste lines wait on disk as cells, one JSON line per batch: the catalogue gives them no date column,
+ * so every cell is text, a number or null and reads back as it was. A batch a line rather than a waste
+ * line, and cells rather than the API's values, so nothing is converted or parsed twice.
  */
 async function writeWasteLines(
   workbook: ExcelJS.stream.xlsx.WorkbookWriter,
@@ -324,9 +331,10 @@ async function writeWasteLines(
     for (const values of pending) addRow(sheet, values, styles);
     sample = undefined;
   };
-  for await (const page of spilledPages(spillPath)) {
+  let sinceDrain = 0;
+  for await (const batch of spilledBatches(spillPath)) {
     signal.throwIfAborted();
-    for (const values of page) {
+    for (const values of batch) {
       if (sample) {
         // The first lines size the columns, as the first page does for the rows' sheet.
         sample.push(values);
@@ -334,7 +342,11 @@ async function writeWasteLines(
         if (sample.length === 500) start();
       } else addRow(sheet, values, styles);
     }
-    await drain(sheet, output, signal);
+    sinceDrain += batch.length;
+    if (sinceDrain >= 2000) {
+      sinceDrain = 0;
+      await drain(sheet, output, signal);
+    }
   }
   if (sample) start();
   sheet.autoFilter = {
