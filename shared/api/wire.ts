@@ -13,13 +13,19 @@ export const tolerantNumber = z.union([z.number(), z.string()]).transform((value
     ctx.addIssue({ code: 'custom', message: 'expected a finite number' });
     return z.NEVER;
   }
-  const text = value.trim();
-  if (!NUMBER_TEXT.test(text)) {
+  const number = numberFromText(value);
+  if (number === undefined) {
     ctx.addIssue({ code: 'custom', message: `expected a number, got ${JSON.stringify(value)}` });
     return z.NEVER;
   }
-  return Number(text.replaceAll(',', ''));
+  return number;
 });
+
+/** The number in "1234" or " 1,234.56" as tolerantNumber reads it; undefined for any other text. */
+export function numberFromText(value: string): number | undefined {
+  const text = value.trim();
+  return NUMBER_TEXT.test(text) ? Number(text.replaceAll(',', '')) : undefined;
+}
 
 /** One formatter per number of decimals: building an Intl.NumberFormat costs far more than using one. */
 const sampleFormats = new Map<number, Intl.NumberFormat>();

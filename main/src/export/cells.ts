@@ -24,19 +24,38 @@ export function cellText(text: string): string {
   return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 }
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** The number written in `text` from `start` to `end` in ASCII digits, or -1 if any is not a digit. */
+function digits(text: string, start: number, end: number): number {
+  let value = 0;
+  for (let index = start; index < end; index += 1) {
+    const digit = text.charCodeAt(index) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+const HYPHEN = 45;
 
 /**
- * An ISO calendar date as the Date ExcelJS writes for it. ExcelJS turns a Date into a serial day number
- * from its UTC fields, so the date is built with Date.UTC: midnight local time would shift a day west of UTC.
+ * An ISO calendar date (YYYY-MM-DD) as the Date ExcelJS writes for it. ExcelJS turns a Date into a serial
+ * day number from its UTC fields, so the date is built with Date.UTC: midnight local time would shift a
+ * day west of UTC. Read by character codes rather than a regular expression: an export reads two dates a
+ * manifest, and the match's arrays were a measurable part of what it allocated.
  */
 export function calendarDate(text: string): Date | undefined {
-  const match = ISO_DATE.exec(text.trim());
-  if (!match) return undefined;
-  const [, year, month, day] = match.map(Number) as [number, number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  // 2024-02-30 rolls over to March; such a date is kept as the text the API sent.
-  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? date : undefined;
+  const date = text.trim();
+  if (date.length !== 10 || date.charCodeAt(4) !== HYPHEN || date.charCodeAt(7) !== HYPHEN) return undefined;
+  const year = digits(date, 0, 4);
+  const month = digits(date, 5, 7);
+  const day = digits(date, 8, 10);
+  if (year < 0 || month < 0 || day < 0) return undefined;
+  const value = new Date(Date.UTC(year, month - 1, day));
+  // 2024-02-30 rolls over to March; such a date is kept as the text the API sent. Date.UTC reads years
+  // 0-99 as 1900-1999, which the full year check catches too.
+  return value.getUTCFullYear() === year && value.getUTCMonth() === month - 1 && value.getUTCDate() === day
+    ? value
+    : undefined;
 }
 
 export type CellValue = string | number | Date | null;

@@ -15,11 +15,11 @@
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { WASTE_LINE_COLUMNS, type Column } from '../../../shared/columns.ts';
 import { cellText, cellValue, columnWidth, numberFormat, shownLength, type CellValue } from './cells.ts';
+import type { CellPage } from './page-cells.ts';
 
 export type ExportRow = Readonly<Record<string, unknown>>;
 
@@ -41,6 +41,9 @@ export interface GridFile {
   /** The Query sheet, given the number of rows written (xlsx only). */
   describe: (rows: number) => readonly QueryLine[];
 }
+
+/** Pages as records (offline rows, checked in main) or already as cells (API pages, page-cells.ts). */
+export type WritablePage = ExportPage | CellPage;
 
 export interface WriteProgress {
   rowsWritten: number;
@@ -93,7 +96,7 @@ function watch(stream: Writable) {
 export async function writeGridFile(
   path: string,
   file: GridFile,
-  pages: AsyncIterable<ExportPage>,
+  pages: AsyncIterable<WritablePage>,
   options: WriteOptions,
 ): Promise<number> {
   return file.format === 'csv' ? writeCsv(path, file, pages, options) : writeXlsx(path, file, pages, options);
@@ -141,6 +144,18 @@ function cellsOf(columns: readonly Column<string>[], row: ExportRow): CellValue[
   return columns.map((column) => cellValue(column.kind, row[column.field]));
 }
 
+/** A page's cells, and its rows' waste lines' when `wasteLines` asks for them. */
+function pageCells(columns: readonly Column<string>[], wasteLines: boolean, page: WritablePage): CellPage {
+  if ('cells' in page) return page;
+  return {
+    totalElements: page.totalElements,
+    cells: page.rows.map((row) => cellsOf(columns, row)),
+    lineCells: wasteLines
+      ? page.rows.flatMap((row) => wasteLinesOf(row).map((line) => cellsOf(WASTE_LINE_COLUMNS, line)))
+      : [],
+  };
+}
+
 type Watched = ReturnType<typeof watch>;
 
 /**
@@ -182,7 +197,7 @@ function addHeader(sheet: ExcelJS.Worksheet, columns: readonly Column<string>[])
 async function writeXlsx(
   path: string,
   file: GridFile,
-  pages: AsyncIterable<ExportPage>,
+  pages: AsyncIterable<WritablePage>,
   { signal, onProgress, spillPath, open = createWriteStream }: WriteOptions,
 ): Promise<number> {
   const stream = open(path);
@@ -202,23 +217,21 @@ async function writeXlsx(
     let sheet: ExcelJS.Worksheet | undefined;
     for await (const page of pages) {
       signal.throwIfAborted();
-      const cells = page.rows.map((row) => cellsOf(file.columns, row));
+      const { cells, lineCells, totalElements } = pageCells(file.columns, file.wasteLines, page);
       if (!sheet) {
         sheet = frozenSheet(workbook, file.sheetName);
         sheet.columns = sheetColumns(file.columns, cells);
         addHeader(sheet, file.columns);
       }
       for (const values of cells) addRow(sheet, values, styles);
-      if (spill) {
-        const text = page.rows
-          .flatMap((row) => wasteLinesOf(row).map((line) => JSON.stringify(spilledLine(line))))
-          .join('\n');
-        lines += text === '' ? 0 : text.split('\n').length;
-        if (text !== '') spill.stream.write(`${text}\n`);
+      if (spill && lineCells.length > 0) {
+        for (let start = 0; start < lineCells.length; start += SPILL_BATCH)
+          spill.stream.write(`${JSON.stringify(lineCells.slice(start, start + SPILL_BATCH))}\n`);
+        lines += lineCells.length;
         await spill.watched.drained(signal);
       }
-      rows += page.rows.length;
-      onProgress({ rowsWritten: rows, total: Math.max(page.totalElements, rows) });
+      rows += cells.length;
+      onProgress({ rowsWritten: rows, total: Math.max(totalElements, rows) });
       await drain(sheet, output, signal);
     }
     if (!sheet) {
@@ -266,19 +279,41 @@ function stopZip(workbook: ExcelJS.stream.xlsx.WorkbookWriter, output: Writable)
   output.destroy();
 }
 
-/**
- * A waste line as it waits on disk: its values in the sheet's column order, without the field names,
- * which made up most of the text written and read back.
- */
-function spilledLine(line: ExportRow): unknown[] {
-  return WASTE_LINE_COLUMNS.map((column) => line[column.field] ?? null);
-}
-
 function wasteLinesOf(row: ExportRow): readonly ExportRow[] {
   const lines = row.waste_lines;
   return Array.isArray(lines) ? (lines as ExportRow[]) : [];
 }
 
+/**
+ * Waste lines per line of the spill file. About 25 KB of text (50 KB if not Latin-1): a string past 128 KB
+ * would be allocated in V8's large-object space, which only a full collection frees.
+ */
+const SPILL_BATCH = 100;
+
+/**
+ * The spilled batches of waste lines read back one at a time. Not with readline: its iterator reads up to
+ * 1,024 lines ahead, which at a page a line (about 300 KB) overran the writer thread's heap.
+ */
+async function* spilledBatches(spillPath: string): AsyncGenerator<CellValue[][]> {
+  let pieces: string[] = [];
+  for await (const chunk of createReadStream(spillPath, { encoding: 'utf8' })) {
+    const text = chunk as string;
+    let start = 0;
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+      pieces.push(text.slice(start, end));
+      yield JSON.parse(pieces.join('')) as CellValue[][];
+      pieces = [];
+      start = end + 1;
+    }
+    if (start < text.length) pieces.push(text.slice(start));
+  }
+}
+
+/**
+ * The waste lines wait on disk as cells, one JSON line per batch: the catalogue gives them no date column,
+ * so every cell is text, a number or null and reads back as it was. A batch a line rather than a waste
+ * line, and cells rather than the API's values, so nothing is converted or parsed twice.
+ */
 async function writeWasteLines(
   workbook: ExcelJS.stream.xlsx.WorkbookWriter,
   spillPath: string,
@@ -287,10 +322,8 @@ async function writeWasteLines(
   signal: AbortSignal,
 ): Promise<void> {
   const sheet = frozenSheet(workbook, 'Waste lines');
-  const reader = createInterface({ input: createReadStream(spillPath), crlfDelay: Infinity });
   let sample: CellValue[][] | undefined = [];
   const pending: CellValue[][] = [];
-  let written = 0;
   const styles = columnStyles(WASTE_LINE_COLUMNS);
   const start = () => {
     sheet.columns = sheetColumns(WASTE_LINE_COLUMNS, sample ?? []);
@@ -298,18 +331,22 @@ async function writeWasteLines(
     for (const values of pending) addRow(sheet, values, styles);
     sample = undefined;
   };
-  for await (const text of reader) {
+  let sinceDrain = 0;
+  for await (const batch of spilledBatches(spillPath)) {
     signal.throwIfAborted();
-    const spilled = JSON.parse(text) as unknown[];
-    const values = WASTE_LINE_COLUMNS.map((column, index) => cellValue(column.kind, spilled[index]));
-    written += 1;
-    if (sample) {
-      // The first lines size the columns, as the first page does for the rows' sheet.
-      sample.push(values);
-      pending.push(values);
-      if (sample.length === 500) start();
-    } else addRow(sheet, values, styles);
-    if (written % 2000 === 0) await drain(sheet, output, signal);
+    for (const values of batch) {
+      if (sample) {
+        // The first lines size the columns, as the first page does for the rows' sheet.
+        sample.push(values);
+        pending.push(values);
+        if (sample.length === 500) start();
+      } else addRow(sheet, values, styles);
+    }
+    sinceDrain += batch.length;
+    if (sinceDrain >= 2000) {
+      sinceDrain = 0;
+      await drain(sheet, output, signal);
+    }
   }
   if (sample) start();
   sheet.autoFilter = {
@@ -346,7 +383,7 @@ function writeQuerySheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, lines: re
 async function writeCsv(
   path: string,
   file: GridFile,
-  pages: AsyncIterable<ExportPage>,
+  pages: AsyncIterable<WritablePage>,
   { signal, onProgress, open = createWriteStream }: WriteOptions,
 ): Promise<number> {
   const stream = open(path);
@@ -356,15 +393,12 @@ async function writeCsv(
     stream.write(`\uFEFF${file.columns.map((column) => csvField(column.header)).join(',')}\r\n`);
     for await (const page of pages) {
       signal.throwIfAborted();
-      const text = page.rows
-        .map((row) =>
-          file.columns.map((column) => csvCell(cellValue(column.kind, row[column.field]))).join(','),
-        )
-        .join('\r\n');
-      rows += page.rows.length;
+      const { cells, totalElements } = pageCells(file.columns, false, page);
+      const text = cells.map((values) => values.map(csvCell).join(',')).join('\r\n');
+      rows += cells.length;
       if (text !== '') stream.write(`${text}\r\n`);
       await output.drained(signal);
-      onProgress({ rowsWritten: rows, total: Math.max(page.totalElements, rows) });
+      onProgress({ rowsWritten: rows, total: Math.max(totalElements, rows) });
     }
     stream.end();
     await output.finished();

@@ -3,14 +3,14 @@
  * writer-worker.ts is the thread). The writer pulls pages one at a time, so at most one page waits in it
  * while main fetches the next; the file's bytes come back to main, which owns the file.
  */
-import { GeneratorList, ManifestList } from '../../../shared/api/index.ts';
-import { readBody } from '../api/client.ts';
-import type { ExportPage, GridFile, QueryLine, WriteProgress } from './grid-writer.ts';
+import type { ExportPage, GridFile, QueryLine, WritablePage, WriteProgress } from './grid-writer.ts';
+import { readPageCells, type PageShape } from './page-cells.ts';
 
 /**
  * A page of the API as it arrived: its JSON bytes, read and checked in the writer's thread. Parsing and
  * checking 100,000 manifests with their waste lines is most of what an export allocates; done in main, it
- * grew main's young generation to 128 MB.
+ * grew main's young generation to 128 MB. `list` names the page's kind for whoever handles it; the writer
+ * reads it by the file's columns.
  */
 export interface EncodedPage {
   list: 'generators' | 'manifests';
@@ -53,15 +53,20 @@ export type FromWorker =
   /** `code` is a file-system error's (ENOSPC…); `expected` marks a message meant for the user as it is. */
   | { type: 'failed'; message: string; code?: string; expected: boolean };
 
-const LISTS = { generators: GeneratorList, manifests: ManifestList } as const;
-
 /**
- * A page as the writer takes it. An API page is read with the same tolerant schema and the same messages
- * as any other answer; a page that does not read throws with the message the user sees.
+ * A page as the writer takes it. An API page is read into cells with the same tolerant checks and the same
+ * messages as any other answer (page-cells.ts); a page that does not read throws with the message the
+ * user sees.
  */
-export function readSourcePage(page: SourcePage, fail: (message: string) => Error): ExportPage {
+export function readSourcePage(
+  page: SourcePage,
+  shape: PageShape,
+  fail: (message: string) => Error,
+): WritablePage {
   if ('rows' in page) return page;
-  const answer = readBody(new TextDecoder().decode(page.json), LISTS[page.list]);
-  if (!answer.ok) throw fail(answer.error.message);
-  return { totalElements: answer.data.totalElements, rows: answer.data.content };
+  return readPageCells(
+    Buffer.from(page.json.buffer, page.json.byteOffset, page.json.byteLength).toString(),
+    shape,
+    fail,
+  );
 }

@@ -61,8 +61,11 @@ async function* pagesFromMain() {
     post(counted ? { type: 'next', counted } : { type: 'next' });
     const source = await abortable(arrived);
     if (source === undefined) return;
-    const page = readSourcePage(source, (message) => new PageFailure(message));
-    counted = { rows: page.rows.length, totalElements: page.totalElements };
+    const page = readSourcePage(source, file, (message) => new PageFailure(message));
+    counted = {
+      rows: 'cells' in page ? page.cells.length : page.rows.length,
+      totalElements: page.totalElements,
+    };
     yield page;
   }
 }

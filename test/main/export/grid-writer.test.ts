@@ -154,6 +154,35 @@ describe('the xlsx grid writer', () => {
     ]);
   });
 
+  it('keeps every waste line, in order, when a page of them is far larger than a read of the spill file', async () => {
+    // 600 rows a page, 3 lines each with a long non-ASCII description: about 900 KB of waste lines a page.
+    const description = 'Déchets liquides inflammables, n.s.a. — '.repeat(8);
+    const rows = Array.from({ length: 1_500 }, (_, index) => {
+      const tracking = `${String(index).padStart(9, '0')}JJK`;
+      return manifest(index, {
+        waste_lines: [1, 2, 3].map((number) =>
+          line(tracking, number, { usdot_desc: `${description}${index}` }),
+        ),
+      });
+    });
+    const path = join(folder, 'many-lines.xlsx');
+    await writeGridFile(path, manifestFile, pagesOf(rows, 600), {
+      signal: new AbortController().signal,
+      onProgress: () => undefined,
+      spillPath: join(folder, 'lines.jsonl'),
+    });
+    const lines = (await readBook(path)).rows('Waste lines').slice(1);
+    expect(lines).toHaveLength(4_500);
+    lines.forEach((cells, index) => {
+      const row = Math.floor(index / 3);
+      expect([cells[0]?.v, cells[1]?.v, cells[4]?.v]).toEqual([
+        `${String(row).padStart(9, '0')}JJK`,
+        (index % 3) + 1,
+        `${description}${row}`,
+      ]);
+    });
+  });
+
   it('removes XML-illegal characters, keeps non-ASCII text and cuts at Excel’s cell limit', async () => {
     const rows = [
       manifest(1, { generator_name: 'Bad\u0000na\u0007me\u001f ok\ttab', transporter: 'x'.repeat(40_000) }),
