@@ -4,6 +4,7 @@
  * signs out or another user signs in. Answers offline come from a pack that covers the request (through
  * the offline engine), else from the page cache, else an error that names what is missing.
  */
+import { liveQuery, type Subscription } from 'dexie';
 import { create } from 'zustand';
 import type { TrackerRequestName, TrackerRequests } from '../../../shared/query/canonical.ts';
 import { NOTHING_SAVED, noCache, type CacheHook, type SavedAnswer } from '../data/cache-hook.ts';
@@ -28,7 +29,13 @@ export const useOfflineStore = create<OfflineStoreState>()(() => ({
   packsVersion: 0,
 }));
 
-let current: { db: OfflineDatabase; cache: PageCache } | null = null;
+let current: {
+  db: OfflineDatabase;
+  cache: PageCache;
+  /** The packs as stored, kept current by Dexie's live query: an offline answer reads no pack records. */
+  packs: () => PackRecord[] | undefined;
+  stop: () => void;
+} | null = null;
 /** Packs whose rows the engine holds, by id. */
 const opened = new Map<string, Promise<void>>();
 
@@ -80,7 +87,8 @@ async function fromPacks(
 ): Promise<{ answer?: SavedAnswer; pending: PackRecord[] }> {
   const engine = offlineEngine();
   if (!engine) return { pending: [] };
-  const packs = await db.packs.toArray();
+  const packs =
+    current?.db === db ? (current.packs() ?? (await db.packs.toArray())) : await db.packs.toArray();
   const pending: PackRecord[] = [];
   for (const pack of packs) {
     if (!engine.covers(pack.query, request)) continue;
@@ -141,6 +149,7 @@ export function activateOfflineStore(
   const name = who ? databaseName(who.baseUrl, who.username) : null;
   if (name === useOfflineStore.getState().name) return;
   for (const packId of [...opened.keys()]) closePack(packId);
+  current?.stop();
   current?.db.close();
   current = null;
   setCacheHook(noCache);
@@ -149,7 +158,17 @@ export function activateOfflineStore(
   if (!name) return;
   const db = openOfflineDatabase(name);
   const cache = new PageCache(db, { onStorageFull: () => reportStorageFull(), ...options });
-  current = { db, cache };
+  let packs: PackRecord[] | undefined;
+  const watch: Subscription = liveQuery(() => db.packs.toArray()).subscribe({
+    next: (stored) => {
+      packs = stored;
+    },
+    // Without the live copy, each offline answer reads the packs itself.
+    error: () => {
+      packs = undefined;
+    },
+  });
+  current = { db, cache, packs: () => packs, stop: () => watch.unsubscribe() };
   setCacheHook(hookOver(db, cache));
   // Electron grants its app origin durable storage; a browser may refuse, which only means it may evict.
   void navigator.storage?.persist?.().catch(() => false);

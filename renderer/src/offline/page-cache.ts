@@ -9,6 +9,13 @@ import { isQuotaError, type AnswerRecord, type OfflineDatabase } from './databas
 /** Default cap of the page cache, in approximate bytes (JSON length). */
 export const DEFAULT_CACHE_CAP = 100 * 1024 * 1024;
 
+/**
+ * How long reads' marks of use gather before they are written, in one transaction: a write per read would
+ * hold the answers' store for a moment after each answer, when the next read (the same view's totals, the
+ * next page) wants it.
+ */
+const USES_WRITTEN_AFTER_MS = 200;
+
 export interface PageCacheOptions {
   cap?: number;
   /** Called when a write was refused because storage is full; what was stored stays. */
@@ -21,6 +28,9 @@ export class PageCache {
   readonly cap: number;
   private readonly onStorageFull: () => void;
   private readonly now: () => number;
+  /** Answers read since the marks were last written, with when. */
+  private readonly uses = new Map<string, number>();
+  private usesTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(db: OfflineDatabase, options: PageCacheOptions = {}) {
     this.db = db;
@@ -33,15 +43,27 @@ export class PageCache {
   async read(key: string): Promise<CachedAnswer | undefined> {
     const record = await this.db.answers.get(key);
     if (!record) return undefined;
-    // Marking the use is not worth failing a read for (a full disk refuses it too).
-    void this.db.answers.update(key, { lastUsed: this.now() }).catch(() => undefined);
+    this.uses.set(key, this.now());
+    this.usesTimer ??= setTimeout(() => void this.writeUses(), USES_WRITTEN_AFTER_MS);
     return { data: record.data, fetchedAt: record.fetchedAt };
+  }
+
+  /** Writes the marks of use gathered so far. Not worth failing anything for: a full disk only loses them. */
+  async writeUses(): Promise<void> {
+    clearTimeout(this.usesTimer);
+    this.usesTimer = undefined;
+    if (this.uses.size === 0) return;
+    const changes = [...this.uses].map(([key, lastUsed]) => ({ key, changes: { lastUsed } }));
+    this.uses.clear();
+    await this.db.answers.bulkUpdate(changes).catch(() => undefined);
   }
 
   /** Keeps a network answer, then removes the least recently used answers until the cache fits its cap. */
   async write(key: string, answer: CachedAnswer): Promise<void> {
     const size = JSON.stringify(answer.data).length;
     const record: AnswerRecord = { key, ...answer, lastUsed: this.now(), size };
+    // The least recently used go first: the uses not yet written count.
+    await this.writeUses();
     try {
       await this.db.transaction('rw', this.db.answers, this.db.meta, async () => {
         const before = await this.db.answers.get(key);
