@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, expect, type Locator, type Page } from '@playwright/test';
-import { DEMO_USERS, type App } from './support/app.ts';
+import { DEMO_USERS, type App, type AppWindow } from './support/app.ts';
 import { screenshot } from './support/files.ts';
 import { appTest } from './support/fixtures.ts';
 import { savedData } from './support/saved-data.ts';
@@ -42,6 +42,14 @@ async function openOfflineData(page: Page): Promise<void> {
     .getByRole('navigation', { name: 'Workspaces' })
     .getByRole('button', { name: 'Offline data' })
     .click();
+}
+
+/** The app started again (its held requests let go), on the Offline data screen. */
+async function reopenOnOfflineData(window: AppWindow): Promise<void> {
+  await window.page.unroute('**/invoke');
+  await window.page.reload();
+  await window.waitForTracker();
+  await openOfflineData(window.page);
 }
 
 function gate(app: App) {
@@ -201,13 +209,7 @@ test('a pack download cut short by closing the app resumes by itself when the ap
   expect(midway.status).toBe('downloading');
   expect(midway.detailIds.length).toBeLessThan(midway.generatorIds.length);
 
-  await page.unroute('**/invoke');
-  await page.reload();
-  await window.waitForTracker();
-  await page
-    .getByRole('navigation', { name: 'Workspaces' })
-    .getByRole('button', { name: 'Offline data' })
-    .click();
+  await reopenOnOfflineData(window);
   await expect(pack.getByRole('cell', { name: 'just now' })).toBeVisible({ timeout: 60_000 });
   await expectWholePack(page, app);
 });
@@ -225,13 +227,7 @@ test('a paused pack stays paused when the app starts again', async ({ window }) 
   expect(paused.status).toBe('paused');
   expect(paused.detailIds.length).toBeLessThan(paused.generatorIds.length);
 
-  await page.unroute('**/invoke');
-  await page.reload();
-  await window.waitForTracker();
-  await page
-    .getByRole('navigation', { name: 'Workspaces' })
-    .getByRole('button', { name: 'Offline data' })
-    .click();
+  await reopenOnOfflineData(window);
   await expect(pack.getByRole('button', { name: 'Resume' })).toBeVisible();
   // Long enough for a resume at start, or a retry, to have stored something.
   await page.waitForTimeout(3_000);
@@ -276,10 +272,7 @@ test('a full quota says "storage full" and keeps what was saved', async ({ app }
     const [pack] = after.packs;
     expect(pack?.status).toBe('paused');
     expect(new Set(pack?.rowKeys).size).toBe(pack?.rowKeys.length);
-    await page
-      .getByRole('navigation', { name: 'Workspaces' })
-      .getByRole('button', { name: 'Offline data' })
-      .click();
+    await openOfflineData(page);
     await expect(page.getByRole('row', { name: 'All manifests' }).getByRole('alert')).toHaveText(
       /Storage is full/,
     );

@@ -6,18 +6,13 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { contract, type Result } from '../../shared/ipc/contract.ts';
+import { contract } from '../../shared/ipc/contract.ts';
 import { startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
-import { DEMO_USERS, createTestApp, temporaryFolder, type TestApp } from './support.ts';
+import { DEMO_USERS, assertOk, createTestApp, temporaryFolder, type TestApp } from './support.ts';
 
 let server: TrackerServer;
 let folder: Awaited<ReturnType<typeof temporaryFolder>>;
 let ids: string[];
-
-function assertOk<Data>(result: Result<Data>): Data {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.kind}: ${result.error.message}`);
-  return result.data;
-}
 
 function expectContract(result: unknown): void {
   const spec = contract.generators.details as { output: z.ZodType };

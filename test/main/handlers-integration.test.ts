@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { z } from 'zod';
 import { contract, events, type Result } from '../../shared/ipc/contract.ts';
 import { startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
-import { DEMO_USERS, createTestApp, temporaryFolder, type TestApp } from './support.ts';
+import { DEMO_USERS, assertOk, createTestApp, temporaryFolder, type TestApp } from './support.ts';
 
 const INSPECTOR = DEMO_USERS.inspector;
 const GENERATORS_ONLY = DEMO_USERS.generatorsOnly;
@@ -31,11 +31,6 @@ const recordingFetch: typeof fetch = async (input, init) => {
   }
   return response;
 };
-
-function assertOk<Data>(result: Result<Data>): Data {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.kind}: ${result.error.message}`);
-  return result.data;
-}
 
 let sample: TrackerServer;
 let typed: TrackerServer;

@@ -14,6 +14,7 @@ import type {
   MethodOf,
   OutputOf,
   RequestOptions,
+  Result,
 } from '../../shared/ipc/contract.ts';
 import { channelOf } from '../../shared/ipc/contract.ts';
 import { DEMO_USERS } from '../helpers/demo-users.ts';
@@ -28,6 +29,12 @@ import { API_BASE_URL_OPTION } from '../../main/src/settings/launch-options.ts';
 import type { SettingsStore } from '../../main/src/settings/settings-store.ts';
 
 export { DEMO_USERS };
+
+/** The data of a successful answer; a failure throws with its kind and message. */
+export function assertOk<Data>(result: Result<Data>): Data {
+  if (!result.ok) throw new Error(`expected success, got ${result.error.kind}: ${result.error.message}`);
+  return result.data;
+}
 
 /** Stands in for safeStorage: reversible, and never leaves the plain text visible in the bytes. */
 export function fakeEncryption(available = true): Encryption & { available: boolean } {

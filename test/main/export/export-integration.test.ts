@@ -4,84 +4,38 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GeneratorRecord, ManifestRecord } from '../../../shared/api/index.ts';
 import { GENERATOR_COLUMNS, MANIFEST_COLUMNS, WASTE_LINE_COLUMNS } from '../../../shared/columns.ts';
-import type { EventPayload, Result } from '../../../shared/ipc/contract.ts';
 import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
-import { buildTestDatabase, startTrackerServer, type TrackerServer } from '../../helpers/tracker-server.ts';
-import { DEMO_USERS, createTestApp, temporaryFolder, type TestApp } from '../support.ts';
+import type { TrackerServer } from '../../helpers/tracker-server.ts';
+import { DEMO_USERS, assertOk, type TestApp } from '../support.ts';
+import { ODD_NAME, ODD_NAME_WRITTEN, settled, startExportApp, type ExportApp } from './export-app.ts';
 import { expectSheet, queryOf } from './expected-cells.ts';
 import { readBook } from './workbook-reader.ts';
 
-/** A name with non-ASCII letters and a bell character, which XML cannot carry. */
-const ODD_NAME = 'Société Générale\u0007 — Zürich 東京';
-const ODD_NAME_WRITTEN = 'Société Générale — Zürich 東京';
-
+let running: ExportApp;
 let server: TrackerServer;
-let removeDatabase: () => Promise<void>;
-let folder: Awaited<ReturnType<typeof temporaryFolder>>;
 let app: TestApp;
+let dir: string;
 
 beforeAll(async () => {
-  const built = await buildTestDatabase(1_200, 11);
-  // One generator and its manifests carry the odd name, as a real record could.
-  const db = new Database(built.path);
-  const { id, epa_handler_id } = db
-    .prepare('SELECT id, epa_handler_id FROM generators ORDER BY id LIMIT 1')
-    .get() as {
-    id: number;
-    epa_handler_id: string;
-  };
-  db.prepare('UPDATE generators SET generator_name = ? WHERE id = ?').run(ODD_NAME, id);
-  db.prepare('UPDATE manifests SET generator_name = ? WHERE generator_epa_id = ?').run(
-    ODD_NAME,
-    epa_handler_id,
-  );
-  db.close();
-  server = await startTrackerServer({ dbPath: built.path, dialect: 'sample' });
-  removeDatabase = async () => {
-    const { rm } = await import('node:fs/promises');
-    await rm(built.dir, { recursive: true, force: true });
-  };
-  folder = await temporaryFolder();
-  app = await createTestApp({ dir: folder.dir, baseUrl: server.baseUrl });
-  const signedIn = await app.invoke('session', 'signIn', { ...DEMO_USERS.inspector, remember: false });
-  if (!signedIn.ok) throw new Error(signedIn.error.message);
+  running = await startExportApp({ manifests: 1_200, seed: 11 });
+  ({ server, app, dir } = running);
 });
 afterAll(async () => {
-  await server?.close();
-  await removeDatabase?.();
-  await folder?.remove();
+  await running?.close();
 });
 afterEach(() => {
-  app.saveTargets.next = (name) => join(folder.dir, 'saved', name);
+  app.saveTargets.next = (name) => join(dir, 'saved', name);
 });
-
-function assertOk<Data>(result: Result<Data>): Data {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.kind}: ${result.error.message}`);
-  return result.data;
-}
-
-/** The export's last event, once it is done or failed. */
-async function settled(id: string): Promise<EventPayload<'export.done'> | EventPayload<'export.failed'>> {
-  for (;;) {
-    for (const { event, payload } of app.events) {
-      if ((event === 'export.done' || event === 'export.failed') && (payload as { id: string }).id === id) {
-        return payload as EventPayload<'export.done'> | EventPayload<'export.failed'>;
-      }
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 async function exported(input: ExportGridInput): Promise<{ path: string; rows: number }> {
   const started = assertOk(await app.invoke('exports', 'grid', input));
   if (!started) throw new Error('the save dialog was closed');
-  const outcome = await settled(started.id);
+  const outcome = await settled(app, started.id);
   if ('message' in outcome) throw new Error(outcome.message);
-  return { path: join(folder.dir, 'saved', outcome.fileName), rows: outcome.rows };
+  return { path: join(dir, 'saved', outcome.fileName), rows: outcome.rows };
 }
 
 /** Every row of a list query through the same handlers the grid uses, page by page. */
@@ -126,7 +80,7 @@ describe('grid exports through main', () => {
       User: DEMO_USERS.inspector.username,
       Source: 'The server',
     });
-    expect(await readdir(join(folder.dir, 'saved'))).not.toContainEqual(expect.stringMatching(/\.part$/));
+    expect(await readdir(join(dir, 'saved'))).not.toContainEqual(expect.stringMatching(/\.part$/));
   });
 
   it('writes a filtered, searched, sorted manifest export with chosen columns and every waste line', async () => {
@@ -217,7 +171,7 @@ describe('grid exports through main', () => {
       app.invoke('manifests', 'aggregate', {}, { requestId: 'boxes' }),
     ]);
     expect(page.ok && totals.ok).toBe(true);
-    const outcome = await settled(started.id);
+    const outcome = await settled(app, started.id);
     if ('message' in outcome) throw new Error(outcome.message);
     const expected = await apiRows<ManifestRecord>(
       'manifests',
@@ -226,7 +180,7 @@ describe('grid exports through main', () => {
     );
     expect(expected.length).toBeGreaterThan(1_000);
     expect(outcome.rows).toBe(expected.length);
-    const book = await readBook(join(folder.dir, 'saved', outcome.fileName));
+    const book = await readBook(join(dir, 'saved', outcome.fileName));
     expectSheet(book.rows('Manifests'), MANIFEST_COLUMNS, expected);
     expect(book.rows('Waste lines')).toHaveLength(
       expected.flatMap((manifest) => manifest.waste_lines ?? []).length + 1,
@@ -234,9 +188,9 @@ describe('grid exports through main', () => {
   });
 
   it('cancelled, leaves no file and no temporary file', async () => {
-    app.saveTargets.next = (name) => join(folder.dir, 'cancelled', name);
+    app.saveTargets.next = (name) => join(dir, 'cancelled', name);
     const { mkdir } = await import('node:fs/promises');
-    await mkdir(join(folder.dir, 'cancelled'), { recursive: true });
+    await mkdir(join(dir, 'cancelled'), { recursive: true });
     const started = assertOk(
       await app.invoke('exports', 'grid', {
         list: 'manifests',
@@ -246,10 +200,10 @@ describe('grid exports through main', () => {
     );
     if (!started) throw new Error('no export');
     assertOk(await app.invoke('exports', 'cancel', { id: started.id }));
-    expect(await settled(started.id)).toMatchObject({
+    expect(await settled(app, started.id)).toMatchObject({
       message: 'The export was cancelled; no file was written.',
     });
-    expect(await readdir(join(folder.dir, 'cancelled'))).toEqual([]);
+    expect(await readdir(join(dir, 'cancelled'))).toEqual([]);
   });
 });
 
@@ -264,10 +218,10 @@ describe('profile exports through main', () => {
     const detail = assertOk(await app.invoke('generators', 'detail', { handler_id: handlerId }));
     const started = assertOk(await app.invoke('exports', 'profile', { handler_id: handlerId }));
     if (!started) throw new Error('no export');
-    const outcome = await settled(started.id);
+    const outcome = await settled(app, started.id);
     if ('message' in outcome) throw new Error(outcome.message);
     expect(outcome.fileName).toBe(`Generator ${handlerId}.xlsx`);
-    const book = await readBook(join(folder.dir, 'saved', outcome.fileName));
+    const book = await readBook(join(dir, 'saved', outcome.fileName));
     expect(book.sheetNames).toEqual([
       'Profile',
       'Site activities',

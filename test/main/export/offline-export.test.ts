@@ -7,7 +7,6 @@
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GeneratorRecord, ManifestRecord } from '../../../shared/api/index.ts';
 import {
@@ -16,7 +15,7 @@ import {
   WASTE_LINE_COLUMNS,
   type Column,
 } from '../../../shared/columns.ts';
-import type { EventPayload, Result } from '../../../shared/ipc/contract.ts';
+import type { Result } from '../../../shared/ipc/contract.ts';
 import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
 import { openPack, type OpenedPack } from '../../../renderer/src/offline/engine/open-pack.ts';
 import {
@@ -25,79 +24,33 @@ import {
   type OfflineRowsChannel,
 } from '../../../renderer/src/exports/offline-rows.ts';
 import { readPack } from '../../helpers/pack-reader.ts';
-import {
-  buildTestDatabase,
-  signIn,
-  startTrackerServer,
-  type TrackerServer,
-} from '../../helpers/tracker-server.ts';
-import { DEMO_USERS, createTestApp, temporaryFolder, type TestApp } from '../support.ts';
+import { signIn, type TrackerServer } from '../../helpers/tracker-server.ts';
+import { DEMO_USERS, assertOk, type TestApp } from '../support.ts';
+import { ODD_NAME, ODD_NAME_WRITTEN, settled, startExportApp, type ExportApp } from './export-app.ts';
 import { expectSheet, queryOf } from './expected-cells.ts';
 import { readBook } from './workbook-reader.ts';
 
-/** A name with non-ASCII letters and a bell character, which XML cannot carry. */
-const ODD_NAME = 'Société Générale\u0007 — Zürich 東京';
-const ODD_NAME_WRITTEN = 'Société Générale — Zürich 東京';
 /** When the packs were saved, as the Query sheet must say. */
 const SAVED_AT = Date.UTC(2026, 10, 20, 8, 30);
 
+let running: ExportApp;
 let server: TrackerServer;
-let removeDatabase: () => Promise<void>;
-let folder: Awaited<ReturnType<typeof temporaryFolder>>;
 let app: TestApp;
+let appDir: string;
 let generatorPack: OpenedPack;
 let manifestPack: OpenedPack;
 
 beforeAll(async () => {
-  const built = await buildTestDatabase(800, 13);
-  const db = new Database(built.path);
-  const { id, epa_handler_id } = db
-    .prepare('SELECT id, epa_handler_id FROM generators ORDER BY id LIMIT 1')
-    .get() as { id: number; epa_handler_id: string };
-  db.prepare('UPDATE generators SET generator_name = ? WHERE id = ?').run(ODD_NAME, id);
-  db.prepare('UPDATE manifests SET generator_name = ? WHERE generator_epa_id = ?').run(
-    ODD_NAME,
-    epa_handler_id,
-  );
-  db.close();
-  server = await startTrackerServer({ dbPath: built.path });
-  removeDatabase = async () => {
-    const { rm } = await import('node:fs/promises');
-    await rm(built.dir, { recursive: true, force: true });
-  };
-  folder = await temporaryFolder();
-  app = await createTestApp({ dir: folder.dir, baseUrl: server.baseUrl });
-  const signedIn = await app.invoke('session', 'signIn', { ...DEMO_USERS.inspector, remember: false });
-  if (!signedIn.ok) throw new Error(signedIn.error.message);
+  running = await startExportApp({ manifests: 800, seed: 13 });
+  ({ server, app, dir: appDir } = running);
   // The packs as the app downloads them: every row of the whole list through the API.
   const session = { baseUrl: server.baseUrl, token: await signIn(server.baseUrl) };
   generatorPack = openPack(await readPack(session, { list: 'generators', filterFields: {}, searchKey: '' }));
   manifestPack = openPack(await readPack(session, { list: 'manifests', filterFields: {}, searchKey: '' }));
 }, 60_000);
 afterAll(async () => {
-  await server?.close();
-  await removeDatabase?.();
-  await folder?.remove();
+  await running?.close();
 });
-
-function assertOk<Data>(result: Result<Data>): Data {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.kind}: ${result.error.message}`);
-  return result.data;
-}
-
-type Settled = EventPayload<'export.done'> | EventPayload<'export.failed'>;
-
-/** The export's last event, once it is done or failed. */
-async function settled(id: string): Promise<Settled> {
-  for (;;) {
-    for (const { event, payload } of app.events) {
-      if ((event === 'export.done' || event === 'export.failed') && (payload as { id: string }).id === id) {
-        return payload as Settled;
-      }
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** The renderer's channel to main, with the pages read from `pack` as the engine's worker answers them. */
 function channel(pack: OpenedPack, id: string): OfflineRowsChannel & { answers: Result<null>[] } {
@@ -128,9 +81,9 @@ async function start(query: ExportGridInput): Promise<string> {
 async function exportedFrom(pack: OpenedPack, query: ExportGridInput): Promise<string> {
   const id = await start(query);
   await sendOfflineRows(query, channel(pack, id));
-  const outcome = await settled(id);
+  const outcome = await settled(app, id);
   if ('message' in outcome) throw new Error(outcome.message);
-  return join(folder.dir, 'saved', outcome.fileName);
+  return join(appDir, 'saved', outcome.fileName);
 }
 
 /** Every row the engine answers for the export's query, page by page, as the export reads them. */
@@ -191,7 +144,7 @@ describe('exports of offline data', () => {
     });
     // The date the data was saved, as a date cell: Excel's serial day of SAVED_AT in UTC.
     expect(sheet['Offline data saved']).toBeCloseTo(SAVED_AT / 86_400_000 + 25_569, 6);
-    await noTemporaryFiles(join(folder.dir, 'saved'));
+    await noTemporaryFiles(join(appDir, 'saved'));
   });
 
   it('writes filtered, searched manifests with chosen columns and every waste line of the pack', async () => {
@@ -286,7 +239,7 @@ const BAD_CHUNKS: { name: string; rows: unknown[]; problem: RegExp }[] = [
 describe('chunks of offline data are checked in main', () => {
   for (const { name, rows, problem } of BAD_CHUNKS) {
     it(`refuses ${name}, fails the export and keeps the old file`, async () => {
-      const dir = join(folder.dir, 'bad-chunks');
+      const dir = join(appDir, 'bad-chunks');
       await mkdir(dir, { recursive: true });
       const target = join(dir, 'Generators.xlsx');
       await writeFile(target, 'the previous export');
@@ -310,7 +263,7 @@ describe('chunks of offline data are checked in main', () => {
         expect(message).toMatch(
           /^The offline data sent for the export is not valid \(.*\); no file was written\.$/,
         );
-        const outcome = await settled(id);
+        const outcome = await settled(app, id);
         expect(outcome).toMatchObject({ message });
         expect(await readdir(dir)).toEqual(['Generators.xlsx']);
         expect(await readFile(target, 'utf8')).toBe('the previous export');
@@ -320,7 +273,7 @@ describe('chunks of offline data are checked in main', () => {
           error: { kind: 'not-found' },
         });
       } finally {
-        app.saveTargets.next = (suggested) => join(folder.dir, 'saved', suggested);
+        app.saveTargets.next = (suggested) => join(appDir, 'saved', suggested);
       }
     });
   }
@@ -333,7 +286,7 @@ describe('chunks of offline data are checked in main', () => {
       error: { kind: 'bad-request', message: expect.stringMatching(/^rows: /) as unknown },
     });
     assertOk(await app.invoke('exports', 'cancel', { id }));
-    await settled(id);
+    await settled(app, id);
   });
 
   it('refuses a chunk for an export that is not running', async () => {
@@ -349,7 +302,7 @@ describe('chunks of offline data are checked in main', () => {
 
 describe('an export of offline data that stops midway', () => {
   it('cancelled after a few chunks, refuses the next, and leaves no file and no temporary file', async () => {
-    const dir = join(folder.dir, 'cancelled');
+    const dir = join(appDir, 'cancelled');
     await mkdir(dir, { recursive: true });
     app.saveTargets.next = (suggested) => join(dir, suggested);
     try {
@@ -370,17 +323,19 @@ describe('an export of offline data that stops midway', () => {
         },
       });
       await sending;
-      expect(await settled(id)).toMatchObject({ message: 'The export was cancelled; no file was written.' });
+      expect(await settled(app, id)).toMatchObject({
+        message: 'The export was cancelled; no file was written.',
+      });
       // Two chunks written, the third refused, none after it sent.
       expect(wire.answers.map((answer) => answer.ok)).toEqual([true, true, false]);
       expect(await readdir(dir)).toEqual([]);
     } finally {
-      app.saveTargets.next = (suggested) => join(folder.dir, 'saved', suggested);
+      app.saveTargets.next = (suggested) => join(appDir, 'saved', suggested);
     }
   });
 
   it('fails with the renderer’s reason when the pack cannot be read, and writes no file', async () => {
-    const dir = join(folder.dir, 'unreadable');
+    const dir = join(appDir, 'unreadable');
     await mkdir(dir, { recursive: true });
     app.saveTargets.next = (suggested) => join(dir, suggested);
     try {
@@ -398,12 +353,12 @@ describe('an export of offline data that stops midway', () => {
             ? Promise.reject(new Error('The offline engine stopped.'))
             : wire.page(request),
       });
-      expect(await settled(id)).toMatchObject({
+      expect(await settled(app, id)).toMatchObject({
         message: 'The offline data could not be read: The offline engine stopped.',
       });
       expect(await readdir(dir)).toEqual([]);
     } finally {
-      app.saveTargets.next = (suggested) => join(folder.dir, 'saved', suggested);
+      app.saveTargets.next = (suggested) => join(appDir, 'saved', suggested);
     }
   });
 });
