@@ -26,16 +26,15 @@ import {
   ManifestList,
   ManifestTotals,
   type GeneratorFilterFields,
-  type ManifestFilterFields,
 } from '../../shared/api/index.ts';
 import { GENERATOR_SEARCH_FIELDS, MANIFEST_SEARCH_FIELDS } from '../../shared/query/index.ts';
-import { foldCase } from '../../shared/query/search.ts';
 import { finalize } from '../../server/src/db/finalize.ts';
 import type { PackQuery, PackRows } from '../../renderer/src/offline/engine/contract.ts';
 import { covers } from '../../renderer/src/offline/engine/covers.ts';
 import { openPack, type OpenedPack } from '../../renderer/src/offline/engine/open-pack.ts';
 import { handlingCodeOf } from '../../renderer/src/offline/engine/pack-facts.ts';
 import { readPack } from '../helpers/pack-reader.ts';
+import { manifestFilterFields, searchKeys, someOf, valuesFrom } from '../helpers/query-arbitraries.ts';
 import { buildTestDatabase, startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
 import {
   IDLE_GENERATOR,
@@ -48,24 +47,6 @@ import {
   sortedDistinct,
   type Session,
 } from '../server/support.ts';
-
-const NONEXISTENT = ['no such value', 'ZZ-000', ''];
-/** Keys that fold differently from toLowerCase or ASCII folding. */
-const UNICODE_KEYS = [
-  'é',
-  'ÉCO',
-  'ærø',
-  'ÆR',
-  'Ø',
-  'ß',
-  'STRAßE',
-  'ς',
-  'ΟΔΟΣ',
-  '\u212A',
-  'ſ',
-  'İ',
-  '\u{1F600}',
-];
 
 let dir = '';
 let server: TrackerServer;
@@ -163,43 +144,6 @@ function data<T>(answer: { ok: true; data: T } | { ok: false; error: { kind: str
 // ---------------------------------------------------------------------------------------------------------
 // Requests
 
-/** A few real values and, sometimes, one that does not exist (or ""). */
-const valuesFrom = (real: readonly string[]) =>
-  fc
-    .tuple(fc.subarray([...real], { maxLength: 3 }), fc.subarray(NONEXISTENT, { maxLength: 1 }))
-    .map(([a, b]) => [...a, ...b]);
-
-/** A search key: none, a 1–6 character fragment of real text in some casing, or a non-ASCII key. */
-const searchKeys = (texts: readonly string[]) =>
-  fc.oneof(
-    fc.constant(''),
-    fc
-      .tuple(
-        fc.constantFrom(...texts),
-        fc.nat(),
-        fc.integer({ min: 1, max: 6 }),
-        fc.constantFrom('same', 'upper', 'lower', 'folded'),
-      )
-      .map(([text, start, length, casing]) => {
-        const characters = [...text];
-        const from = characters.length === 0 ? 0 : start % characters.length;
-        const fragment = characters.slice(from, from + length).join('');
-        if (casing === 'upper') return fragment.toUpperCase();
-        if (casing === 'lower') return fragment.toLowerCase();
-        return casing === 'folded' ? foldCase(fragment) : fragment;
-      }),
-    fc.constantFrom(...UNICODE_KEYS),
-  );
-
-/** Up to two members: more, AND-ed, seldom leave a row. */
-function someOf(members: Record<string, fc.Arbitrary<string[]>>): fc.Arbitrary<Record<string, string[]>> {
-  return fc
-    .subarray(Object.keys(members), { maxLength: 2 })
-    .chain((chosen) =>
-      fc.record(Object.fromEntries(chosen.map((member) => [member, members[member] ?? fc.constant([])]))),
-    );
-}
-
 const pages = fc.oneof(fc.nat({ max: 3 }), fc.nat({ max: 40 }));
 const pageSizes = fc.oneof(fc.integer({ min: 1, max: 60 }), fc.constant(500));
 
@@ -281,14 +225,7 @@ function manifestRequests(rows: PackRows) {
       range,
       range,
     )
-    .map(([lists, [shippedStart, shippedEnd], [receivedStart, receivedEnd]]) => {
-      const fields: ManifestFilterFields = { ...lists };
-      if (shippedStart) fields.shipped_date_start = shippedStart;
-      if (shippedEnd) fields.shipped_date_end = shippedEnd;
-      if (receivedStart) fields.received_date_start = receivedStart;
-      if (receivedEnd) fields.received_date_end = receivedEnd;
-      return fields;
-    });
+    .map(manifestFilterFields);
   const texts = rows.manifests.flatMap((m) => MANIFEST_SEARCH_FIELDS.map((field) => String(m[field])));
   return fc.record({
     filterFields,

@@ -5,12 +5,9 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LookupResult, type GeneratorFilterFields } from '../../shared/api/index.ts';
 import { foldCase } from '../../shared/query/search.ts';
-import {
-  LookupResult,
-  type GeneratorFilterFields,
-  type ManifestFilterFields,
-} from '../../shared/api/index.ts';
+import { manifestFilterFields, valuesFrom } from '../helpers/query-arbitraries.ts';
 import { startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
 import {
   INSPECTOR,
@@ -38,7 +35,6 @@ import {
 } from './support.ts';
 
 const RUNS = 60;
-const NONEXISTENT = ['no such value', 'ZZ-000', ''];
 
 let server: TrackerServer;
 let session: Session;
@@ -67,12 +63,6 @@ async function lookupValues(path: string, field: string): Promise<string[]> {
     if (!body.pagination.more) return values;
   }
 }
-
-/** A list of filter values: a few real ones and, sometimes, ones that do not exist. */
-const valuesFrom = (real: string[]) =>
-  fc
-    .tuple(fc.subarray(real, { maxLength: 3 }), fc.subarray(NONEXISTENT, { maxLength: 1 }))
-    .map(([a, b]) => [...a, ...b]);
 
 /** A fragment of real row text, 1–6 characters, in its own case, upper or lower case. */
 const realFragment = (texts: string[]) =>
@@ -179,14 +169,7 @@ describe('manifests list', () => {
         range,
         range,
       )
-      .map(([lists, [shippedStart, shippedEnd], [receivedStart, receivedEnd]]) => {
-        const fields: ManifestFilterFields = { ...lists };
-        if (shippedStart) fields.shipped_date_start = shippedStart;
-        if (shippedEnd) fields.shipped_date_end = shippedEnd;
-        if (receivedStart) fields.received_date_start = receivedStart;
-        if (receivedEnd) fields.received_date_end = receivedEnd;
-        return fields;
-      });
+      .map(manifestFilterFields);
     const texts = manifests.flatMap((m) => MANIFEST_SEARCH_FIELDS.map((field) => String(m.row[field])));
     const request = fc.record({
       filterFields: filters,

@@ -9,7 +9,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import fc from 'fast-check';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GeneratorFilterFields, ManifestFilterFields } from '../../shared/api/index.ts';
+import type { GeneratorFilterFields } from '../../shared/api/index.ts';
 import {
   generatorMatches,
   manifestFacts,
@@ -19,9 +19,9 @@ import {
   type ManifestFacts,
   type ManifestRow,
 } from '../../shared/query/filters.ts';
-import { foldCase } from '../../shared/query/search.ts';
 import { generatorComparator, manifestComparator } from '../../shared/query/sort.ts';
 import { finalize } from '../../server/src/db/finalize.ts';
+import { manifestFilterFields, searchKeys, someOf, valuesFrom } from '../helpers/query-arbitraries.ts';
 import { buildTestDatabase, startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
 import {
   GENERATOR_FIELDS,
@@ -43,23 +43,6 @@ import {
 
 /** Requests per sort field and direction. */
 const RUNS = 12;
-const NONEXISTENT = ['no such value', 'ZZ-000', ''];
-/** Keys that fold differently from toLowerCase or ASCII folding, of one to five characters. */
-const UNICODE_KEYS = [
-  'é',
-  'ÉCO',
-  'ærø',
-  'ÆR',
-  'Ø',
-  'ß',
-  'STRAßE',
-  'ς',
-  'ΟΔΟΣ',
-  '\u212A',
-  'ſ',
-  'İ',
-  '\u{1F600}',
-];
 
 interface Generator {
   row: GeneratorRow & Row;
@@ -131,46 +114,6 @@ afterAll(async () => {
   await server?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** A list of filter values: a few real ones and, sometimes, ones that do not exist. */
-const valuesFrom = (real: readonly string[]) =>
-  fc
-    .tuple(fc.subarray([...real], { maxLength: 3 }), fc.subarray(NONEXISTENT, { maxLength: 1 }))
-    .map(([a, b]) => [...a, ...b]);
-
-/** A search key: none, a fragment of real text (1–6 characters, in its case, upper, lower or folded), or a Unicode key. */
-const searchKeys = (texts: readonly string[]) =>
-  fc.oneof(
-    fc.constant(''),
-    fc
-      .tuple(
-        fc.constantFrom(...texts),
-        fc.nat(),
-        fc.integer({ min: 1, max: 6 }),
-        fc.constantFrom('same', 'upper', 'lower', 'folded'),
-      )
-      .map(([text, start, length, casing]) => {
-        const characters = [...text];
-        const from = characters.length === 0 ? 0 : start % characters.length;
-        const fragment = characters.slice(from, from + length).join('');
-        if (casing === 'upper') return fragment.toUpperCase();
-        if (casing === 'lower') return fragment.toLowerCase();
-        return casing === 'folded' ? foldCase(fragment) : fragment;
-      }),
-    fc.constantFrom(...UNICODE_KEYS),
-  );
-
-/**
- * Up to two of these members: more, AND-ed, almost never leave a row, and a request that matches nothing
- * shows little.
- */
-function someOf(members: Record<string, fc.Arbitrary<string[]>>): fc.Arbitrary<Record<string, string[]>> {
-  return fc
-    .subarray(Object.keys(members), { maxLength: 2 })
-    .chain((chosen) =>
-      fc.record(Object.fromEntries(chosen.map((member) => [member, members[member] ?? fc.constant([])]))),
-    );
-}
 
 /** A date bound, absent three times in four (four bounds together seldom leave a row). */
 const dateBound = (dates: readonly string[]) =>
@@ -272,14 +215,7 @@ describe('manifests: the server answers what the shared predicates and comparato
         range,
         range,
       )
-      .map(([lists, [shippedStart, shippedEnd], [receivedStart, receivedEnd]]) => {
-        const fields: ManifestFilterFields = { ...lists };
-        if (shippedStart) fields.shipped_date_start = shippedStart;
-        if (shippedEnd) fields.shipped_date_end = shippedEnd;
-        if (receivedStart) fields.received_date_start = receivedStart;
-        if (receivedEnd) fields.received_date_end = receivedEnd;
-        return fields;
-      });
+      .map(manifestFilterFields);
     const texts = manifests.flatMap((m) => MANIFEST_SEARCH_FIELDS.map((name) => m.row[name]));
     const request = fc.record({
       filterFields: filters,
