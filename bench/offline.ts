@@ -17,7 +17,7 @@
  *
  * It reports and never asserts. Writes docs/benchmarks/offline.md.
  */
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -28,6 +28,7 @@ import { DETAILS_PARALLEL } from '../main/src/api/generator-details.ts';
 import { startBridge } from '../main/src/bridge/server.ts';
 import { LoginResponse } from '../shared/api/index.ts';
 import { readPack } from '../test/helpers/pack-reader.ts';
+import { buildBenchApp } from './build-app.ts';
 import {
   QUERY_KINDS,
   type QueryKind,
@@ -80,26 +81,6 @@ const cleanups: (() => Promise<unknown>)[] = [];
 async function cleanUp(): Promise<void> {
   for (const step of cleanups.reverse()) await step().catch(() => undefined);
   cleanups.length = 0;
-}
-
-function buildApp(): string {
-  if (args['skip-build']) return resolve(root, 'out');
-  const out = join(mkdtempSync(join(tmpdir(), 'waste-tracker-bench-')), 'out');
-  cleanups.push(() => Promise.resolve(rmSync(dirname(out), { recursive: true, force: true })));
-  const build = spawnSync(
-    process.execPath,
-    [
-      resolve(root, 'node_modules/electron-vite/bin/electron-vite.js'),
-      'build',
-      '--logLevel',
-      'error',
-      '--outDir',
-      out,
-    ],
-    { cwd: root, stdio: 'inherit', timeout: 180_000 },
-  );
-  if (build.status !== 0) throw new Error('The app did not build (electron-vite build).');
-  return out;
 }
 
 async function stopServer(child: ChildProcess): Promise<void> {
@@ -274,7 +255,7 @@ function queryRow(kind: string, times: number[], baseline: number[]): string {
 async function main(): Promise<void> {
   await ensureBenchDatabase(dbPath, manifestCount);
   const loadAtStart = loadavg()[0] ?? NaN;
-  const appDir = buildApp();
+  const appDir = buildBenchApp(args['skip-build'], cleanups);
   const { origin, child } = await startServerProcess(dbPath, { timeoutMs: 120_000 });
   cleanups.push(() => stopServer(child));
   const bridge = await startBridge({

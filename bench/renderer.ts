@@ -11,10 +11,10 @@
  * The app is built into a temporary folder first, so a build writing out/ at the same time cannot swap files
  * mid-run; --skip-build serves the existing out/ instead.
  */
-import { spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   chromium,
@@ -31,6 +31,7 @@ import { BRIDGE_FOLDER } from '../main/src/bridge/page.ts';
 import { startBridge } from '../main/src/bridge/server.ts';
 import { GeneratorList, LoginResponse, LookupResult } from '../shared/api/index.ts';
 import { channelOf } from '../shared/ipc/contract.ts';
+import { buildBenchApp } from './build-app.ts';
 import { benchDatabasePath, ensureBenchDatabase, startServerProcess } from './tracker-server.ts';
 import { DEMO_USERS } from '../test/helpers/demo-users.ts';
 
@@ -849,34 +850,6 @@ async function stopServer(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-function buildApp(): string {
-  if (args['skip-build']) {
-    const out = resolve(root, 'out');
-    if (!existsSync(resolve(out, 'renderer/index.html')))
-      throw new Error('--skip-build: out/ has no built renderer; run npx electron-vite build first.');
-    return out;
-  }
-  const folder = mkdtempSync(join(tmpdir(), 'waste-tracker-bench-'));
-  cleanups.push(() => Promise.resolve(rmSync(folder, { recursive: true, force: true })));
-  const out = join(folder, 'out');
-  console.error('Building the app (electron-vite)…');
-  const build = spawnSync(
-    process.execPath,
-    [
-      resolve(root, 'node_modules/electron-vite/bin/electron-vite.js'),
-      'build',
-      '--logLevel',
-      'error',
-      '--outDir',
-      out,
-    ],
-    { cwd: root, stdio: 'inherit', timeout: 180_000 },
-  );
-  if (build.status !== 0)
-    throw new Error('The app did not build (electron-vite build); see the output above.');
-  return out;
-}
-
 async function main(): Promise<void> {
   await ensureBenchDatabase(dbPath, manifestCount);
   const loadAtStart = loadavg();
@@ -885,7 +858,7 @@ async function main(): Promise<void> {
     void cleanUp().finally(() => process.exit(1));
   }, RUN_LIMIT_MS);
   watchdog.unref();
-  const appDir = buildApp();
+  const appDir = buildBenchApp(args['skip-build'], cleanups);
 
   const { origin, child } = await startServerProcess(dbPath, { timeoutMs: 120_000 });
   cleanups.push(() => stopServer(child));

@@ -148,6 +148,19 @@ async function expectWholePack(page: Page, app: App): Promise<void> {
   expect([...stored.detailIds].sort()).toEqual(truth.generators);
 }
 
+/**
+ * Signs in and starts a pack of every manifest whose generator profiles are held unanswered, as when the
+ * app closes during that part: once a batch is held, every manifest page is stored and no profile is.
+ */
+async function packHeldAtProfiles(page: Page): Promise<Locator> {
+  await signInThroughUi(page, DEMO_USERS.inspector);
+  await openWorkspace(page, 'Manifests');
+  const held = await holdDetailBatches(page);
+  const pack = await makeAvailableOffline(page, 'All manifests');
+  await expect.poll(held, { timeout: 20_000 }).toBeGreaterThan(0);
+  return pack;
+}
+
 test('a pack downloads, survives a stopped server midway, resumes by itself with nothing missing or twice, and is deleted', async ({
   app,
   window,
@@ -200,11 +213,7 @@ test('a pack download cut short by closing the app resumes by itself when the ap
   window,
 }) => {
   const { page } = window;
-  await signInThroughUi(page, DEMO_USERS.inspector);
-  await openWorkspace(page, 'Manifests');
-  const held = await holdDetailBatches(page);
-  const pack = await makeAvailableOffline(page, 'All manifests');
-  await expect.poll(held, { timeout: 20_000 }).toBeGreaterThan(0);
+  const pack = await packHeldAtProfiles(page);
   const midway = (await savedData(page, 'inspector')).packs[0]!;
   expect(midway.status).toBe('downloading');
   expect(midway.detailIds.length).toBeLessThan(midway.generatorIds.length);
@@ -216,11 +225,7 @@ test('a pack download cut short by closing the app resumes by itself when the ap
 
 test('a paused pack stays paused when the app starts again', async ({ window }) => {
   const { page } = window;
-  await signInThroughUi(page, DEMO_USERS.inspector);
-  await openWorkspace(page, 'Manifests');
-  const held = await holdDetailBatches(page);
-  const pack = await makeAvailableOffline(page, 'All manifests');
-  await expect.poll(held, { timeout: 20_000 }).toBeGreaterThan(0);
+  const pack = await packHeldAtProfiles(page);
   await pack.getByRole('button', { name: 'Pause' }).click();
   await expect(pack.getByRole('button', { name: 'Resume' })).toBeVisible();
   const paused = (await savedData(page, 'inspector')).packs[0]!;
