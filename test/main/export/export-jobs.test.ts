@@ -1,8 +1,6 @@
-import { createWriteStream } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GENERATOR_COLUMNS } from '../../../shared/columns.ts';
 import type { Result } from '../../../shared/ipc/contract.ts';
@@ -14,6 +12,7 @@ import {
   type FetchPage,
 } from '../../../main/src/export/export-jobs.ts';
 import type { ExportPage, GridFile } from '../../../main/src/export/grid-writer.ts';
+import { diskWithRoom } from './disk-with-room.ts';
 import { readBook } from './workbook-reader.ts';
 
 let folder: string;
@@ -148,28 +147,8 @@ describe('export jobs', () => {
 
   it('reports a full disk in words and keeps the old file intact', async () => {
     const { events, finished } = recorder();
-    let written = 0;
     // A disk that fills up after 64 KiB: every later write fails as the kernel would say it.
-    const open = (path: string) => {
-      const real = createWriteStream(path);
-      return new Writable({
-        write(chunk: Buffer, _encoding, callback) {
-          written += chunk.length;
-          if (written > 64 * 1024) {
-            callback(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
-            return;
-          }
-          real.write(chunk, callback);
-        },
-        final(callback) {
-          real.end(callback);
-        },
-        destroy(error, callback) {
-          real.destroy();
-          callback(error);
-        },
-      });
-    };
+    const open = diskWithRoom(64 * 1024);
     const exports = createExports({ events, spillFolder: folder, open });
     const target = join(folder, 'generators.xlsx');
     await writeFile(target, 'the previous export');

@@ -7,16 +7,16 @@
  * renderer sent while the disk filled is refused rather than left waiting.
  */
 import { execFileSync } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MANIFEST_COLUMNS } from '../../../shared/columns.ts';
 import { createExports, type ExportEvents } from '../../../main/src/export/export-jobs.ts';
 import type { GridFile } from '../../../main/src/export/grid-writer.ts';
 import { ChunkFeed } from '../../../main/src/export/offline-rows.ts';
+import { diskWithRoom } from './disk-with-room.ts';
 
 let folder: string;
 let spillFolder: string;
@@ -71,31 +71,6 @@ function recorder() {
     failed: (_id, message) => settle({ failed: message }),
   };
   return { events, outcome };
-}
-
-/** A disk with `room` bytes left: every write past them fails as the kernel says so. */
-function diskWithRoom(room: number) {
-  let used = 0;
-  return (path: string) => {
-    const real = createWriteStream(path);
-    return new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        used += chunk.length;
-        if (used > room) {
-          callback(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
-          return;
-        }
-        real.write(chunk, callback);
-      },
-      final(callback) {
-        real.end(callback);
-      },
-      destroy(error, callback) {
-        real.destroy();
-        callback(error);
-      },
-    });
-  };
 }
 
 /**
