@@ -7,7 +7,7 @@
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GeneratorRecord, ManifestRecord } from '../../../shared/api/index.ts';
 import {
   GENERATOR_COLUMNS,
@@ -48,9 +48,20 @@ beforeAll(async () => {
   generatorPack = openPack(await readPack(session, { list: 'generators', filterFields: {}, searchKey: '' }));
   manifestPack = openPack(await readPack(session, { list: 'manifests', filterFields: {}, searchKey: '' }));
 }, 60_000);
+afterEach(() => {
+  app.saveTargets.next = (suggested) => join(appDir, 'saved', suggested);
+});
 afterAll(async () => {
   await running?.close();
 });
+
+/** Makes the save dialog answer files in a new folder `name` of the app's folder, for this test; its path. */
+async function savingInto(name: string): Promise<string> {
+  const dir = join(appDir, name);
+  await mkdir(dir, { recursive: true });
+  app.saveTargets.next = (suggested) => join(dir, suggested);
+  return dir;
+}
 
 /** The renderer's channel to main, with the pages read from `pack` as the engine's worker answers them. */
 function channel(pack: OpenedPack, id: string): OfflineRowsChannel & { answers: Result<null>[] } {
@@ -239,42 +250,37 @@ const BAD_CHUNKS: { name: string; rows: unknown[]; problem: RegExp }[] = [
 describe('chunks of offline data are checked in main', () => {
   for (const { name, rows, problem } of BAD_CHUNKS) {
     it(`refuses ${name}, fails the export and keeps the old file`, async () => {
-      const dir = join(appDir, 'bad-chunks');
-      await mkdir(dir, { recursive: true });
+      const dir = await savingInto('bad-chunks');
       const target = join(dir, 'Generators.xlsx');
       await writeFile(target, 'the previous export');
       app.saveTargets.next = () => target;
-      try {
-        const id = await start({ list: 'generators', format: 'xlsx', fields: ['epa_handler_id'] });
-        // A good chunk first, so the refused one comes after rows were written.
-        const good = engineRows<GeneratorRecord>(generatorPack, {
-          list: 'generators',
-          format: 'xlsx',
-          fields: ['epa_handler_id', 'generator_name', 'total_waste'],
-        }).slice(0, 50);
-        expect(await app.invoke('exports', 'offlineChunk', { id, total: 80, rows: good })).toEqual({
-          ok: true,
-          data: null,
-        });
-        const refused = await app.invoke('exports', 'offlineChunk', { id, total: 80, rows });
-        expect(refused).toMatchObject({ ok: false, error: { kind: 'bad-request' } });
-        const message = refused.ok ? '' : refused.error.message;
-        expect(message).toMatch(problem);
-        expect(message).toMatch(
-          /^The offline data sent for the export is not valid \(.*\); no file was written\.$/,
-        );
-        const outcome = await settled(app, id);
-        expect(outcome).toMatchObject({ message });
-        expect(await readdir(dir)).toEqual(['Generators.xlsx']);
-        expect(await readFile(target, 'utf8')).toBe('the previous export');
-        // The export is over: a later chunk or end finds nothing running.
-        expect(await app.invoke('exports', 'offlineEnd', { id })).toMatchObject({
-          ok: false,
-          error: { kind: 'not-found' },
-        });
-      } finally {
-        app.saveTargets.next = (suggested) => join(appDir, 'saved', suggested);
-      }
+      const id = await start({ list: 'generators', format: 'xlsx', fields: ['epa_handler_id'] });
+      // A good chunk first, so the refused one comes after rows were written.
+      const good = engineRows<GeneratorRecord>(generatorPack, {
+        list: 'generators',
+        format: 'xlsx',
+        fields: ['epa_handler_id', 'generator_name', 'total_waste'],
+      }).slice(0, 50);
+      expect(await app.invoke('exports', 'offlineChunk', { id, total: 80, rows: good })).toEqual({
+        ok: true,
+        data: null,
+      });
+      const refused = await app.invoke('exports', 'offlineChunk', { id, total: 80, rows });
+      expect(refused).toMatchObject({ ok: false, error: { kind: 'bad-request' } });
+      const message = refused.ok ? '' : refused.error.message;
+      expect(message).toMatch(problem);
+      expect(message).toMatch(
+        /^The offline data sent for the export is not valid \(.*\); no file was written\.$/,
+      );
+      const outcome = await settled(app, id);
+      expect(outcome).toMatchObject({ message });
+      expect(await readdir(dir)).toEqual(['Generators.xlsx']);
+      expect(await readFile(target, 'utf8')).toBe('the previous export');
+      // The export is over: a later chunk or end finds nothing running.
+      expect(await app.invoke('exports', 'offlineEnd', { id })).toMatchObject({
+        ok: false,
+        error: { kind: 'not-found' },
+      });
     });
   }
 
@@ -302,63 +308,51 @@ describe('chunks of offline data are checked in main', () => {
 
 describe('an export of offline data that stops midway', () => {
   it('cancelled after a few chunks, refuses the next, and leaves no file and no temporary file', async () => {
-    const dir = join(appDir, 'cancelled');
-    await mkdir(dir, { recursive: true });
-    app.saveTargets.next = (suggested) => join(dir, suggested);
-    try {
-      const query: ExportGridInput = {
-        list: 'manifests',
-        format: 'xlsx',
-        fields: MANIFEST_COLUMNS.map((column) => column.field),
-      };
-      const id = await start(query);
-      const wire = channel(manifestPack, id);
-      let sent = 0;
-      const sending = sendOfflineRows(query, {
-        ...wire,
-        send: async (total, rows) => {
-          sent += 1;
-          if (sent === 3) assertOk(await app.invoke('exports', 'cancel', { id }));
-          return wire.send(total, rows);
-        },
-      });
-      await sending;
-      expect(await settled(app, id)).toMatchObject({
-        message: 'The export was cancelled; no file was written.',
-      });
-      // Two chunks written, the third refused, none after it sent.
-      expect(wire.answers.map((answer) => answer.ok)).toEqual([true, true, false]);
-      expect(await readdir(dir)).toEqual([]);
-    } finally {
-      app.saveTargets.next = (suggested) => join(appDir, 'saved', suggested);
-    }
+    const dir = await savingInto('cancelled');
+    const query: ExportGridInput = {
+      list: 'manifests',
+      format: 'xlsx',
+      fields: MANIFEST_COLUMNS.map((column) => column.field),
+    };
+    const id = await start(query);
+    const wire = channel(manifestPack, id);
+    let sent = 0;
+    const sending = sendOfflineRows(query, {
+      ...wire,
+      send: async (total, rows) => {
+        sent += 1;
+        if (sent === 3) assertOk(await app.invoke('exports', 'cancel', { id }));
+        return wire.send(total, rows);
+      },
+    });
+    await sending;
+    expect(await settled(app, id)).toMatchObject({
+      message: 'The export was cancelled; no file was written.',
+    });
+    // Two chunks written, the third refused, none after it sent.
+    expect(wire.answers.map((answer) => answer.ok)).toEqual([true, true, false]);
+    expect(await readdir(dir)).toEqual([]);
   });
 
   it('fails with the renderer’s reason when the pack cannot be read, and writes no file', async () => {
-    const dir = join(appDir, 'unreadable');
-    await mkdir(dir, { recursive: true });
-    app.saveTargets.next = (suggested) => join(dir, suggested);
-    try {
-      const query: ExportGridInput = {
-        list: 'manifests',
-        format: 'xlsx',
-        fields: ['manifest_tracking_number'],
-      };
-      const id = await start(query);
-      const wire = channel(manifestPack, id);
-      await sendOfflineRows(query, {
-        ...wire,
-        page: (request) =>
-          request.input.pageInfo.page === 1
-            ? Promise.reject(new Error('The offline engine stopped.'))
-            : wire.page(request),
-      });
-      expect(await settled(app, id)).toMatchObject({
-        message: 'The offline data could not be read: The offline engine stopped.',
-      });
-      expect(await readdir(dir)).toEqual([]);
-    } finally {
-      app.saveTargets.next = (suggested) => join(appDir, 'saved', suggested);
-    }
+    const dir = await savingInto('unreadable');
+    const query: ExportGridInput = {
+      list: 'manifests',
+      format: 'xlsx',
+      fields: ['manifest_tracking_number'],
+    };
+    const id = await start(query);
+    const wire = channel(manifestPack, id);
+    await sendOfflineRows(query, {
+      ...wire,
+      page: (request) =>
+        request.input.pageInfo.page === 1
+          ? Promise.reject(new Error('The offline engine stopped.'))
+          : wire.page(request),
+    });
+    expect(await settled(app, id)).toMatchObject({
+      message: 'The offline data could not be read: The offline engine stopped.',
+    });
+    expect(await readdir(dir)).toEqual([]);
   });
 });
