@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldCase } from '../../shared/query/search.ts';
 import { LookupResult } from '../../shared/api/index.ts';
 import { buildTestDatabase, startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
+import { ColumnScanLookup } from '../../server/src/repositories/lookups.ts';
+import { StatementCache } from '../../server/src/db/statements.ts';
 import {
   INSPECTOR,
   PATHS,
@@ -186,6 +188,50 @@ describe.each(cases)('$side lookup $field', ({ side, path, field, values }) => {
       results: [],
       pagination: { more: false },
     });
+  });
+});
+
+describe('a short key over a list too long to hold, looked for among its first values', () => {
+  const lists = [
+    ['manifests', 'manifest_tracking_number'],
+    ['generators', 'epa_handler_id'],
+  ] as const;
+  const keys = ['1', '0', '12', '9z', 'a', 'D', 'é', 'ZZ', '\u00e9', 'k'];
+
+  it.each(lists)(
+    '%s: gives the page the whole scan gives, or nothing when its first values do not hold it',
+    (table, columnName) => {
+      const lookup = new ColumnScanLookup(new StatementCache(server.db), table, columnName);
+      let answered = 0;
+      let declined = 0;
+      for (const window of [60, 120, 500]) {
+        for (const key of keys) {
+          for (const page of [1, 2, 3]) {
+            const within = lookup.pageWithin(window, key, page);
+            if (within === undefined) {
+              declined += 1;
+              continue;
+            }
+            answered += 1;
+            expect(within).toEqual(lookup.page(key, page));
+            expect(within.results).toHaveLength(50);
+            expect(within.pagination.more).toBe(true);
+          }
+        }
+      }
+      // Both outcomes occur, so neither half of the comparison is vacuous.
+      expect(answered).toBeGreaterThan(0);
+      expect(declined).toBeGreaterThan(0);
+    },
+  );
+
+  it('declines a page whose matches lie beyond its first values, though the scan finds them', () => {
+    const lookup = new ColumnScanLookup(new StatementCache(server.db), 'generators', 'epa_handler_id');
+    // The accented id sorts after every ASCII one: its only match is the list's last value.
+    expect(lookup.page('é', 1).results).toEqual([
+      { value: ACCENTED_ID.epa_handler_id, text: ACCENTED_ID.epa_handler_id },
+    ]);
+    expect(lookup.pageWithin(500, 'é', 1)).toBeUndefined();
   });
 });
 

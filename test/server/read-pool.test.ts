@@ -136,6 +136,27 @@ describe('a scanning request runs off the main thread', () => {
     expect(answer.body).toEqual({ results: [], pagination: { more: false } });
   });
 
+  it('a short lookup search whose page lies among the first values in order stays on the main thread, answered as the scan answers it', async () => {
+    hold();
+    const path = '/api/tracker/shipments_and_waste_volumes/filters/';
+    const reached = handlerReached('search=%C3%A9');
+    const pending = get(baseUrl, path, token, { field: 'manifest_number', page: '1', search: 'é' });
+    await reached;
+    // The pool has one worker, held: these answers cannot have come from it.
+    const repository = new ManifestsRepository(db);
+    for (const page of [1, 2]) {
+      const answer = await get(baseUrl, path, token, {
+        field: 'manifest_number',
+        page: String(page),
+        search: '1',
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual(repository.lookup('manifest_number', '1', page));
+    }
+    release();
+    expect((await pending).status).toBe(200);
+  });
+
   it('a search the trigram index answers stays on the main thread, even while a scan is held', async () => {
     hold();
     const reached = handlerReached('"searchKey":"ö"');

@@ -123,9 +123,12 @@ export class GeneratorsRepository {
     return this.lookups[field].page(search, page);
   }
 
-  /** True when this lookup search scans a table (a short key over the EPA handler ids). */
-  lookupScans(field: GeneratorLookupField, search: string): boolean {
-    return this.lookups[field].scans(search);
+  /**
+   * This lookup page when it needs no scan of a whole table (which a short key over the EPA handler ids
+   * may), else undefined: lookups.ts `pageWithoutScan`.
+   */
+  lookupWithoutScan(field: GeneratorLookupField, search: string, page: number) {
+    return this.lookups[field].pageWithoutScan(search, page);
   }
 
   /** True when a page or the totals for this searchKey scan the table rather than read an index. */

@@ -6,7 +6,10 @@
  * A search of three characters or more is answered from the lookup index (db/lookup-index.ts). Shorter
  * ones: most lists hold at most ~100k distinct values, read once into memory (the dataset does not change
  * while it is served) and searched there, stopping as soon as the page is full; the manifest numbers and
- * EPA handler ids (one per row) are scanned in SQLite in their index's order.
+ * EPA handler ids (one per row) are scanned in SQLite in their index's order. That scan reads the whole
+ * index for a rare key, so the server runs it in its read pool (routes/tracker.ts) unless the first
+ * SCAN_WINDOW values in order already hold the page (`pageWithoutScan`): a common key such as "a" is then
+ * answered at once, with bounded work, on the main thread.
  */
 import type { Database } from 'better-sqlite3';
 import type { LookupResult } from '../../../shared/api/index.ts';
@@ -64,6 +67,12 @@ export class MemoryLookup implements LookupSource {
 const INDEXED_KEY_LENGTH = TRIGRAM_MIN_LENGTH;
 
 /**
+ * How many values, in lookup order, a short key's page is looked for among before the whole table is left
+ * to a scan off the main thread: well under a millisecond of reading an index on the main thread.
+ */
+export const SCAN_WINDOW = 2000;
+
+/**
  * A lookup answered from its list's table in the lookup index (db/lookup-index.ts) for keys of three
  * characters or more, walking the rowids in lookup order until the page is full. Shorter keys go to the
  * list in memory or, for a list too long to hold, a scan of its table's index (`scans` says which, so that
@@ -91,6 +100,18 @@ export class IndexedLookup implements LookupSource {
   /** True when this search is answered by scanning a whole table rather than from an index or memory. */
   scans(search: string): boolean {
     return this.short instanceof ColumnScanLookup && search !== '' && [...search].length < INDEXED_KEY_LENGTH;
+  }
+
+  /**
+   * The page, if it can be answered without scanning a whole table: from the index, from memory, or from
+   * the first SCAN_WINDOW values of a list too long to hold when they hold the page and a match after it.
+   * Undefined when only a scan can answer.
+   */
+  pageWithoutScan(search: string, page: number): LookupResult | undefined {
+    if (this.short instanceof ColumnScanLookup && this.scans(search)) {
+      return this.short.pageWithin(SCAN_WINDOW, search, page);
+    }
+    return this.page(search, page);
   }
 
   page(search: string, page: number): LookupResult {
@@ -147,12 +168,32 @@ export class ColumnScanLookup implements LookupSource {
       )
       .pluck()
       .all(...match.params, PAGE + 1, (page - 1) * PAGE) as string[];
-    const more = values.length > PAGE;
-    return {
-      results: values.slice(0, PAGE).map((value) => ({ value, text: value })),
-      pagination: { more },
-    };
+    return pageOf(values);
   }
+
+  /**
+   * The page as `page` answers it, read from the first `window` values in order only: undefined unless they
+   * hold the whole page and one match after it (which both fills the page and settles `more`).
+   */
+  pageWithin(window: number, search: string, page: number): LookupResult | undefined {
+    const match = foldedContains(this.column, search);
+    const values = this.statements
+      .get(
+        `SELECT ${this.column} FROM (SELECT ${this.column} FROM ${this.table} ORDER BY ${this.column} LIMIT ?)
+         WHERE ${match.sql} ORDER BY ${this.column} LIMIT ? OFFSET ?`,
+      )
+      .pluck()
+      .all(window, ...match.params, PAGE + 1, (page - 1) * PAGE) as string[];
+    return values.length > PAGE ? pageOf(values) : undefined;
+  }
+}
+
+/** A lookup page from up to PAGE + 1 values in order: the extra one only says that a further page exists. */
+function pageOf(values: string[]): LookupResult {
+  return {
+    results: values.slice(0, PAGE).map((value) => ({ value, text: value })),
+    pagination: { more: values.length > PAGE },
+  };
 }
 
 /**

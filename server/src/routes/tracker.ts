@@ -104,9 +104,11 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
   app.get('/api/tracker/generators/filters/', generatorsScope, (request) => {
     const query = parse(GeneratorLookupQuery, request.query, 'query');
     const search = valueOf(parseSearch(query.search, 'search'), 'query.search');
-    return pool && deps.generators.lookupScans(query.field, search)
-      ? pool.run('generatorsLookup', query.field, search, query.page)
-      : deps.generators.lookup(query.field, search, query.page);
+    if (!pool) return deps.generators.lookup(query.field, search, query.page);
+    return (
+      deps.generators.lookupWithoutScan(query.field, search, query.page) ??
+      pool.run('generatorsLookup', query.field, search, query.page)
+    );
   });
 
   app.get(
@@ -159,8 +161,10 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
   app.get('/api/tracker/shipments_and_waste_volumes/filters/', manifestsScope, (request) => {
     const query = parse(ManifestLookupQuery, request.query, 'query');
     const search = valueOf(parseSearch(query.search, 'search'), 'query.search');
-    return pool && deps.manifests.lookupScans(query.field, search)
-      ? pool.run('manifestsLookup', query.field, search, query.page)
-      : deps.manifests.lookup(query.field, search, query.page);
+    if (!pool) return deps.manifests.lookup(query.field, search, query.page);
+    return (
+      deps.manifests.lookupWithoutScan(query.field, search, query.page) ??
+      pool.run('manifestsLookup', query.field, search, query.page)
+    );
   });
 }
