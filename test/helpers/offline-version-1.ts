@@ -1,5 +1,5 @@
 /**
- * Saved data as version 1 of the offline database wrote it, for the upgrade tests: the same tables with
+ * Saved data as version 1 (and 2) of the offline database wrote it, for the upgrade tests: the same tables with
  * packs indexed by id only, and a pack's pages cut as version 1 cut them (rows 500 to a page, generators
  * 200, details 50). No DOM and no Node: the Node and the jsdom tests both use it.
  */
@@ -28,16 +28,30 @@ export function openVersion1(name: string): Dexie {
   return db;
 }
 
+/** Version 2 found packs by status and cut detail pages of 200; its records were version 1's. */
+export const VERSION_2_PAGES = { rows: 500, generators: 200, details: 200 } as const;
+
+/** Opens (creating) a database of this name at version 2. */
+export function openVersion2(name: string): Dexie {
+  const db = openVersion1(name);
+  db.version(2).stores({ packs: 'id, status' });
+  return db;
+}
+
 export type Version1Pack = Omit<PackRecord, 'size' | 'rowsDone' | 'total' | 'generatorCount' | 'list'>;
 
-/** Writes a pack as version 1 stored one; `detailPages` of its detail pages are stored (all by default). */
+/**
+ * Writes a pack as version 1 stored one; `detailPages` of its detail pages are stored (all by default).
+ * `cut`: the page sizes, for a later version's pack in the same records.
+ */
 export async function writeVersion1Pack(
   db: Dexie,
   pack: Version1Pack,
   rows: PackRows,
   detailPages?: number,
+  cut: { rows: number; generators: number; details: number } = VERSION_1_PAGES,
 ): Promise<void> {
-  const { rows: rowPage, generators: generatorPage, details: detailPage } = VERSION_1_PAGES;
+  const { rows: rowPage, generators: generatorPage, details: detailPage } = cut;
   const list = pack.query.list;
   const parts: [ChunkRecord['part'], unknown[][]][] =
     list === 'generators'

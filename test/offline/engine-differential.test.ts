@@ -6,6 +6,10 @@
  * engine's answer equals the server's answer as main parses it, exactly. Then filtered packs (one state's
  * generators, one year of manifests) with requests generated inside their scope, which `covers` accepts.
  *
+ * Every pack here is opened both ways, and each answer checked equal between them: from its rows, building
+ * each index the first time a request needs it (a pack stored without indexes), and from the indexes a pack
+ * stores (built all at once, then through a structured clone as IndexedDB stores them), as the app opens it.
+ *
  * The server speaks the typed dialect: the sample dialect rounds totals to two decimals on the wire, and the
  * engine answers the four the typed dialect carries (docs/offline.md).
  */
@@ -29,7 +33,12 @@ import {
 } from '../../shared/api/index.ts';
 import { GENERATOR_SEARCH_FIELDS, MANIFEST_SEARCH_FIELDS } from '../../shared/query/index.ts';
 import { finalize } from '../../server/src/db/finalize.ts';
-import type { PackQuery, PackRows } from '../../renderer/src/offline/engine/contract.ts';
+import type {
+  EngineRequestName,
+  EngineRequests,
+  PackQuery,
+  PackRows,
+} from '../../renderer/src/offline/engine/contract.ts';
 import { covers } from '../../renderer/src/offline/engine/covers.ts';
 import { openPack, type OpenedPack } from '../../renderer/src/offline/engine/open-pack.ts';
 import { handlingCodeOf } from '../../renderer/src/offline/engine/pack-facts.ts';
@@ -82,6 +91,26 @@ function addManifests(path: string): void {
   }
 }
 
+/**
+ * A pack opened from its rows and again from its stored indexes; each answer is the first's, after checking
+ * the second gives the same.
+ */
+function openedBothWays(rows: PackRows): OpenedPack {
+  const built = openPack(rows);
+  const stored = openPack(rows, structuredClone(openPack(rows).indexes()));
+  expect(stored.fromStored).toBe(true);
+  return {
+    list: built.list,
+    fromStored: false,
+    indexes: () => built.indexes(),
+    answer: <Name extends EngineRequestName>(name: Name, input: EngineRequests[Name]) => {
+      const answer = built.answer(name, input);
+      expect(stored.answer(name, input)).toEqual(answer);
+      return answer;
+    },
+  };
+}
+
 beforeAll(async () => {
   const built = await buildTestDatabase(3000, 13);
   dir = built.dir;
@@ -93,8 +122,8 @@ beforeAll(async () => {
     generators: await readPack(session, WHOLE_GENERATORS),
     manifests: await readPack(session, { list: 'manifests', filterFields: {}, searchKey: '' }),
   };
-  generatorPack = openPack(whole.generators);
-  manifestPack = openPack(whole.manifests);
+  generatorPack = openedBothWays(whole.generators);
+  manifestPack = openedBothWays(whole.manifests);
 });
 
 afterAll(async () => {
@@ -417,12 +446,64 @@ describe('a pack of the whole dataset answers exactly what the server answers', 
 
   it('refuses generator totals from a pack made without each generator’s totals', () => {
     const { totals: _dropped, ...older } = whole.generators;
-    expect(openPack(older).answer('generators.aggregate', { filterFields: {}, searchKey: '' })).toMatchObject(
+    expect(
+      openedBothWays(older).answer('generators.aggregate', { filterFields: {}, searchKey: '' }),
+    ).toMatchObject({
+      ok: false,
+      error: { kind: 'offline', message: expect.stringContaining('refresh it') as string },
+    });
+  });
+});
+
+describe('stored indexes are answered from only over the rows they were made over', () => {
+  const requests = () => {
+    const manifest = whole.manifests.manifests[7]!;
+    return [
+      { filterFields: {}, searchKey: '', pageInfo: { page: 0, pageSize: 50 } },
       {
-        ok: false,
-        error: { kind: 'offline', message: expect.stringContaining('refresh it') as string },
+        filterFields: { generator_names: [manifest.generator_name ?? ''] },
+        searchKey: '',
+        pageInfo: { page: 0, pageSize: 20, sort: 'shipped_date desc' },
       },
-    );
+      {
+        filterFields: { shipped_date_start: '2023-01-01' },
+        searchKey: (manifest.transporter ?? '').slice(0, 3).toLowerCase(),
+        pageInfo: { page: 1, pageSize: 10, sort: 'transporter asc' },
+      },
+    ];
+  };
+
+  it('a pack whose rows come in another order, or are others, sets them aside and answers from its rows', async () => {
+    const indexes = structuredClone(openPack(whole.manifests).indexes());
+    const rows = whole.manifests.manifests;
+    const [first, second, ...rest] = rows;
+    const others: [string, PackRows, PackRows['manifests'] | undefined][] = [
+      ['reversed', { ...whole.manifests, manifests: [...rows].reverse() }, undefined],
+      ['two rows swapped', { ...whole.manifests, manifests: [second!, first!, ...rest] }, undefined],
+      // One row fewer: the server holds it, so the answer is held to the same rows opened without indexes.
+      ['one row fewer', { ...whole.manifests, manifests: rows.slice(1) }, rows.slice(1)],
+    ];
+    for (const [what, changed, own] of others) {
+      const pack = openPack(changed, indexes);
+      expect(pack.fromStored, what).toBe(false);
+      for (const request of requests()) {
+        const expected = own
+          ? data(openPack({ ...whole.manifests, manifests: own }).answer('manifests.list', request))
+          : await serverList('manifests', request);
+        expect(data(pack.answer('manifests.list', request)), what).toEqual(expected);
+      }
+    }
+  });
+
+  it('indexes of another format or of the other list are not read', async () => {
+    const indexes = structuredClone(openPack(whole.manifests).indexes());
+    expect(openPack(whole.manifests, indexes).fromStored).toBe(true);
+    expect(openPack(whole.manifests, { ...indexes, format: indexes.format + 1 }).fromStored).toBe(false);
+    expect(openPack(whole.generators, indexes).fromStored).toBe(false);
+    const request = requests()[1]!;
+    expect(
+      data(openPack(whole.manifests, { ...indexes, format: 0 }).answer('manifests.list', request)),
+    ).toEqual(await serverList('manifests', request));
   });
 });
 
@@ -466,7 +547,7 @@ describe('a filtered pack answers requests inside its scope exactly as the serve
     const rows = await readPack(session, query);
     expect(rows.generators.length).toBeGreaterThan(10);
     expect(rows.generators.length).toBeLessThan(whole.generators.generators.length);
-    const pack = openPack(rows);
+    const pack = openedBothWays(rows);
     await fc.assert(
       fc.asyncProperty(generatorRequests(whole.generators), async (generated) => {
         const request = { ...generated, filterFields: inside(query.filterFields, generated.filterFields) };
@@ -493,7 +574,7 @@ describe('a filtered pack answers requests inside its scope exactly as the serve
     const rows = await readPack(session, query);
     expect(rows.manifests.length).toBeGreaterThan(100);
     expect(rows.manifests.length).toBeLessThan(whole.manifests.manifests.length);
-    const pack = openPack(rows);
+    const pack = openedBothWays(rows);
     await fc.assert(
       fc.asyncProperty(manifestRequests(whole.manifests), async (generated) => {
         const request = { ...generated, filterFields: inside(query.filterFields, generated.filterFields) };
@@ -519,7 +600,7 @@ describe('a filtered pack answers requests inside its scope exactly as the serve
       filterFields: { handling_codes: ['H141', 'H040', 'H061'] },
       searchKey: key,
     };
-    const pack = openPack(await readPack(session, query));
+    const pack = openedBothWays(await readPack(session, query));
     await fc.assert(
       fc.asyncProperty(
         manifestRequests(whole.manifests),

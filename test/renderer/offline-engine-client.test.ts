@@ -12,7 +12,7 @@ import { EngineClient, EngineError } from '../../renderer/src/offline/engine/eng
 import { engineHost } from '../../renderer/src/offline/engine/engine-host.ts';
 import type { EngineMessage } from '../../renderer/src/offline/engine/engine-messages.ts';
 import { openOfflineDatabase, type PackStatus } from '../../renderer/src/offline/database.ts';
-import { readStoredPack } from '../../renderer/src/offline/stored-pack.ts';
+import { readStoredPack, saveStoredIndexes } from '../../renderer/src/offline/stored-pack.ts';
 
 function manifest(number: string, shipped: string, code: string): ManifestRecord {
   return {
@@ -68,7 +68,7 @@ afterEach(() => {
 function connected(): EngineClient {
   const channel = new MessageChannel();
   channels.push(channel);
-  const reply = engineHost(readStoredPack);
+  const reply = engineHost({ read: readStoredPack, saveIndexes: saveStoredIndexes });
   channel.port2.onmessage = (event: MessageEvent<EngineMessage>) =>
     void reply(event.data).then((answer) => channel.port2.postMessage(answer));
   return new EngineClient(channel.port1);

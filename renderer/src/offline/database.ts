@@ -6,13 +6,14 @@
  * eviction); packs by id and by status (the downloads to resume by themselves); pack rows in chunks of a
  * page each under [packId+part+page] (one record per row writes ~6k rows/s, ../shared/BASELINES.md; a page
  * of hundreds of rows per record is far past that), so a pack's rows are read by key range and a page
- * stored twice is the same record; download progress by pack.
+ * stored twice is the same record; download progress by pack; the query engine's indexes of a pack by pack
+ * (one record each, read whole when the pack opens).
  *
  * Schema versions are never edited once released: a change adds `.version(n + 1).stores(...)` with an
  * `.upgrade()` that carries the old records over.
  */
 import { Dexie, type EntityTable, type Table } from 'dexie';
-import type { GeneratorOwnTotals, PackList, PackQuery } from './engine-seam.ts';
+import type { GeneratorOwnTotals, PackIndexes, PackList, PackQuery } from './engine-seam.ts';
 
 /** A network answer kept under its canonical request key. */
 export interface AnswerRecord {
@@ -50,8 +51,10 @@ export interface PackRecord {
   /** Rows of the list stored so far. */
   rowsDone: number;
   generatorCount: number;
-  /** Approximate bytes of every stored chunk. */
+  /** Approximate bytes of every stored chunk, and of its stored indexes. */
   size: number;
+  /** Approximate bytes of its stored indexes (counted in `size`); absent while it has none. */
+  indexSize?: number;
   /** A refresh: the complete pack this download replaces when it completes. */
   replaces?: string;
 }
@@ -86,6 +89,16 @@ export interface ProgressRecord {
   parts: Partial<Record<PackPart, PartProgress>>;
 }
 
+/**
+ * The query engine's indexes of one complete pack (engine/pack-indexes.ts), built once in the engine's worker
+ * when its download completes, or when a pack stored without them first opens. Their positions refer to the
+ * pack's rows in the order stored-pack.ts reads them; the engine checks they still do before answering.
+ */
+export interface PackIndexRecord {
+  packId: string;
+  indexes: PackIndexes;
+}
+
 export interface MetaRecord {
   name: 'answersSize';
   value: number;
@@ -96,6 +109,7 @@ export type OfflineDatabase = Dexie & {
   packs: EntityTable<PackRecord, 'id'>;
   chunks: Table<ChunkRecord, [string, PackPart, number]>;
   progress: EntityTable<ProgressRecord, 'packId'>;
+  packIndexes: EntityTable<PackIndexRecord, 'packId'>;
   meta: EntityTable<MetaRecord, 'name'>;
 };
 
@@ -163,6 +177,10 @@ export function openOfflineDatabase(name: string): OfflineDatabase {
         }
       }
     });
+  // Version 3: the engine's indexes of each pack, stored beside its rows (PackIndexRecord). A table is
+  // added and no record changes: a pack stored before has no indexes, and the first time it opens the engine
+  // builds them as it always did, then stores them (engine-host.ts).
+  db.version(3).stores({ packIndexes: 'packId' });
   return db;
 }
 

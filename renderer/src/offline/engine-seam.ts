@@ -9,9 +9,11 @@ export type {
   EngineRequest,
   GeneratorOwnTotals,
   OfflineEngine,
+  PackIndexes,
   PackList,
   PackQuery,
   PackRows,
+  StoredPack,
 } from './engine/contract.ts';
 
 let installed: OfflineEngine | undefined;

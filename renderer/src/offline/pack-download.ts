@@ -24,7 +24,7 @@ import {
   type PackRecord,
   type PartProgress,
 } from './database.ts';
-import type { GeneratorOwnTotals, PackQuery } from './engine-seam.ts';
+import { offlineEngine, type GeneratorOwnTotals, type PackQuery } from './engine-seam.ts';
 import { deletePack } from './packs.ts';
 
 /** Rows per list page: the server's largest page (docs/api.md, Limits). */
@@ -353,6 +353,17 @@ export async function runDownload(
       signal,
       onProgress,
     );
+    // The engine's indexes, built in its worker and stored beside the rows, so that opening the pack builds
+    // nothing. A pack without them still answers exactly (its first open builds and stores them), so their
+    // failing (storage full) does not keep a pack whose every row is stored from completing.
+    await offlineEngine()
+      ?.indexStored(packId, db.name)
+      .catch((error: unknown) => {
+        console.warn(
+          `The offline pack “${pack.title}” was stored without its indexes; its first open builds them.`,
+          error,
+        );
+      });
     await completePack(db, packId);
     return { outcome: 'complete' };
   } catch (error) {
@@ -376,7 +387,7 @@ export async function runDownload(
 
 /** Marks a pack complete; a refresh takes the place of the pack it renews in the same transaction. */
 async function completePack(db: OfflineDatabase, packId: string): Promise<void> {
-  await db.transaction('rw', db.packs, db.chunks, db.progress, async () => {
+  await db.transaction('rw', [db.packs, db.chunks, db.progress, db.packIndexes], async () => {
     const replaced = (await db.packs.get(packId))?.replaces;
     if (replaced) await deletePack(db, replaced);
     await db.packs.update(packId, { status: 'complete', refreshedAt: Date.now(), replaces: undefined });

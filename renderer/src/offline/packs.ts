@@ -63,16 +63,21 @@ export async function refreshOf(db: OfflineDatabase, packId: string): Promise<Pa
   return (await db.packs.toArray()).find((pack) => pack.replaces === packId);
 }
 
-/** Removes a pack with its rows and progress, in one transaction. */
+/** Removes a pack with its rows, progress and indexes, in one transaction. */
 export async function deletePack(db: OfflineDatabase, packId: string): Promise<void> {
-  await db.transaction('rw', db.packs, db.chunks, db.progress, async () => {
+  await db.transaction('rw', [db.packs, db.chunks, db.progress, db.packIndexes], async () => {
     await packChunks(db, packId).delete();
     await db.progress.delete(packId);
+    await db.packIndexes.delete(packId);
     await db.packs.delete(packId);
   });
 }
 
-/** Every row a pack holds, deduplicated by public key (a page stored twice holds the same rows). */
+/**
+ * Every row a pack holds, deduplicated by public key (a page stored twice holds the same rows), in a defined
+ * order that stored indexes rely on: chunks in key order ([packId+part+page]), rows in their chunk's order,
+ * each key where it first came.
+ */
 export async function loadPackRows(db: OfflineDatabase, pack: PackRecord): Promise<PackRows> {
   const generators = new Map<string, GeneratorRecord>();
   const details = new Map<string, GeneratorDetail>();

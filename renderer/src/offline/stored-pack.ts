@@ -1,22 +1,55 @@
 /**
- * A complete pack's rows as the engine's worker reads them, straight from the user's database: the rows of
- * 100,000 manifests are then neither read from IndexedDB nor copied to the worker on the page's thread,
- * which both held it for seconds on end (bench:offline, docs/benchmarks/offline.md). The worker's own
- * connection is closed once the rows are read, so it never holds up a schema upgrade or a deletion.
+ * A pack as the engine's worker reads and indexes it, straight from the user's database: the rows of 100,000
+ * manifests are then neither read from IndexedDB nor copied to the worker on the page's thread, which both
+ * held it for seconds on end (bench:offline, docs/benchmarks/offline.md). The worker's own connection is
+ * closed after each read or write, so it never holds up a schema upgrade or a deletion.
  */
 import { openOfflineDatabase } from './database.ts';
-import type { PackRows } from './engine-seam.ts';
+import { indexBytes } from './engine/pack-indexes.ts';
+import type { PackIndexes, StoredPack } from './engine-seam.ts';
 import { loadPackRows } from './packs.ts';
 
-export async function readStoredPack(database: string, packId: string): Promise<PackRows> {
+/**
+ * The pack's rows and its stored indexes, if any, read side by side. `unfinished`: a pack whose parts are
+ * all stored but which is not yet marked complete (its download indexes it first) may be read too.
+ */
+export async function readStoredPack(
+  database: string,
+  packId: string,
+  { unfinished = false } = {},
+): Promise<StoredPack> {
   const db = openOfflineDatabase(database);
   try {
     const pack = await db.packs.get(packId);
     if (!pack) throw new Error(`The offline pack "${packId}" is no longer saved.`);
-    if (pack.status !== 'complete') {
+    if (pack.status !== 'complete' && !unfinished) {
       throw new Error(`The offline pack “${pack.title}” is not complete; resume its download first.`);
     }
-    return await loadPackRows(db, pack);
+    const [rows, record] = await Promise.all([loadPackRows(db, pack), db.packIndexes.get(packId)]);
+    return { rows, ...(record ? { indexes: record.indexes } : {}) };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Stores a pack's indexes in place of any it had, and counts them in its size; nothing when the pack is gone
+ * (deleted, or replaced by a refresh, while they were built).
+ */
+export async function saveStoredIndexes(
+  database: string,
+  packId: string,
+  indexes: PackIndexes,
+): Promise<void> {
+  const db = openOfflineDatabase(database);
+  try {
+    await db.transaction('rw', db.packs, db.packIndexes, async () => {
+      const pack = await db.packs.get(packId);
+      if (!pack) return;
+      const size = indexBytes(indexes);
+      await db.packIndexes.put({ packId, indexes });
+      await db.packs.update(packId, { size: pack.size - (pack.indexSize ?? 0) + size, indexSize: size });
+    });
   } finally {
     db.close();
   }

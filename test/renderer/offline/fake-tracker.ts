@@ -20,11 +20,20 @@ export function dataset(manifests: number, generators: number): Dataset {
     generator_name: `Generator ${index}`,
     location_state: 'TX',
   }));
-  // Tracking numbers out of order, so the download's own sort is what makes pages stable.
+  // Tracking numbers out of order, so the download's own sort is what makes pages stable. Every field a
+  // manifest has, so the engine indexes a completed pack.
   const rows: ManifestRecord[] = Array.from({ length: manifests }, (_, index) => ({
     manifest_tracking_number: `${String((index * 7919) % 100_000).padStart(9, '0')}ELC`,
-    generator_epa_id: gens[index % generators]!.epa_handler_id!,
+    generator_name: gens[index % generators]!.generator_name!,
+    transporter: 'Rapid Haul',
+    designated_facility_name: 'Clean Harbors',
     shipped_date: '2024-01-01',
+    received_date: '2024-01-03',
+    total_waste_quantity_tons: 1.5,
+    container_count: 2,
+    waste_stream_count: 0,
+    generator_location_state: 'TX',
+    generator_epa_id: gens[index % generators]!.epa_handler_id!,
     waste_lines: [],
   }));
   return { manifests: rows, generators: gens };

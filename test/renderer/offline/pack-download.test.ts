@@ -7,7 +7,11 @@ import {
   packChunks,
   type OfflineDatabase,
 } from '../../../renderer/src/offline/database.ts';
-import type { PackQuery } from '../../../renderer/src/offline/engine-seam.ts';
+import { EngineClient } from '../../../renderer/src/offline/engine/engine-client.ts';
+import { engineHost } from '../../../renderer/src/offline/engine/engine-host.ts';
+import type { EngineMessage } from '../../../renderer/src/offline/engine/engine-messages.ts';
+import { openPack } from '../../../renderer/src/offline/engine/open-pack.ts';
+import { setOfflineEngine, type PackQuery } from '../../../renderer/src/offline/engine-seam.ts';
 import {
   ROW_PAGE_SIZE,
   SET_ASIDE,
@@ -16,6 +20,7 @@ import {
   runDownload,
 } from '../../../renderer/src/offline/pack-download.ts';
 import { deletePack, describeQuery, listPacks, loadPackRows } from '../../../renderer/src/offline/packs.ts';
+import { readStoredPack, saveStoredIndexes } from '../../../renderer/src/offline/stored-pack.ts';
 import { dataset, installTracker } from './fake-tracker.ts';
 
 const MANIFESTS: PackQuery = { list: 'manifests', filterFields: {}, searchKey: '' };
@@ -35,6 +40,20 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
+
+/** The engine as the app runs it: its worker's host behind a MessageChannel, reading the same databases. */
+function installEngine(): () => void {
+  const channel = new MessageChannel();
+  const reply = engineHost({ read: readStoredPack, saveIndexes: saveStoredIndexes });
+  channel.port2.onmessage = (event: MessageEvent<EngineMessage>) =>
+    void reply(event.data).then((answer) => channel.port2.postMessage(answer));
+  setOfflineEngine(new EngineClient(channel.port1));
+  return () => {
+    setOfflineEngine(undefined);
+    channel.port1.close();
+    channel.port2.close();
+  };
+}
 
 const keys = (rows: { manifest_tracking_number?: string }[]) =>
   rows.map((row) => row.manifest_tracking_number).sort();
@@ -199,6 +218,35 @@ describe('an offline pack download', () => {
     expect(await db.packs.count()).toBe(0);
     expect(await db.chunks.count()).toBe(0);
     expect(await db.progress.count()).toBe(0);
+  });
+
+  it('completes with the engine’s indexes stored beside its rows; a refresh and a deletion take them away', async () => {
+    const { state } = installTracker(DATA);
+    const uninstall = installEngine();
+    try {
+      const old = await createPack(db, MANIFESTS, describeQuery(MANIFESTS));
+      await runDownload(db, old.id, new AbortController().signal);
+      const complete = (await db.packs.get(old.id))!;
+      const chunks = await packChunks(db, old.id).toArray();
+      expect(complete.indexSize).toBeGreaterThan(0);
+      expect(complete.size).toBe(chunks.reduce((sum, chunk) => sum + chunk.size, 0) + complete.indexSize!);
+      const stored = await readStoredPack(db.name, old.id);
+      expect(openPack(stored.rows, stored.indexes).fromStored).toBe(true);
+
+      // A refresh stores its own; the old copy's go with it once the new one is complete.
+      const fresh = await createPack(db, MANIFESTS, old.title, old.id);
+      state.failAfter = state.calls + 2;
+      await runDownload(db, fresh.id, new AbortController().signal);
+      expect(await db.packIndexes.get(fresh.id)).toBeUndefined();
+      state.failAfter = Infinity;
+      await runDownload(db, fresh.id, new AbortController().signal);
+      expect((await db.packIndexes.toArray()).map((record) => record.packId)).toEqual([fresh.id]);
+
+      await deletePack(db, fresh.id);
+      expect(await db.packIndexes.count()).toBe(0);
+    } finally {
+      uninstall();
+    }
   });
 
   it('says its query in words', () => {

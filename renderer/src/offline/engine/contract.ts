@@ -20,6 +20,9 @@ import type {
 } from '../../../../shared/api/index.ts';
 import type { IpcError, Result } from '../../../../shared/ipc/contract.ts';
 import type { TrackerRequestName, TrackerRequests } from '../../../../shared/query/canonical.ts';
+import type { PackIndexes } from './pack-indexes.ts';
+
+export type { PackIndexes } from './pack-indexes.ts';
 
 export type PackList = 'generators' | 'manifests';
 
@@ -37,6 +40,12 @@ export interface PackRows {
    * boxes sum; absent from a pack made before they were kept, which then leaves those boxes to the cache.
    */
   totals?: GeneratorOwnTotals[];
+}
+
+/** A stored pack as the engine's worker reads it: its rows, and the indexes stored beside them if any. */
+export interface StoredPack {
+  rows: PackRows;
+  indexes?: PackIndexes;
 }
 
 /** One generator's own totals, as the server answers them for ids=[epa_handler_id]. */
@@ -85,6 +94,11 @@ export interface OfflineEngine {
    * answers.
    */
   openStored(packId: string, database: string): Promise<void>;
+  /**
+   * Builds every index of a pack whose parts are all stored (a download about to complete) and stores them
+   * beside its rows in the named database, so that opening it builds nothing; in the engine's worker.
+   */
+  indexStored(packId: string, database: string): Promise<void>;
   /** The answer the server would give to this request, over the opened pack's rows; rejects on an error. */
   answer<Name extends EngineRequestName>(
     packId: string,

@@ -67,6 +67,10 @@ export class EngineClient implements OfflineEngine {
     await this.send({ type: 'open-stored', packId, database });
   }
 
+  async indexStored(packId: string, database: string): Promise<void> {
+    await this.send({ type: 'index-stored', packId, database });
+  }
+
   answer<Name extends EngineRequestName>(
     packId: string,
     request: EngineRequest<Name>,

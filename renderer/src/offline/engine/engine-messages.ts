@@ -9,6 +9,8 @@ import type { EngineRequestName, EngineRequests } from './contract.ts';
 export type EngineMessage =
   /** Open a pack the worker reads itself from the named database. */
   | { type: 'open-stored'; id: number; packId: string; database: string }
+  /** Build every index of a pack whose parts are all stored, and store them beside it. */
+  | { type: 'index-stored'; id: number; packId: string; database: string }
   | {
       type: 'answer';
       id: number;

@@ -1,9 +1,9 @@
 /**
- * The offline engine's Web Worker: reading a pack from IndexedDB, indexing it and scanning it for a request
- * run here, off the page's thread, so the grid never freezes while a pack opens or a request scans 100,000
- * rows.
+ * The offline engine's Web Worker: reading a pack and its indexes from IndexedDB, indexing a pack and storing
+ * its indexes, and scanning it for a request run here, off the page's thread, so the grid never freezes while
+ * a pack opens or a request scans 100,000 rows.
  */
-import { readStoredPack } from '../stored-pack.ts';
+import { readStoredPack, saveStoredIndexes } from '../stored-pack.ts';
 import type { EngineMessage, EngineReply } from './engine-messages.ts';
 import { engineHost } from './engine-host.ts';
 
@@ -13,7 +13,7 @@ const scope = self as unknown as {
   postMessage(reply: EngineReply): void;
 };
 
-const reply = engineHost(readStoredPack);
+const reply = engineHost({ read: readStoredPack, saveIndexes: saveStoredIndexes });
 scope.onmessage = (event) => {
   void reply(event.data).then((answer) => scope.postMessage(answer));
 };

@@ -26,6 +26,7 @@ import { compareCodePoints, GENERATOR_KEY } from '../../../../shared/query/sort.
 import { compensatedTotal, fail, listPage, read, requireFields } from './answer-support.ts';
 import type { EngineAnswer, EngineOutputs, EngineRequests, GeneratorOwnTotals } from './contract.ts';
 import { generatorFactsOf } from './pack-facts.ts';
+import type { PackIndexes } from './pack-indexes.ts';
 import { PackLookups, plainEntries } from './pack-lookups.ts';
 import { PackTable } from './pack-table.ts';
 
@@ -73,10 +74,12 @@ function totalsColumns(
   return columns;
 }
 
+/** `stored`: the indexes the pack kept, used when they were made over these rows (else built). */
 export function generatorAnswers(
   records: readonly Generator[],
   details: ReadonlyMap<string, GeneratorDetail>,
   totals?: readonly GeneratorOwnTotals[],
+  stored?: Pick<PackIndexes, 'table' | 'lookups'>,
 ) {
   requireFields(records, GENERATOR_FIELDS, 'generator');
   const facts: (GeneratorFacts | undefined)[] = records.map((record) => {
@@ -89,12 +92,17 @@ export function generatorAnswers(
   for (const [member, field] of Object.entries(GENERATOR_ROW_MEMBERS))
     members[member] = (row) => [String(row[field])];
   for (const member of FACT_MEMBERS) members[member] = (_row, position) => facts[position]?.[member] ?? [];
-  const table = new PackTable<Generator>(records, {
-    keyField: GENERATOR_KEY,
-    defaultSort: DEFAULT_GENERATOR_SORT.field,
-    searchTexts: (row) => GENERATOR_SEARCH_FIELDS.map((field) => String(row[field])),
-    members,
-  });
+  const table = new PackTable<Generator>(
+    records,
+    {
+      keyField: GENERATOR_KEY,
+      defaultSort: DEFAULT_GENERATOR_SORT.field,
+      sortFields: GENERATOR_SORT_FIELDS,
+      searchTexts: (row) => GENERATOR_SEARCH_FIELDS.map((field) => String(row[field])),
+      members,
+    },
+    stored?.table,
+  );
   const naicsText = () => {
     const descriptions = new Map<string, string>();
     for (const row of records) {
@@ -109,17 +117,21 @@ export function generatorAnswers(
       text: description === '' ? value : `${value} - ${description}`,
     }));
   };
-  const lookups = new PackLookups<GeneratorLookupField>({
-    generator_city: () => plainEntries(table.valuesOf('cities')),
-    naics: naicsText,
-    epa_handler_id: () => plainEntries(table.valuesOf('ids')),
-    generator_state: () => plainEntries(table.valuesOf('states')),
-    epa_waste_code: () => plainEntries(table.valuesOf('wasteCodes')),
-    generator_name: () => plainEntries(table.valuesOf('names')),
-    mmc: () => plainEntries(table.valuesOf('handlingCodes')),
-    shipped_year: () => plainEntries(table.valuesOf('shippedYears')),
-    status: () => plainEntries(table.valuesOf('statuses')),
-  });
+  const lookups = new PackLookups<GeneratorLookupField>(
+    {
+      generator_city: () => plainEntries(table.valuesOf('cities')),
+      naics: naicsText,
+      epa_handler_id: () => plainEntries(table.valuesOf('ids')),
+      generator_state: () => plainEntries(table.valuesOf('states')),
+      epa_waste_code: () => plainEntries(table.valuesOf('wasteCodes')),
+      generator_name: () => plainEntries(table.valuesOf('names')),
+      mmc: () => plainEntries(table.valuesOf('handlingCodes')),
+      shipped_year: () => plainEntries(table.valuesOf('shippedYears')),
+      status: () => plainEntries(table.valuesOf('statuses')),
+    },
+    // Lookup lists stored over other rows would list other values: taken only with the table's indexes.
+    table.fromStored ? stored?.lookups : undefined,
+  );
   const lacksFacts = (filters: GeneratorFilterFields) =>
     withoutDetail > 0 && FACT_MEMBERS.some((member) => (filters[member]?.length ?? 0) > 0);
   const missingDetails = () =>
@@ -136,6 +148,9 @@ export function generatorAnswers(
     );
 
   return {
+    fromStored: table.fromStored,
+    /** Every index, built now where missing, as the pack stores them. */
+    indexes: () => ({ table: table.indexes(), lookups: lookups.all() }),
     list(input: EngineRequests['generators.list']): EngineAnswer<'generators.list'> {
       const request = read(GeneratorListRequest, input);
       if (!request.ok) return fail('bad-request', request.message);

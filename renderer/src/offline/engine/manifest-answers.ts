@@ -22,6 +22,7 @@ import { MANIFEST_KEY } from '../../../../shared/query/sort.ts';
 import { compensatedTotal, fail, listPage, read, requireFields } from './answer-support.ts';
 import type { EngineAnswer, EngineOutputs, EngineRequests } from './contract.ts';
 import { handlingCodeOf, lineCodes } from './pack-facts.ts';
+import type { PackIndexes } from './pack-indexes.ts';
 import { PackLookups, plainEntries } from './pack-lookups.ts';
 import { PackTable } from './pack-table.ts';
 
@@ -33,7 +34,11 @@ const MANIFEST_ROW_MEMBERS = {
   designated_facility_names: 'designated_facility_name',
 } as const satisfies Partial<Record<keyof ManifestFilterFields, keyof ManifestRecord>>;
 
-export function manifestAnswers(records: readonly Manifest[]) {
+/** `stored`: the indexes the pack kept, used when they were made over these rows (else built). */
+export function manifestAnswers(
+  records: readonly Manifest[],
+  stored?: Pick<PackIndexes, 'table' | 'lookups'>,
+) {
   requireFields(records, MANIFEST_FIELDS, 'manifest');
   // The numbers the totals sum, read once into typed arrays: a total then never touches a row object.
   const column = (field: keyof ManifestRecord) => Float64Array.from(records, (row) => Number(row[field]));
@@ -50,21 +55,30 @@ export function manifestAnswers(records: readonly Manifest[]) {
   };
   for (const [member, field] of Object.entries(MANIFEST_ROW_MEMBERS))
     members[member] = (row) => [String(row[field])];
-  const table = new PackTable<Manifest>(records, {
-    keyField: MANIFEST_KEY,
-    defaultSort: DEFAULT_MANIFEST_SORT.field,
-    searchTexts: (row) => MANIFEST_SEARCH_FIELDS.map((field) => String(row[field])),
-    members,
-  });
-  const lookups = new PackLookups<ManifestLookupField>({
-    manifest_number: () => plainEntries(records.map((row) => String(row.manifest_tracking_number))),
-    generator_name: () => plainEntries(table.valuesOf('generator_names')),
-    transporter_name: () => plainEntries(table.valuesOf('transporter_names')),
-    designated_facility_name: () => plainEntries(table.valuesOf('designated_facility_names')),
-    dot_id_no: () => plainEntries(table.valuesOf('dot_id_nos')),
-    container_type: () => plainEntries(table.valuesOf('container_types')),
-    handling_code: () => plainEntries(table.valuesOf('handling_codes')),
-  });
+  const table = new PackTable<Manifest>(
+    records,
+    {
+      keyField: MANIFEST_KEY,
+      defaultSort: DEFAULT_MANIFEST_SORT.field,
+      sortFields: MANIFEST_SORT_FIELDS,
+      searchTexts: (row) => MANIFEST_SEARCH_FIELDS.map((field) => String(row[field])),
+      members,
+    },
+    stored?.table,
+  );
+  const lookups = new PackLookups<ManifestLookupField>(
+    {
+      manifest_number: () => plainEntries(records.map((row) => String(row.manifest_tracking_number))),
+      generator_name: () => plainEntries(table.valuesOf('generator_names')),
+      transporter_name: () => plainEntries(table.valuesOf('transporter_names')),
+      designated_facility_name: () => plainEntries(table.valuesOf('designated_facility_names')),
+      dot_id_no: () => plainEntries(table.valuesOf('dot_id_nos')),
+      container_type: () => plainEntries(table.valuesOf('container_types')),
+      handling_code: () => plainEntries(table.valuesOf('handling_codes')),
+    },
+    // Lookup lists stored over other rows would list other values: taken only with the table's indexes.
+    table.fromStored ? stored?.lookups : undefined,
+  );
   const select = (filterFields: ManifestFilterFields, searchKey: string) =>
     table.select(
       requestKey('manifests.aggregate', { filterFields, searchKey }),
@@ -83,6 +97,9 @@ export function manifestAnswers(records: readonly Manifest[]) {
     );
 
   return {
+    fromStored: table.fromStored,
+    /** Every index, built now where missing, as the pack stores them. */
+    indexes: () => ({ table: table.indexes(), lookups: lookups.all() }),
     list(input: EngineRequests['manifests.list']): EngineAnswer<'manifests.list'> {
       const request = read(ManifestListRequest, input);
       if (!request.ok) return fail('bad-request', request.message);

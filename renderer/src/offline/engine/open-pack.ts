@@ -1,5 +1,6 @@
 /**
- * The offline query engine: `openPack` indexes a pack's rows once, and the pack it returns answers the
+ * The offline query engine: `openPack` indexes a pack's rows once (or takes the indexes the pack stored,
+ * pack-indexes.ts), and the pack it returns answers the
  * IPC contract's data requests over them as the server would (docs/api.md "Query semantics", run through
  * shared/query): the same validation, filters, search, order, paging, selectedFields, totals and lookups.
  *
@@ -18,22 +19,31 @@ import { fail, read } from './answer-support.ts';
 import type { EngineAnswer, EngineRequestName, EngineRequests, PackList, PackRows } from './contract.ts';
 import { generatorAnswers } from './generator-answers.ts';
 import { manifestAnswers } from './manifest-answers.ts';
+import { INDEX_FORMAT, usableIndexes, type PackIndexes } from './pack-indexes.ts';
 
 /** A pack opened for queries. */
 export interface OpenedPack {
   readonly list: PackList;
+  /** True when it answers from stored indexes: it builds none and needs no warm-up. */
+  readonly fromStored: boolean;
   answer<Name extends EngineRequestName>(name: Name, input: EngineRequests[Name]): EngineAnswer<Name>;
+  /** Every index, built now where missing, as the pack stores them beside its rows. */
+  indexes(): PackIndexes;
 }
 
-/** Builds the in-memory indexes over a pack's rows; the pack then answers requests. */
-export function openPack(rows: PackRows): OpenedPack {
-  if (rows.list !== 'generators' && rows.list !== 'manifests') {
-    throw new Error(`a pack holds "generators" or "manifests", not "${String(rows.list)}"`);
-  }
+/**
+ * Builds the in-memory indexes over a pack's rows, or takes `stored` ones when they are of this format and
+ * were made over exactly these rows in this order (else they are left unread and built again, never answered
+ * from); the pack then answers requests.
+ */
+export function openPack(rows: PackRows, stored?: PackIndexes): OpenedPack {
   const details = new Map(rows.details.map((detail) => [detail.generator_data.epa_handler_id, detail]));
+  const usable = usableIndexes(stored, rows.list);
   const generators =
-    rows.list === 'generators' ? generatorAnswers(rows.generators, details, rows.totals) : undefined;
-  const manifests = rows.list === 'manifests' ? manifestAnswers(rows.manifests) : undefined;
+    rows.list === 'generators' ? generatorAnswers(rows.generators, details, rows.totals, usable) : undefined;
+  const manifests = rows.list === 'manifests' ? manifestAnswers(rows.manifests, usable) : undefined;
+  const answering = generators ?? manifests;
+  if (!answering) throw new Error(`a pack holds "generators" or "manifests", not "${String(rows.list)}"`);
   const otherList = (name: string) =>
     fail(
       'offline',
@@ -51,6 +61,8 @@ export function openPack(rows: PackRows): OpenedPack {
   };
   return {
     list: rows.list,
+    fromStored: answering.fromStored,
+    indexes: () => ({ format: INDEX_FORMAT, list: rows.list, ...answering.indexes() }),
     answer: (name, input) => {
       const answer = answers[name] as
         ((input: EngineRequests[typeof name]) => EngineAnswer<typeof name>) | undefined;

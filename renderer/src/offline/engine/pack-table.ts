@@ -1,9 +1,10 @@
 /**
  * One list of a pack (its generators or its manifests) with the indexes the engine answers from: each row's
- * rank by its public key and the default sort's order, built when the pack opens; for every filter member,
- * each value's row positions, each row's search fields case folded once, and the order of each other sort
- * field, built the first time something needs them (a request, or the worker's warm-up right after the pack
- * opens: open-pack.ts `warmUpSteps`) and kept. The first page of a pack opened cold needs only the first two.
+ * rank by its public key, the order of each sort field, for every filter member each value's row positions,
+ * and each row's search fields case folded. A pack opened from rows builds the key order and the default
+ * sort's order at once and the others the first time something needs them (a request, or the worker's
+ * warm-up: open-pack.ts `warmUpSteps`); `indexes()` builds what is missing and gives them all in the compact
+ * form a pack stores (pack-indexes.ts), and a pack opened with them stored builds nothing.
  *
  * A request is then a few passes over typed arrays instead of the shared predicates per row: each member
  * marks the rows one of its values lists (values OR-ed, members AND-ed, as shared/query/filters.ts defines
@@ -14,6 +15,7 @@
 import { foldCase } from '../../../../shared/query/search.ts';
 import { compareValues } from '../../../../shared/query/sort.ts';
 import type { Sort } from '../../../../shared/query/index.ts';
+import { holding, joinTexts, type JoinedTexts } from './joined-texts.ts';
 
 /** How a list's rows are found: by key, by the values each filter member lists them under, by search text. */
 export interface TableSpec<Row> {
@@ -21,6 +23,8 @@ export interface TableSpec<Row> {
   keyField: string;
   /** The list's default sort field, whose order is built at once: the first view of a pack asks for it. */
   defaultSort: string;
+  /** Every field a request may sort by: `indexes()` holds each one's order. */
+  sortFields: readonly string[];
   /** The texts searchKey matches, one per search field. */
   searchTexts(row: Row): readonly string[];
   /**
@@ -49,6 +53,54 @@ export interface Range {
   to?: string | undefined;
 }
 
+/** One filter member's index as stored: value i lists positions[offsets[i]] up to positions[offsets[i + 1]]. */
+export interface StoredMember {
+  values: string[];
+  offsets: Int32Array;
+  positions: Int32Array;
+}
+
+/**
+ * A table's indexes as a pack stores them. Positions are places in the rows as the pack reads them (chunk
+ * key order, stored-pack.ts); `rows` and `checksum` (of the keys in that order) tell whether they still are.
+ */
+export interface TableIndexes {
+  rows: number;
+  checksum: number;
+  /** Positions in key order. */
+  byKey: Int32Array;
+  /** Positions in ascending order of each sort field, ties by key. */
+  orders: Record<string, Int32Array>;
+  members: Record<string, StoredMember>;
+  /** Each row's search fields folded, joined by NUL. */
+  folded: JoinedTexts;
+}
+
+/** FNV-1a over the rows' keys in position order, each ended by NUL: a changed key, set or order changes it. */
+export function keyChecksum(rows: readonly Readonly<Record<string, unknown>>[], keyField: string): number {
+  let hash = 0x811c9dc5;
+  for (const row of rows) {
+    const key = String(row[keyField]);
+    for (let index = 0; index <= key.length; index += 1) {
+      hash ^= index < key.length ? key.charCodeAt(index) : 0;
+      hash = Math.imul(hash, 0x01000193);
+    }
+  }
+  return hash >>> 0;
+}
+
+/** True when stored indexes were made over exactly these rows in this order, and are whole. */
+function fits(stored: TableIndexes, rows: readonly Readonly<Record<string, unknown>>[], keyField: string) {
+  const size = rows.length;
+  return (
+    stored.rows === size &&
+    stored.byKey.length === size &&
+    stored.folded.starts.length === size + 1 &&
+    Object.values(stored.orders).every((order) => order.length === size) &&
+    stored.checksum === keyChecksum(rows, keyField)
+  );
+}
+
 const EMPTY = new Int32Array(0);
 /** Selections kept per list: paging through one query, its boxes and its count reuse one scan. */
 const SELECTIONS_KEPT = 16;
@@ -65,21 +117,40 @@ function sortedValues(values: unknown[]): unknown[] {
 export class PackTable<Row extends Readonly<Record<string, unknown>>> {
   readonly rows: readonly Row[];
   private readonly spec: TableSpec<Row>;
+  /** True when the table took stored indexes; false when it built its own (none given, or not these rows'). */
+  readonly fromStored: boolean;
   private readonly members = new Map<string, Map<string, Int32Array>>();
   /** Each row's search fields, folded, joined by NUL: a search key never holds NUL, so no match spans two. */
-  private folded: string[] | undefined;
+  private folded: JoinedTexts | undefined;
   private readonly keyRank: Int32Array;
   /** Positions in key order: byKey[keyRank[position]] === position. */
   private readonly byKey: Int32Array;
   private readonly orders = new Map<string, Int32Array>();
   private readonly selections = new Map<string, Selection>();
+  private checksum: number | undefined;
 
-  constructor(rows: readonly Row[], spec: TableSpec<Row>) {
+  /** `stored`: indexes a pack kept, taken when they were made over these rows in this order. */
+  constructor(rows: readonly Row[], spec: TableSpec<Row>, stored?: TableIndexes) {
     this.rows = rows;
     this.spec = spec;
-    const keys = rows.map((row) => String(row[spec.keyField]));
-    const positionOf = new Map(keys.map((key, position) => [key, position]));
-    this.byKey = Int32Array.from(sortedValues([...keys]) as string[], (key) => positionOf.get(key) ?? 0);
+    this.fromStored = stored !== undefined && fits(stored, rows, spec.keyField);
+    if (stored && this.fromStored) {
+      this.checksum = stored.checksum;
+      this.byKey = stored.byKey;
+      this.folded = stored.folded;
+      for (const [field, order] of Object.entries(stored.orders)) this.orders.set(field, order);
+      for (const [member, { values, offsets, positions }] of Object.entries(stored.members)) {
+        const byValue = new Map<string, Int32Array>();
+        values.forEach((value, index) =>
+          byValue.set(value, positions.subarray(offsets[index] ?? 0, offsets[index + 1] ?? 0)),
+        );
+        this.members.set(member, byValue);
+      }
+    } else {
+      const keys = rows.map((row) => String(row[spec.keyField]));
+      const positionOf = new Map(keys.map((key, position) => [key, position]));
+      this.byKey = Int32Array.from(sortedValues([...keys]) as string[], (key) => positionOf.get(key) ?? 0);
+    }
     this.keyRank = new Int32Array(rows.length);
     for (let rank = 0; rank < this.byKey.length; rank += 1) this.keyRank[this.byKey[rank] ?? 0] = rank;
     // Keys are unique, so the key field's order is the key order itself.
@@ -117,9 +188,40 @@ export class PackTable<Row extends Readonly<Record<string, unknown>>> {
     return byValue;
   }
 
-  private foldedTexts(): string[] {
-    this.folded ??= this.rows.map((row) => this.spec.searchTexts(row).map(foldCase).join('\u0000'));
+  private foldedTexts(): JoinedTexts {
+    this.folded ??= joinTexts(
+      this.rows.map((row) => this.spec.searchTexts(row).map(foldCase).join('\u0000')),
+    );
     return this.folded;
+  }
+
+  /** Every index, built now where missing, in the form a pack stores (the arrays are the table's own). */
+  indexes(): TableIndexes {
+    const orders: Record<string, Int32Array> = {};
+    for (const field of [this.spec.keyField, ...this.spec.sortFields]) orders[field] = this.orderOf(field);
+    const members: Record<string, StoredMember> = {};
+    for (const member of Object.keys(this.spec.members)) {
+      const byValue = this.memberIndex(member);
+      const offsets = new Int32Array(byValue.size + 1);
+      let count = 0;
+      [...byValue.values()].forEach((positions, index) => {
+        offsets[index] = count;
+        count += positions.length;
+      });
+      offsets[byValue.size] = count;
+      const positions = new Int32Array(count);
+      [...byValue.values()].forEach((list, index) => positions.set(list, offsets[index] ?? 0));
+      members[member] = { values: [...byValue.keys()], offsets, positions };
+    }
+    this.checksum ??= keyChecksum(this.rows, this.spec.keyField);
+    return {
+      rows: this.rows.length,
+      checksum: this.checksum,
+      byKey: this.byKey,
+      orders,
+      members,
+      folded: this.foldedTexts(),
+    };
   }
 
   /**
@@ -164,12 +266,12 @@ export class PackTable<Row extends Readonly<Record<string, unknown>>> {
     });
     const needed = restrictions.length;
     const key = foldCase(searchKey);
-    const folded = key === '' ? [] : this.foldedTexts();
+    const holds = key === '' ? undefined : holding(this.foldedTexts(), key);
     const positions = new Int32Array(size);
     let count = 0;
     for (let position = 0; position < size; position += 1) {
       if (marks && marks[position] !== needed) continue;
-      if (key !== '' && !(folded[position] as string).includes(key)) continue;
+      if (holds && !holds(position)) continue;
       positions[count] = position;
       count += 1;
     }
