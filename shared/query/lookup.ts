@@ -27,17 +27,42 @@ export function lookupPage<Entry extends LookupEntry>(
   search: string,
   page: number,
   folded: (entry: Entry) => string = (entry) => foldCase(entry.text),
-): { results: LookupEntry[]; pagination: { more: boolean } } {
-  const skip = (page - 1) * LOOKUP_PAGE_SIZE;
+): LookupPage {
   const key = foldCase(search);
+  const entryAt = (index: number) => entries[index] as Entry;
+  return lookupPageAt(
+    entries.length,
+    page,
+    key === '' ? undefined : (index) => folded(entryAt(index)).includes(key),
+    (index) => ({ value: entryAt(index).value, text: entryAt(index).text }),
+  );
+}
+
+export interface LookupPage {
+  results: LookupEntry[];
+  pagination: { more: boolean };
+}
+
+/**
+ * Page `page` (1-based) of a list of `count` entries in lookup order, read by position, for a list kept in
+ * another form than an array of entries: `holds(index)` is true when the entry there holds the search key
+ * (absent: no search), `entryAt(index)` gives the entry.
+ */
+export function lookupPageAt(
+  count: number,
+  page: number,
+  holds: ((index: number) => boolean) | undefined,
+  entryAt: (index: number) => LookupEntry,
+): LookupPage {
+  const skip = (page - 1) * LOOKUP_PAGE_SIZE;
   const results: LookupEntry[] = [];
   let matched = 0;
-  for (const entry of entries) {
-    if (key !== '' && !folded(entry).includes(key)) continue;
+  for (let index = 0; index < count; index += 1) {
+    if (holds && !holds(index)) continue;
     matched += 1;
     if (matched <= skip) continue;
     if (results.length === LOOKUP_PAGE_SIZE) return { results, pagination: { more: true } };
-    results.push({ value: entry.value, text: entry.text });
+    results.push(entryAt(index));
   }
   return { results, pagination: { more: false } };
 }

@@ -1,11 +1,11 @@
 /**
- * A pack's filter-box lookups, answered as the server answers them (shared/query/lookup.ts `lookupPage`): the
+ * A pack's filter-box lookups, answered as the server answers them (shared/query/lookup.ts `lookupPageAt`): the
  * distinct non-empty values of a field, sorted by display text, 50 a page, searched in the folded text. Each
  * list is built the first time it is asked for (or taken from the indexes a pack stored), as joined texts:
  * values, display texts and folded texts, in lookup order.
  */
 import type { LookupResult } from '../../../../shared/api/index.ts';
-import { LOOKUP_PAGE_SIZE, lookupEntries, type LookupEntry } from '../../../../shared/query/lookup.ts';
+import { lookupEntries, lookupPageAt, type LookupEntry } from '../../../../shared/query/lookup.ts';
 import { foldCase } from '../../../../shared/query/search.ts';
 import { holding, joinTexts, textAt, textCount, type JoinedTexts } from './joined-texts.ts';
 
@@ -62,20 +62,11 @@ export class PackLookups<Field extends string> {
   /** Page `page` (from 1) of the entries whose text holds `search`, with `more` exactly when one follows. */
   page(field: Field, search: string, page: number): LookupResult {
     const { values, texts, folded } = this.list(field);
-    const skip = (page - 1) * LOOKUP_PAGE_SIZE;
     const key = foldCase(search);
-    const holds = key === '' ? undefined : holding(folded, key);
-    const results: LookupEntry[] = [];
-    let matched = 0;
-    for (let index = 0; index < textCount(values); index += 1) {
-      if (holds && !holds(index)) continue;
-      matched += 1;
-      if (matched <= skip) continue;
-      if (results.length === LOOKUP_PAGE_SIZE) return { results, pagination: { more: true } };
+    return lookupPageAt(textCount(values), page, key === '' ? undefined : holding(folded, key), (index) => {
       const value = textAt(values, index);
-      results.push({ value, text: texts ? textAt(texts, index) : value });
-    }
-    return { results, pagination: { more: false } };
+      return { value, text: texts ? textAt(texts, index) : value };
+    });
   }
 }
 
