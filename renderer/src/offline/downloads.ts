@@ -9,7 +9,7 @@
  */
 import { create } from 'zustand';
 import { networkSkipped } from './connectivity.ts';
-import { RESUMING_STATUSES, isQuotaError, type PackPart } from './database.ts';
+import { RESUMING_STATUSES, isQuotaError } from './database.ts';
 import type { PackQuery } from './engine-seam.ts';
 import {
   SET_ASIDE,
@@ -17,6 +17,7 @@ import {
   createPack,
   runDownload,
   type DownloadEnd,
+  type DownloadStage,
   type PartState,
 } from './pack-download.ts';
 import { deletePack, describeQuery, refreshOf } from './packs.ts';
@@ -29,7 +30,7 @@ import {
 } from './offline-store.ts';
 
 export interface LiveDownload {
-  part: PackPart;
+  part: DownloadStage;
   done: number;
   total: number | undefined;
   /** Rows per second over this run of the current part; undefined until there is something to divide. */
@@ -103,7 +104,7 @@ export function startDownload(packId: string, { retrying = false } = {}): Promis
   const previousDelay = retrying ? retries.get(packId)?.delay : undefined;
   cancelRetry(packId);
   const controller = new AbortController();
-  let part: { part: PackPart; startedAt: number; startDone: number } | undefined;
+  let part: { part: DownloadStage; startedAt: number; startDone: number } | undefined;
   let progressed = false;
   const onProgress = (state: PartState) => {
     const now = performance.now();

@@ -46,8 +46,11 @@ export const STOPPED = {
   failed: (message: string) => `The download stopped: ${message}`,
 } as const;
 
+/** What a download is doing: storing one of the pack's parts, or, last, indexing the stored pack. */
+export type DownloadStage = PackPart | 'indexes';
+
 export interface PartState {
-  part: PackPart;
+  part: DownloadStage;
   /** Rows (or generators) stored in this part so far. */
   done: number;
   /** What the part will hold when complete; undefined until its first page has told. */
@@ -356,6 +359,7 @@ export async function runDownload(
     // The engine's indexes, built in its worker and stored beside the rows, so that opening the pack builds
     // nothing. A pack without them still answers exactly (its first open builds and stores them), so their
     // failing (storage full) does not keep a pack whose every row is stored from completing.
+    onProgress({ part: 'indexes', done: 0, total: undefined });
     await offlineEngine()
       ?.indexStored(packId, db.name)
       .catch((error: unknown) => {

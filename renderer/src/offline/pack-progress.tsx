@@ -19,6 +19,7 @@ const PART_WORDS = { rows: 'rows', generators: 'generators', details: 'generator
 
 function describe(live: LiveDownload | undefined, pack: PackRecord): string {
   if (!live) return `${formatCount(pack.rowsDone)} of ${formatCount(pack.total)} rows stored`;
+  if (live.part === 'indexes') return 'Every row stored · preparing offline search';
   const total = live.total === undefined ? '…' : formatCount(live.total);
   const words = [`${formatCount(live.done)} / ${total} ${PART_WORDS[live.part]}`];
   if (live.running && live.rate) words.push(`${formatCount(Math.round(live.rate))} rows/s`);
@@ -37,11 +38,16 @@ export function PackProgress({ pack, cancel }: { pack: PackRecord; cancel?: stri
   const value = live?.done ?? pack.rowsDone;
   return (
     <div className="pack-progress">
-      <progress
-        aria-label={`Download of ${pack.title}`}
-        max={max > 0 ? max : 1}
-        value={max > 0 ? Math.min(value, max) : 0}
-      />
+      {live?.part === 'indexes' ? (
+        // No count to show while the stored pack is indexed: the bar moves without a value.
+        <progress aria-label={`Download of ${pack.title}`} />
+      ) : (
+        <progress
+          aria-label={`Download of ${pack.title}`}
+          max={max > 0 ? max : 1}
+          value={max > 0 ? Math.min(value, max) : 0}
+        />
+      )}
       <span>{describe(live, pack)}</span>
       {!isRunning && stopped && <span role="alert">{stopped}</span>}
       {(isRunning || resumesItself) && (

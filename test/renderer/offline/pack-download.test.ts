@@ -78,7 +78,13 @@ describe('an offline pack download', () => {
       rowsDone: DATA.manifests.length,
       generatorCount: DATA.generators.length,
     });
-    expect(progress).toHaveBeenLastCalledWith({ part: 'details', done: 120, total: 120 });
+    // The last step before completing indexes the stored pack, and says so.
+    expect(progress).toHaveBeenNthCalledWith(progress.mock.calls.length - 1, {
+      part: 'details',
+      done: 120,
+      total: 120,
+    });
+    expect(progress).toHaveBeenLastCalledWith({ part: 'indexes', done: 0, total: undefined });
     // Pages are records of hundreds of rows, not a record per row.
     expect(await packChunks(db, pack.id, 'rows').count()).toBe(5);
   });
