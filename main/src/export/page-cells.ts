@@ -7,7 +7,7 @@
  * manifest's fields may be missing, a waste line's may not. Fields that are not exported are not read.
  */
 import { WASTE_LINE_COLUMNS, isNumeric, type Column, type ColumnKind } from '../../../shared/columns.ts';
-import { numberFromText } from '../../../shared/api/wire.ts';
+import { numberFromText } from '../../../shared/api/number-text.ts';
 import { MESSAGES } from '../../../shared/ipc/messages.ts';
 import { cellValue, type CellValue } from './cells.ts';
 import type { ExportPage, ExportRow } from './grid-writer.ts';
