@@ -1,9 +1,9 @@
 /**
  * What main and an export's two threads say to each other (writer-thread.ts starts them): the reader
  * (reader-worker.ts) reads each page into cells and packs them, the writer (writer-worker.ts) writes the
- * packed pages. The writer pulls pages one at a time; main has the next page read while the current one is
- * written, so at most one packed page waits for the writer. The file's bytes come back to main, which owns
- * the file.
+ * packed pages. The writer pulls pages one at a time, asking for the next as it starts on one; main has the
+ * page after that read meanwhile, so at most one packed page waits in the writer and one in the reader. The
+ * file's bytes come back to main, which owns the file.
  */
 import { WASTE_LINE_COLUMNS } from '../../../shared/columns.ts';
 import { packCells, type PackedPage } from './cell-batch.ts';

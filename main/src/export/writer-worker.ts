@@ -42,15 +42,26 @@ port.on('message', (message: ToWorker) => {
   }
 });
 
-/** Pages pulled from main one at a time, each asked for once the previous one is written. */
+/** Asks main for the next page. */
+function askForPage(): Promise<PackedPage | undefined> {
+  const arrived = new Promise<PackedPage | undefined>((resolve) => {
+    pageArrived = resolve;
+  });
+  post({ type: 'next' });
+  return arrived;
+}
+
+/**
+ * Pages pulled from main one at a time, each asked for as the previous one starts to be written: it then
+ * waits here, read, when the writer wants it, rather than the writer waiting for messages to go round
+ * (measured: 0.85-1 s over 200 pages when asked for only once the previous page was written).
+ */
 async function* pagesFromMain() {
+  let arrived = askForPage();
   for (;;) {
-    const arrived = new Promise<PackedPage | undefined>((resolve) => {
-      pageArrived = resolve;
-    });
-    post({ type: 'next' });
     const page = await abortable(arrived);
     if (page === undefined) return;
+    arrived = askForPage();
     yield page;
   }
 }
