@@ -1,10 +1,11 @@
-import { z } from 'zod';
-
 /**
  * Tolerant readers for values the spec's samples send in a different type than it declares
  * (spec 2.1, 2.4): numbers as strings with grouping commas and a leading space, e.g. " 1,234.56".
  */
-const NUMBER_TEXT = /^[+-]?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$/;
+import { z } from 'zod';
+import { numberFromText } from './number-text.ts';
+
+export { numberFromText };
 
 /** Parses "1234", " 1,234.56" or -3.5 into a number; anything else is a validation error. */
 export const tolerantNumber = z.union([z.number(), z.string()]).transform((value, ctx) => {
@@ -20,12 +21,6 @@ export const tolerantNumber = z.union([z.number(), z.string()]).transform((value
   }
   return number;
 });
-
-/** The number in "1234" or " 1,234.56" as tolerantNumber reads it; undefined for any other text. */
-export function numberFromText(value: string): number | undefined {
-  const text = value.trim();
-  return NUMBER_TEXT.test(text) ? Number(text.replaceAll(',', '')) : undefined;
-}
 
 /** One formatter per number of decimals: building an Intl.NumberFormat costs far more than using one. */
 const sampleFormats = new Map<number, Intl.NumberFormat>();

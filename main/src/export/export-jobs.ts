@@ -6,7 +6,7 @@
  *
  * An export is a caller of its own: it never shares or cancels the grid's requests, and asks for the next
  * page while the current one is being written so the network and the disk overlap. The rows are read and
- * written in a thread of their own (writer-thread.ts); main fetches pages and owns the file.
+ * written in threads of their own (writer-thread.ts); main fetches pages and owns the file.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
@@ -110,7 +110,7 @@ export function createExports(deps: ExportDeps) {
           spec.pages(signal, () => report.waiting()),
           {
             signal,
-            spillPath: join(deps.spillFolder, `${basename(temporary)}.jsonl`),
+            spillPath: join(deps.spillFolder, `${basename(temporary)}.cells`),
             ...(deps.open ? { open: deps.open } : {}),
             onProgress: (progress) => report.progress(progress),
           },
@@ -164,8 +164,8 @@ function failureMessage(error: unknown, target: string): string {
  * that needs a new sign-in waits for it (`waitForSignIn` resolves false if the user signs out instead);
  * any other failure ends the export with the API's message.
  *
- * A page the writer reads itself (the API's bytes) is counted only once written: the writer passes its
- * count back as the value of `next()`. Until the total is known the next page is asked for on the chance
+ * A page the export's reader thread reads (the API's bytes) is counted only once read: its count comes
+ * back as the value of `next()`. Until the total is known the next page is asked for on the chance
  * that it exists, and dropped if the count says otherwise.
  */
 export async function* apiPages(

@@ -18,8 +18,16 @@ import { rm } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { WASTE_LINE_COLUMNS, type Column } from '../../../shared/columns.ts';
-import { cellText, cellValue, columnWidth, numberFormat, shownLength, type CellValue } from './cells.ts';
-import type { CellPage } from './page-cells.ts';
+import {
+  BATCH_HEADER_BYTES,
+  batchLength,
+  batchRows,
+  decodeCells,
+  packCells,
+  type PackedPage,
+} from './cell-batch.ts';
+import { cellText, columnWidth, numberFormat, shownLength, type CellValue } from './cells.ts';
+import { recordPageCells, type CellPage } from './page-cells.ts';
 
 export type ExportRow = Readonly<Record<string, unknown>>;
 
@@ -42,8 +50,11 @@ export interface GridFile {
   describe: (rows: number) => readonly QueryLine[];
 }
 
-/** Pages as records (offline rows, checked in main) or already as cells (API pages, page-cells.ts). */
-export type WritablePage = ExportPage | CellPage;
+/**
+ * Pages as records (offline rows, checked in main), already as cells (API pages, page-cells.ts), or as
+ * cells packed by the export's reader thread (cell-batch.ts).
+ */
+export type WritablePage = ExportPage | CellPage | PackedPage;
 
 export interface WriteProgress {
   rowsWritten: number;
@@ -140,19 +151,26 @@ function addRow(sheet: ExcelJS.Worksheet, values: readonly CellValue[], styles: 
   row.commit();
 }
 
-function cellsOf(columns: readonly Column<string>[], row: ExportRow): CellValue[] {
-  return columns.map((column) => cellValue(column.kind, row[column.field]));
+/** Packed batches unpacked one at a time, so only the batch being written is held as cells. */
+function* unpacked(batches: readonly Uint8Array[]): Generator<CellValue[][]> {
+  for (const batch of batches) yield decodeCells(batch);
 }
 
-/** A page's cells, and its rows' waste lines' when `wasteLines` asks for them. */
-function pageCells(columns: readonly Column<string>[], wasteLines: boolean, page: WritablePage): CellPage {
-  if ('cells' in page) return page;
+/**
+ * A page's cells in batches, and its waste lines packed for the spill file when the file has a Waste lines
+ * sheet. A page packed by the reader thread is unpacked batch by batch as it is written (the fewer cells
+ * are alive at once, the less each young-generation collection copies); its waste lines go to the spill
+ * file as they came.
+ */
+function pageCells(
+  file: GridFile,
+  page: WritablePage,
+): { batches: Iterable<CellValue[][]>; lineBatches: Uint8Array[] } {
+  if ('rowBatches' in page) return { batches: unpacked(page.rowBatches), lineBatches: page.lineBatches };
+  const { cells, lineCells } = 'cells' in page ? page : recordPageCells(file, page);
   return {
-    totalElements: page.totalElements,
-    cells: page.rows.map((row) => cellsOf(columns, row)),
-    lineCells: wasteLines
-      ? page.rows.flatMap((row) => wasteLinesOf(row).map((line) => cellsOf(WASTE_LINE_COLUMNS, line)))
-      : [],
+    batches: [cells],
+    lineBatches: file.wasteLines ? packCells(lineCells, WASTE_LINE_COLUMNS.length) : [],
   };
 }
 
@@ -165,7 +183,7 @@ type Watched = ReturnType<typeof watch>;
  * where committed rows wait for the compressor.
  */
 interface CompressorInput extends NodeJS.EventEmitter {
-  _writableState?: { needDrain: boolean };
+  _writableState?: { needDrain: boolean; length: number };
 }
 interface SheetInternals {
   stream?: { pipes?: CompressorInput[] };
@@ -177,13 +195,23 @@ function compressorInput(sheet: ExcelJS.Worksheet): CompressorInput | undefined 
 }
 
 /**
+ * Bytes of sheet XML that may wait for the compressor before the writer waits for it. The compressor runs
+ * in the thread pool beside the writer; waiting for it to empty after every page (about 0.5 MB of XML)
+ * left the writer idle while it compressed that page: 1.9-2.7 s of an export of 100,000 manifests with
+ * their waste lines. With this much slack the writer waits only when the compressor falls behind.
+ */
+const COMPRESSOR_SLACK_BYTES = 2 * 1024 * 1024;
+
+/**
  * Lets the compressor and the file catch up: without it, committed rows pile up in memory ahead of them
  * (measured: 450 MB peak for 100,000 manifests with their waste lines).
  */
 async function drain(sheet: ExcelJS.Worksheet, output: Watched, signal: AbortSignal): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
   const input = compressorInput(sheet);
-  if (input?._writableState?.needDrain) await output.until(once(input, 'drain', { signal }));
+  const state = input?._writableState;
+  if (input && state?.needDrain && state.length > COMPRESSOR_SLACK_BYTES)
+    await output.until(once(input, 'drain', { signal }));
   await output.drained(signal);
   signal.throwIfAborted();
 }
@@ -217,21 +245,29 @@ async function writeXlsx(
     let sheet: ExcelJS.Worksheet | undefined;
     for await (const page of pages) {
       signal.throwIfAborted();
-      const { cells, lineCells, totalElements } = pageCells(file.columns, file.wasteLines, page);
+      const unread = pageCells(file, page);
+      const { lineBatches } = unread;
+      let { batches } = unread;
       if (!sheet) {
+        // The first page's rows size the columns, so they are unpacked at once.
+        const first = [...batches];
+        batches = first;
         sheet = frozenSheet(workbook, file.sheetName);
-        sheet.columns = sheetColumns(file.columns, cells);
+        sheet.columns = sheetColumns(file.columns, first.flat());
         addHeader(sheet, file.columns);
       }
-      for (const values of cells) addRow(sheet, values, styles);
-      if (spill && lineCells.length > 0) {
-        for (let start = 0; start < lineCells.length; start += SPILL_BATCH)
-          spill.stream.write(`${JSON.stringify(lineCells.slice(start, start + SPILL_BATCH))}\n`);
-        lines += lineCells.length;
+      for (const batch of batches) {
+        for (const values of batch) addRow(sheet, values, styles);
+        rows += batch.length;
+      }
+      if (spill && lineBatches.length > 0) {
+        for (const batch of lineBatches) {
+          spill.stream.write(batch);
+          lines += batchRows(batch);
+        }
         await spill.watched.drained(signal);
       }
-      rows += cells.length;
-      onProgress({ rowsWritten: rows, total: Math.max(totalElements, rows) });
+      onProgress({ rowsWritten: rows, total: Math.max(page.totalElements, rows) });
       await drain(sheet, output, signal);
     }
     if (!sheet) {
@@ -279,40 +315,29 @@ function stopZip(workbook: ExcelJS.stream.xlsx.WorkbookWriter, output: Writable)
   output.destroy();
 }
 
-function wasteLinesOf(row: ExportRow): readonly ExportRow[] {
-  const lines = row.waste_lines;
-  return Array.isArray(lines) ? (lines as ExportRow[]) : [];
-}
+/** Bytes read from the spill file at once: the batches in it are a few kilobytes to a few dozen each. */
+const SPILL_READ_BYTES = 256 * 1024;
 
-/**
- * Waste lines per line of the spill file. About 25 KB of text (50 KB if not Latin-1): a string past 128 KB
- * would be allocated in V8's large-object space, which only a full collection frees.
- */
-const SPILL_BATCH = 100;
-
-/**
- * The spilled batches of waste lines read back one at a time. Not with readline: its iterator reads up to
- * 1,024 lines ahead, which at a page a line (about 300 KB) overran the writer thread's heap.
- */
+/** The spilled batches of waste lines read back one at a time (cell-batch.ts says how each is laid out). */
 async function* spilledBatches(spillPath: string): AsyncGenerator<CellValue[][]> {
-  let pieces: string[] = [];
-  for await (const chunk of createReadStream(spillPath, { encoding: 'utf8' })) {
-    const text = chunk as string;
-    let start = 0;
-    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-      pieces.push(text.slice(start, end));
-      yield JSON.parse(pieces.join('')) as CellValue[][];
-      pieces = [];
-      start = end + 1;
+  let rest: Uint8Array = new Uint8Array(0);
+  for await (const chunk of createReadStream(spillPath, { highWaterMark: SPILL_READ_BYTES })) {
+    const bytes = rest.length === 0 ? (chunk as Buffer) : Buffer.concat([rest, chunk as Buffer]);
+    let at = 0;
+    while (bytes.length - at >= BATCH_HEADER_BYTES) {
+      const length = batchLength(bytes.subarray(at));
+      if (bytes.length - at < length) break;
+      yield decodeCells(bytes.subarray(at, at + length));
+      at += length;
     }
-    if (start < text.length) pieces.push(text.slice(start));
+    rest = bytes.subarray(at);
   }
+  if (rest.length > 0) throw new Error('The waste lines kept aside for the export were cut short.');
 }
 
 /**
- * The waste lines wait on disk as cells, one JSON line per batch: the catalogue gives them no date column,
- * so every cell is text, a number or null and reads back as it was. A batch a line rather than a waste
- * line, and cells rather than the API's values, so nothing is converted or parsed twice.
+ * The waste lines wait on disk as packed batches of cells (cell-batch.ts), as the reader thread made them,
+ * so nothing is converted or parsed twice.
  */
 async function writeWasteLines(
   workbook: ExcelJS.stream.xlsx.WorkbookWriter,
@@ -393,12 +418,13 @@ async function writeCsv(
     stream.write(`\uFEFF${file.columns.map((column) => csvField(column.header)).join(',')}\r\n`);
     for await (const page of pages) {
       signal.throwIfAborted();
-      const { cells, totalElements } = pageCells(file.columns, false, page);
-      const text = cells.map((values) => values.map(csvCell).join(',')).join('\r\n');
-      rows += cells.length;
-      if (text !== '') stream.write(`${text}\r\n`);
+      for (const batch of pageCells({ ...file, wasteLines: false }, page).batches) {
+        const text = batch.map((values) => values.map(csvCell).join(',')).join('\r\n');
+        rows += batch.length;
+        if (text !== '') stream.write(`${text}\r\n`);
+      }
       await output.drained(signal);
-      onProgress({ rowsWritten: rows, total: Math.max(totalElements, rows) });
+      onProgress({ rowsWritten: rows, total: Math.max(page.totalElements, rows) });
     }
     stream.end();
     await output.finished();

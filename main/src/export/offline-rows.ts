@@ -2,7 +2,8 @@
  * The row source of an export of offline data: the renderer reads the rows from an offline pack and sends
  * them in chunks; each chunk is checked against its list's row schema and handed to the same writer an
  * export from the server uses. One chunk waits at a time, and the renderer's call for it is answered only
- * once the writer has written it and asks for more, so a fast pack cannot pile rows up in main.
+ * once it has been read and handed to the writer, which takes a page only as it finishes the one before,
+ * so a fast pack cannot pile rows up in main.
  */
 import type { z } from 'zod';
 import { OFFLINE_ROW } from '../../../shared/ipc/exports.ts';
@@ -120,7 +121,7 @@ export class ChunkFeed {
         const next = this.waiting;
         if (!next) return;
         yield next.page;
-        // The writer asks for more only once the page is written.
+        // More is asked for only once the page is read and handed to the writer.
         this.waiting = undefined;
         next.written();
       }

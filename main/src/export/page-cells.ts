@@ -7,9 +7,10 @@
  * manifest's fields may be missing, a waste line's may not. Fields that are not exported are not read.
  */
 import { WASTE_LINE_COLUMNS, isNumeric, type Column, type ColumnKind } from '../../../shared/columns.ts';
-import { numberFromText } from '../../../shared/api/wire.ts';
+import { numberFromText } from '../../../shared/api/number-text.ts';
 import { MESSAGES } from '../../../shared/ipc/messages.ts';
 import { cellValue, type CellValue } from './cells.ts';
+import type { ExportPage, ExportRow } from './grid-writer.ts';
 
 /** A page as cells: the rows in the file's column order, their waste lines in the catalogue's. */
 export interface CellPage {
@@ -120,4 +121,24 @@ function fieldCells(
     cells[index] = cell;
   }
   return cells;
+}
+
+function cellsOf(columns: readonly Column<string>[], row: ExportRow): CellValue[] {
+  return columns.map((column) => cellValue(column.kind, row[column.field]));
+}
+
+function wasteLinesOf(row: ExportRow): readonly ExportRow[] {
+  const lines = row.waste_lines;
+  return Array.isArray(lines) ? (lines as ExportRow[]) : [];
+}
+
+/** A page of rows already read (offline rows, checked in main) as cells, with its waste lines' if wanted. */
+export function recordPageCells({ columns, wasteLines }: PageShape, page: ExportPage): CellPage {
+  return {
+    totalElements: page.totalElements,
+    cells: page.rows.map((row) => cellsOf(columns, row)),
+    lineCells: wasteLines
+      ? page.rows.flatMap((row) => wasteLinesOf(row).map((line) => cellsOf(WASTE_LINE_COLUMNS, line)))
+      : [],
+  };
 }

@@ -1,15 +1,19 @@
 /**
- * What main and an export's writer thread say to each other (writer-thread.ts starts the thread,
- * writer-worker.ts is the thread). The writer pulls pages one at a time, so at most one page waits in it
- * while main fetches the next; the file's bytes come back to main, which owns the file.
+ * What main and an export's two threads say to each other (writer-thread.ts starts them): the reader
+ * (reader-worker.ts) reads each page into cells and packs them, the writer (writer-worker.ts) writes the
+ * packed pages. The writer pulls pages one at a time, asking for the next as it starts on one; main has the
+ * page after that read meanwhile, so at most one packed page waits in the writer and one in the reader. The
+ * file's bytes come back to main, which owns the file.
  */
-import type { ExportPage, GridFile, QueryLine, WritablePage, WriteProgress } from './grid-writer.ts';
-import { readPageCells, type PageShape } from './page-cells.ts';
+import { WASTE_LINE_COLUMNS } from '../../../shared/columns.ts';
+import { packCells, type PackedPage } from './cell-batch.ts';
+import type { ExportPage, GridFile, QueryLine, WriteProgress } from './grid-writer.ts';
+import { readPageCells, recordPageCells, type PageShape } from './page-cells.ts';
 
 /**
- * A page of the API as it arrived: its JSON bytes, read and checked in the writer's thread. Parsing and
+ * A page of the API as it arrived: its JSON bytes, read and checked in the reader's thread. Parsing and
  * checking 100,000 manifests with their waste lines is most of what an export allocates; done in main, it
- * grew main's young generation to 128 MB. `list` names the page's kind for whoever handles it; the writer
+ * grew main's young generation to 128 MB. `list` names the page's kind for whoever handles it; the reader
  * reads it by the file's columns.
  */
 export interface EncodedPage {
@@ -20,7 +24,7 @@ export interface EncodedPage {
 /** Rows on their way to the writer: already read (e.g. chunks checked in main), or an API page's bytes. */
 export type SourcePage = ExportPage | EncodedPage;
 
-/** What the writer found in a page, told to the page source so it knows whether to ask for more. */
+/** What the reader found in a page, told to the page source so it knows whether to ask for more. */
 export interface PageCount {
   rows: number;
   totalElements: number;
@@ -32,8 +36,15 @@ export interface WriterSetup {
   spillPath: string;
 }
 
+export type ToReader = { type: 'page'; page: SourcePage };
+
+export type FromReader =
+  | { type: 'read'; page: PackedPage; counted: PageCount }
+  /** `expected` marks a message meant for the user as it is (a page that did not read). */
+  | { type: 'failed'; message: string; expected: boolean };
+
 export type ToWorker =
-  | { type: 'page'; page: SourcePage }
+  | { type: 'page'; page: PackedPage }
   /** No more pages; the Query sheet's lines, now that the number of rows is known. */
   | { type: 'end'; query: readonly QueryLine[] }
   /** The file took the last output; more may come. */
@@ -43,30 +54,45 @@ export type ToWorker =
   | { type: 'abort' };
 
 export type FromWorker =
-  /** Wants the next page; `counted` is what the previous page held. */
-  | { type: 'next'; counted?: PageCount }
+  /** Wants the next page. */
+  | { type: 'next' }
   | { type: 'progress'; progress: WriteProgress }
   | { type: 'output'; bytes: Uint8Array }
   /** The workbook is complete: close the file. */
   | { type: 'output-end' }
   | { type: 'done'; rows: number }
-  /** `code` is a file-system error's (ENOSPC…); `expected` marks a message meant for the user as it is. */
-  | { type: 'failed'; message: string; code?: string; expected: boolean };
+  /** `code` is a file-system error's (ENOSPC…). */
+  | { type: 'failed'; message: string; code?: string };
 
 /**
- * A page as the writer takes it. An API page is read into cells with the same tolerant checks and the same
- * messages as any other answer (page-cells.ts); a page that does not read throws with the message the
- * user sees.
+ * A page as the writer takes it: read into cells (an API page with the same tolerant checks and the same
+ * messages as any other answer, page-cells.ts) and packed (cell-batch.ts). A page that does not read
+ * throws with the message the user sees.
  */
-export function readSourcePage(
+export function packSourcePage(
   page: SourcePage,
   shape: PageShape,
   fail: (message: string) => Error,
-): WritablePage {
-  if ('rows' in page) return page;
-  return readPageCells(
-    Buffer.from(page.json.buffer, page.json.byteOffset, page.json.byteLength).toString(),
-    shape,
-    fail,
-  );
+): { page: PackedPage; counted: PageCount } {
+  const { totalElements, cells, lineCells } =
+    'rows' in page
+      ? recordPageCells(shape, page)
+      : readPageCells(
+          Buffer.from(page.json.buffer, page.json.byteOffset, page.json.byteLength).toString(),
+          shape,
+          fail,
+        );
+  return {
+    page: {
+      totalElements,
+      rowBatches: packCells(cells, shape.columns.length),
+      lineBatches: shape.wasteLines ? packCells(lineCells, WASTE_LINE_COLUMNS.length) : [],
+    },
+    counted: { rows: cells.length, totalElements },
+  };
+}
+
+/** The buffers of a packed page, moved rather than copied when it is posted to another thread. */
+export function packedBuffers(page: PackedPage): ArrayBuffer[] {
+  return [...page.rowBatches, ...page.lineBatches].map((batch) => batch.buffer as ArrayBuffer);
 }

@@ -1,30 +1,54 @@
 /**
- * Runs the grid writer in a thread of its own (writer-worker.ts) while main's thread only fetches pages and
- * writes the bytes that come back to the file. An export of 100,000 manifests allocates gigabytes over its
- * life; V8 sizes a thread's young generation to its allocation rate, so in main's thread that grew to 128 MB
- * and the process to 370–400 MB. In a worker the young generation is capped (`resourceLimits`), and main's
- * heap stays as it was.
+ * Runs an export in two threads of its own while main's thread only fetches pages, passes them on, and
+ * writes the bytes that come back to the file: a reader (reader-worker.ts) reads each page into packed
+ * cells, and the writer (writer-worker.ts) writes them with ExcelJS. Page N+1 is read while page N is
+ * written, so the writer's thread does little but ExcelJS's own work. An export of 100,000 manifests
+ * allocates gigabytes over its life; V8 sizes a thread's young generation to its allocation rate, so in
+ * main's thread that grew to 128 MB and the process to 370–400 MB. In workers the heaps are capped
+ * (`resourceLimits`), and main's heap stays as it was.
  *
  * Main keeps the file, the source of pages and the Query sheet's lines: the writer asks for each page
- * (which is how the file's and the writer's backpressure reach the source), reports progress, and hands
- * back the workbook's bytes. A failure on either side stops both, and the writer removes its spill file.
+ * (which is how the file's and the writer's backpressure reach the source; the next page is read ahead,
+ * one at most), reports progress, and hands back the workbook's bytes. A failure anywhere stops all three,
+ * and the writer removes its spill file.
  */
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { ExportFailure } from './export-jobs.ts';
 import type { GridFile, WriteOptions } from './grid-writer.ts';
-import type { FromWorker, PageCount, SourcePage, ToWorker, WriterSetup } from './writer-protocol.ts';
+import type { PackedPage } from './cell-batch.ts';
+import type { PageShape } from './page-cells.ts';
+import {
+  packedBuffers,
+  type FromReader,
+  type FromWorker,
+  type PageCount,
+  type SourcePage,
+  type ToReader,
+  type ToWorker,
+  type WriterSetup,
+} from './writer-protocol.ts';
 
 /**
  * The writer thread's heap. Left to itself V8 let the old generation grow to 76 MB of mostly garbage and
- * the process to 346 MB. Measured on 100,000 manifests with their waste lines (the process holds 145 MB
- * before the export starts; peaks vary by ±20 MB from run to run): 16 MB young / 64 MB old peaked at
- * 250-300 MB but spent 5 s of 19 in scavenges; 24 / 64 at 260-295 MB; 32 / 64 at 265-300 MB with 2 s less
- * CPU than 16; a 48 MB old generation made the collector thrash (three times the CPU).
+ * the process to 346 MB. Measured on 100,000 manifests with their waste lines (the process holds 122 MB
+ * before the export starts; peaks vary by ±20 MB from run to run). When the writer also parsed the pages:
+ * 16 MB young / 64 MB old spent 5 s of 19 in scavenges, 24 / 64 peaked at 260-295 MB, and a 48 MB old
+ * generation made the collector thrash. With a reader thread beside it (writer 24 young, reader 8 young)
+ * four runs peaked at 294-302 MB; writer 16 and reader 4 at 289-292 MB, in the same time within the noise
+ * of a shared machine.
  */
-const YOUNG_GENERATION_MB = 24;
+const YOUNG_GENERATION_MB = 16;
 const OLD_GENERATION_MB = 64;
+
+/**
+ * The reader thread's heap: it holds one page (about 0.7 MB of JSON, a few MB parsed) at a time. Measured
+ * on 100,000 manifests with their waste lines, its collections took 2.4 s at 4 MB young, 1.1 s at 8 and
+ * 0.4 s at 16: CPU the writer competes for on two cores, traded here for the memory budget (above).
+ */
+const READER_YOUNG_GENERATION_MB = 4;
+const READER_OLD_GENERATION_MB = 32;
 
 /** How long a writer asked to stop may take to clean up before it is terminated. */
 const STOP_GRACE_MS = 5_000;
@@ -33,12 +57,14 @@ const STOP_GRACE_MS = 5_000;
  * The writer's module beside this one: the TypeScript source when run from source (tests, benchmarks),
  * the built file when bundled (electron.vite.config.ts builds the worker as an entry of its own).
  */
-const WORKER_FILE = import.meta.url.endsWith('.ts') ? './writer-worker.ts' : './writer-worker.js';
+const SOURCE = import.meta.url.endsWith('.ts');
+const WORKER_FILE = SOURCE ? './writer-worker.ts' : './writer-worker.js';
+const READER_FILE = SOURCE ? './reader-worker.ts' : './reader-worker.js';
 
-/** Pages as the export's source gives them; the writer tells it what each page held. */
+/** Pages as the export's source gives them; the reader tells it what each page held. */
 export type SourcePages = AsyncIterable<SourcePage, unknown, PageCount | undefined>;
 
-/** Writes every page to `path` in the writer thread; as writeGridFile, but pages may be unread API pages. */
+/** Writes every page to `path` in the export's threads; as writeGridFile, but pages may be unread API pages. */
 export async function writeGridFileInThread(
   path: string,
   { describe, ...file }: GridFile,
@@ -56,7 +82,16 @@ export async function writeGridFileInThread(
       maxOldGenerationSizeMb: OLD_GENERATION_MB,
     },
   });
+  const shape: PageShape = { columns: file.columns, wasteLines: file.wasteLines };
+  const reader = new Worker(new URL(READER_FILE, import.meta.url), {
+    workerData: shape,
+    resourceLimits: {
+      maxYoungGenerationSizeMb: READER_YOUNG_GENERATION_MB,
+      maxOldGenerationSizeMb: READER_OLD_GENERATION_MB,
+    },
+  });
   const send = (message: ToWorker, transfer: ArrayBuffer[] = []) => worker.postMessage(message, transfer);
+  const toReader = (message: ToReader, transfer: ArrayBuffer[] = []) => reader.postMessage(message, transfer);
 
   return new Promise<number>((resolve, reject) => {
     let rows = 0;
@@ -70,7 +105,7 @@ export async function writeGridFileInThread(
       settled = true;
       clearTimeout(grace);
       signal.removeEventListener('abort', onAbort);
-      await worker.terminate();
+      await Promise.all([worker.terminate(), reader.terminate()]);
       if ('error' in outcome) {
         // Closed before the caller removes the file, so no write still in flight lands after the removal.
         if (!output.closed) {
@@ -85,9 +120,16 @@ export async function writeGridFileInThread(
         reject(outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error)));
       } else resolve(outcome.rows);
     };
+    /** The reader answers one page at a time; this waits for its answer to the page in hand. */
+    let readAnswered: ((message: FromReader) => void) | undefined;
+    const readFailed = (reason: unknown) =>
+      readAnswered?.({ type: 'failed', message: String(reason), expected: false });
+    reader.on('message', (message: FromReader) => readAnswered?.(message));
+
     const stop = (reason: unknown) => {
       if (stopped || settled) return;
       stopped = { reason };
+      readFailed(reason);
       send({ type: 'abort' });
       grace = setTimeout(() => void settle({ error: reason }), STOP_GRACE_MS);
     };
@@ -95,19 +137,49 @@ export async function writeGridFileInThread(
     signal.addEventListener('abort', onAbort, { once: true });
     output.on('error', stop);
 
-    const nextPage = async (counted: PageCount | undefined) => {
-      if (counted) rows += counted.rows;
+    let readerDone = false;
+    /** What the previous page held, passed to the source when the next page is asked for. */
+    let counted: PageCount | undefined;
+    /** The next page from the source, read and packed; undefined when there are no more. */
+    const readNext = async (): Promise<PackedPage | undefined> => {
+      const next = await iterator.next(counted);
+      if (stopped) return undefined;
+      if (next.done) {
+        // Its heap is given back for the rest of the export: the Waste lines sheet is written from disk.
+        readerDone = true;
+        await reader.terminate();
+        return undefined;
+      }
+      const page: SourcePage = next.value;
+      const answer = new Promise<FromReader>((answered) => {
+        readAnswered = answered;
+      });
+      // Moved, not copied, when the bytes are a whole buffer of their own (a fetched body is).
+      const movable = !('rows' in page) && page.json.byteLength === page.json.buffer.byteLength;
+      toReader({ type: 'page', page }, movable ? [page.json.buffer as ArrayBuffer] : []);
+      const read = await answer;
+      readAnswered = undefined;
+      if (read.type === 'failed')
+        throw read.expected ? new ExportFailure(read.message) : new Error(read.message);
+      counted = read.counted;
+      rows += read.counted.rows;
+      return read.page;
+    };
+    /** The page being read while the writer writes the one before. */
+    let ahead: Promise<PackedPage | undefined> | undefined;
+    const nextPage = async () => {
       try {
-        const next = await iterator.next(counted);
+        const page = await (ahead ?? readNext());
+        ahead = undefined;
         if (stopped) return;
-        if (next.done) {
+        if (!page) {
           send({ type: 'end', query: describe(rows) });
           return;
         }
-        const page = next.value;
-        // Moved, not copied, when the bytes are a whole buffer of their own (a fetched body is).
-        const movable = !('rows' in page) && page.json.byteLength === page.json.buffer.byteLength;
-        send({ type: 'page', page }, movable ? [page.json.buffer as ArrayBuffer] : []);
+        ahead = readNext();
+        // Awaited when the writer asks for it; a failure meanwhile must not count as unhandled.
+        ahead.catch(() => undefined);
+        send({ type: 'page', page }, packedBuffers(page));
       } catch (error) {
         stop(error);
       }
@@ -116,7 +188,7 @@ export async function writeGridFileInThread(
     worker.on('message', (message: FromWorker) => {
       switch (message.type) {
         case 'next':
-          void nextPage(message.counted);
+          void nextPage();
           break;
         case 'progress':
           onProgress(message.progress);
@@ -133,8 +205,7 @@ export async function writeGridFileInThread(
           void settle(stopped ? { error: stopped.reason } : { rows: message.rows });
           break;
         case 'failed': {
-          const { message: text, code, expected } = message;
-          const error = expected ? new ExportFailure(text) : Object.assign(new Error(text), { code });
+          const error = Object.assign(new Error(message.message), { code: message.code });
           void settle({ error: stopped ? stopped.reason : error });
           break;
         }
@@ -144,6 +215,10 @@ export async function writeGridFileInThread(
     worker.on('exit', (code) => {
       const error = new Error(`The export's writer stopped unexpectedly (exit code ${code}).`);
       void settle({ error: stopped ? stopped.reason : error });
+    });
+    reader.on('error', (error) => stop(error));
+    reader.on('exit', (code) => {
+      if (!readerDone) stop(new Error(`The export's reader stopped unexpectedly (exit code ${code}).`));
     });
   });
 }

@@ -1,31 +1,22 @@
 /**
- * An export's writer thread: reads the pages main hands it (an API page's JSON is parsed and checked here),
- * writes them with the grid writer, and passes the file's bytes back to main, which owns the file. It runs
- * with a small young generation (writer-thread.ts), so what the export allocates stays small and the heap
- * of main's own thread is not grown by it.
+ * An export's writer thread: writes the packed pages main hands it (read by the reader thread) with the
+ * grid writer, and passes the file's bytes back to main, which owns the file. It runs with a small young
+ * generation (writer-thread.ts), so what the export allocates stays small and the heap of main's own
+ * thread is not grown by it.
  */
 import { Writable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
+import type { PackedPage } from './cell-batch.ts';
 import { writeGridFile, type QueryLine } from './grid-writer.ts';
-import {
-  readSourcePage,
-  type FromWorker,
-  type PageCount,
-  type SourcePage,
-  type ToWorker,
-  type WriterSetup,
-} from './writer-protocol.ts';
+import type { FromWorker, ToWorker, WriterSetup } from './writer-protocol.ts';
 
 const port = parentPort;
 if (!port) throw new Error('writer-worker.ts runs only as a worker thread');
 const { file, spillPath } = workerData as WriterSetup;
 const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
-/** A failure whose message is for the user as it stands (a page that did not read). */
-class PageFailure extends Error {}
-
 const controller = new AbortController();
-let pageArrived: ((page: SourcePage | undefined) => void) | undefined;
+let pageArrived: ((page: PackedPage | undefined) => void) | undefined;
 let query: readonly QueryLine[] = [];
 let outputTaken: ((error?: Error) => void) | undefined;
 let outputClosed: ((error?: Error) => void) | undefined;
@@ -51,21 +42,26 @@ port.on('message', (message: ToWorker) => {
   }
 });
 
-/** Pages pulled from main one at a time; each request tells main what the previous page held. */
+/** Asks main for the next page. */
+function askForPage(): Promise<PackedPage | undefined> {
+  const arrived = new Promise<PackedPage | undefined>((resolve) => {
+    pageArrived = resolve;
+  });
+  post({ type: 'next' });
+  return arrived;
+}
+
+/**
+ * Pages pulled from main one at a time, each asked for as the previous one starts to be written: it then
+ * waits here, read, when the writer wants it, rather than the writer waiting for messages to go round
+ * (measured: 0.85-1 s over 200 pages when asked for only once the previous page was written).
+ */
 async function* pagesFromMain() {
-  let counted: PageCount | undefined;
+  let arrived = askForPage();
   for (;;) {
-    const arrived = new Promise<SourcePage | undefined>((resolve) => {
-      pageArrived = resolve;
-    });
-    post(counted ? { type: 'next', counted } : { type: 'next' });
-    const source = await abortable(arrived);
-    if (source === undefined) return;
-    const page = readSourcePage(source, file, (message) => new PageFailure(message));
-    counted = {
-      rows: 'cells' in page ? page.cells.length : page.rows.length,
-      totalElements: page.totalElements,
-    };
+    const page = await abortable(arrived);
+    if (page === undefined) return;
+    arrived = askForPage();
     yield page;
   }
 }
@@ -142,6 +138,5 @@ try {
     type: 'failed',
     message: error instanceof Error ? error.message : String(error),
     ...(typeof code === 'string' ? { code } : {}),
-    expected: error instanceof PageFailure,
   });
 }

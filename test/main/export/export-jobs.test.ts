@@ -220,7 +220,7 @@ describe('export jobs', () => {
     expect(ids).toEqual(Array.from({ length: 1_200 }, (_, i) => generator(i).epa_handler_id));
   });
 
-  it('reads the API’s bytes in the writer, and stops with a clear message at a page that does not read', async () => {
+  it('reads the API’s bytes in the export’s own threads, and stops with a clear message at a page that does not read', async () => {
     const { events, finished } = recorder();
     const exports = createExports({ events, spillFolder: folder });
     const bytes = (body: unknown) => new TextEncoder().encode(JSON.stringify(body));

@@ -89,7 +89,7 @@ describe('the xlsx grid writer', () => {
     const written = await writeGridFile(path, manifestFile, pagesOf(rows), {
       signal: new AbortController().signal,
       onProgress,
-      spillPath: join(folder, 'lines.jsonl'),
+      spillPath: join(folder, 'lines.cells'),
     });
     expect(written).toBe(7);
     expect(seen).toEqual([3, 6, 7]);
@@ -154,7 +154,7 @@ describe('the xlsx grid writer', () => {
     ]);
   });
 
-  it('keeps every waste line, in order, when a page of them is far larger than a read of the spill file', async () => {
+  it('keeps every waste line, in order, when their batches straddle the reads of the spill file', async () => {
     // 600 rows a page, 3 lines each with a long non-ASCII description: about 900 KB of waste lines a page.
     const description = 'Déchets liquides inflammables, n.s.a. — '.repeat(8);
     const rows = Array.from({ length: 1_500 }, (_, index) => {
@@ -169,7 +169,7 @@ describe('the xlsx grid writer', () => {
     await writeGridFile(path, manifestFile, pagesOf(rows, 600), {
       signal: new AbortController().signal,
       onProgress: () => undefined,
-      spillPath: join(folder, 'lines.jsonl'),
+      spillPath: join(folder, 'lines.cells'),
     });
     const lines = (await readBook(path)).rows('Waste lines').slice(1);
     expect(lines).toHaveLength(4_500);
@@ -195,7 +195,7 @@ describe('the xlsx grid writer', () => {
     await writeGridFile(path, { ...manifestFile, wasteLines: false }, pagesOf(rows), {
       signal: new AbortController().signal,
       onProgress: () => undefined,
-      spillPath: join(folder, 'unused.jsonl'),
+      spillPath: join(folder, 'unused.cells'),
     });
     const book = await readBook(path);
     expect(book.sheetNames).toEqual(['Manifests', 'Query']);
@@ -220,7 +220,7 @@ describe('the xlsx grid writer', () => {
       await writeGridFile(path, generators, pagesOf([]), {
         signal: new AbortController().signal,
         onProgress: () => undefined,
-        spillPath: join(folder, 'unused.jsonl'),
+        spillPath: join(folder, 'unused.cells'),
       }),
     ).toBe(0);
     const book = await readBook(path);
@@ -236,7 +236,7 @@ describe('the xlsx grid writer', () => {
         yield { totalElements: 1_000_000, rows: [manifest(index)] };
       }
     }
-    const spillPath = join(folder, 'lines.jsonl');
+    const spillPath = join(folder, 'lines.cells');
     await expect(
       writeGridFile(join(folder, 'aborted.xlsx'), manifestFile, endless(), {
         signal: controller.signal,
@@ -261,7 +261,7 @@ describe('the CSV grid writer', () => {
     await writeGridFile(path, { ...manifestFile, format: 'csv' }, pagesOf(rows), {
       signal: new AbortController().signal,
       onProgress: () => undefined,
-      spillPath: join(folder, 'unused.jsonl'),
+      spillPath: join(folder, 'unused.cells'),
     });
     const text = await readFile(path, 'utf8');
     expect(text.startsWith('\uFEFFTracking number,Generator,Generator EPA ID,')).toBe(true);
