@@ -40,6 +40,24 @@ function fieldNames(fields: readonly ManifestField[]): string[] {
   return fields.map((field, index) => `${index === 0 ? '' : ','}${JSON.stringify(field)}:`);
 }
 
+/**
+ * A string that JSON.stringify would write as itself between quotes: no quote, backslash, control character
+ * or surrogate (JSON.stringify escapes lone surrogates; paired ones are left to it as well).
+ */
+// eslint-disable-next-line no-control-regex -- the control characters JSON escapes are what it looks for
+const PLAIN_STRING = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+/**
+ * JSON.stringify(value) for a column's value, without calling it for the common plain string or finite number
+ * (String(n) is JSON's number): for the app's page of 100 rows, its ~900 calls took ~30 µs of the ~300 µs that
+ * pageBytes takes in-process, half of that as this.
+ */
+function jsonValue(value: unknown): string {
+  if (typeof value === 'string') return PLAIN_STRING.test(value) ? `"${value}"` : JSON.stringify(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return JSON.stringify(value);
+}
+
 export interface ManifestTotalsRow {
   total_waste: number;
   shipped_count: number;
@@ -138,7 +156,7 @@ export class ManifestsRepository {
       for (let position = 0; position < fields.length; position += 1) {
         const value = row[position];
         if (position !== lines) {
-          text += names[position] + JSON.stringify(value);
+          text += names[position] + jsonValue(value);
         } else if (typeof value === 'string') {
           parts.push(text + names[position], value);
           text = '';
