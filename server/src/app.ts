@@ -135,7 +135,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.addHook('onRequest', hostCheck(options.hosts ?? { loopback: true, names: [] }));
   app.addHook('onRequest', guard(tokens));
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback rather than an async function: Fastify then runs the hook without a promise and a microtask.
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {
         method: request.method,
@@ -146,6 +147,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       },
       'request',
     );
+    done();
   });
 
   authRoutes(app, { db: options.db, tokens, throttle });

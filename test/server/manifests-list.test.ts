@@ -498,12 +498,22 @@ describe('paging', () => {
   });
 
   it('sends a page as the exact UTF-8 bytes of the page serialised, for any selection of fields', () => {
-    // One manifest given multi-byte text in a column and in its stored waste lines, for this test only.
+    // One manifest given multi-byte text in a column and in its stored waste lines, and in three others text
+    // that JSON escapes (one character each: a quote, a backslash, control characters), for this test only.
     const db = server.db;
     const id = manifests[0]?.id;
     db.exec('BEGIN');
     try {
-      db.prepare('UPDATE manifests SET generator_name = ? WHERE id = ?').run('Café Zürich — 東京 🚚', id);
+      db.prepare(
+        `UPDATE manifests SET generator_name = ?, designated_facility_name = ?, transporter = ?,
+           generator_location_state = ? WHERE id = ?`,
+      ).run(
+        'Café Zürich — 東京 🚚',
+        'Say "yes"',
+        'C:\\Haulers',
+        'line\nbreak\u0000\u001f, and \u007f\u2028 as they are',
+        id,
+      );
       db.prepare('UPDATE manifest_waste_lines_json SET json = ? WHERE manifest_id = ?').run(
         JSON.stringify([{ usdot_desc: 'Düngemittel, 東京 🚚' }]),
         id,
@@ -514,6 +524,7 @@ describe('paging', () => {
         ['waste_lines'],
         ['manifest_tracking_number', 'waste_lines'],
         ['generator_name', 'shipped_date', 'total_waste_quantity_tons'],
+        ['designated_facility_name', 'transporter', 'waste_lines', 'generator_location_state'],
       ] as const;
       for (const fields of selections) {
         for (const searchKey of ['', 'Co', 'é', '東京']) {
