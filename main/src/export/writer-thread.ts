@@ -32,22 +32,23 @@ import {
 
 /**
  * The writer thread's heap. Left to itself V8 let the old generation grow to 76 MB of mostly garbage and
- * the process to 346 MB. Measured on 100,000 manifests with their waste lines (the process holds 122 MB
- * before the export starts; peaks vary by ±20 MB from run to run). When the writer also parsed the pages:
- * 16 MB young / 64 MB old spent 5 s of 19 in scavenges, 24 / 64 peaked at 260-295 MB, and a 48 MB old
- * generation made the collector thrash. With a reader thread beside it (writer 24 young, reader 8 young)
- * four runs peaked at 294-302 MB; writer 16 and reader 4 at 289-292 MB, in the same time within the noise
- * of a shared machine.
+ * the process to 346 MB. Measured on 100,000 manifests with their waste lines, main built as the app ships
+ * it (bench:export; peaks vary by ±15 MB from run to run at any setting). When the writer also parsed the
+ * pages, 16 MB young / 64 MB old spent 5 s of 19 in scavenges and a 48 MB old generation made the
+ * collector thrash. With the reader thread beside it, run from the TypeScript sources (each thread then
+ * also holds a type stripper of about 14 MB), writer 16 and reader 4 young peaked at 289-297 MB in 10-12 s.
+ * Bundled: writer 16 / reader 16 peaked at 261-290 MB in 6.4-6.7 s, 32 / 16 at 278-295 MB in 6.7-7.2 s,
+ * 24 / 12 at 266-284 MB in 6.2-6.4 s.
  */
-const YOUNG_GENERATION_MB = 16;
+const YOUNG_GENERATION_MB = 24;
 const OLD_GENERATION_MB = 64;
 
 /**
- * The reader thread's heap: it holds one page (about 0.7 MB of JSON, a few MB parsed) at a time. Measured
- * on 100,000 manifests with their waste lines, its collections took 2.4 s at 4 MB young, 1.1 s at 8 and
- * 0.4 s at 16: CPU the writer competes for on two cores, traded here for the memory budget (above).
+ * The reader thread's heap: it holds one page (about 0.7 MB of JSON, a few MB parsed) at a time, but
+ * parsing allocates fast: its collections took 2.4 s at 4 MB young, 1.1 s at 8 and 0.4 s at 16, CPU the
+ * writer competes for on two cores; 4 MB young made the reader the export's bottleneck (above).
  */
-const READER_YOUNG_GENERATION_MB = 4;
+const READER_YOUNG_GENERATION_MB = 12;
 const READER_OLD_GENERATION_MB = 32;
 
 /** How long a writer asked to stop may take to clean up before it is terminated. */
