@@ -1,33 +1,33 @@
 /**
- * Runs an export in two threads of its own while main's thread only fetches pages, passes them on, and
- * writes the bytes that come back to the file: a reader (reader-worker.ts) reads each page into packed
- * cells, and the writer (writer-worker.ts) writes them with ExcelJS. Page N+1 is read while page N is
- * written, so the writer's thread does little but ExcelJS's own work. An export of 100,000 manifests
+ * Runs an export in two threads of its own while main's thread only fetches pages and writes the bytes
+ * that come back to the file: a reader (reader-worker.ts) reads each page into packed cells and moves them
+ * straight to the writer (writer-worker.ts), which writes them with ExcelJS. Page N+1 is read while page N
+ * is written, so the writer's thread does little but ExcelJS's own work. An export of 100,000 manifests
  * allocates gigabytes over its life; V8 sizes a thread's young generation to its allocation rate, so in
  * main's thread that grew to 128 MB and the process to 370–400 MB. In workers the heaps are capped
  * (`resourceLimits`), and main's heap stays as it was.
  *
- * Main keeps the file, the source of pages and the Query sheet's lines: the writer asks for each page
+ * Main keeps the file, the source of pages and the Query sheet's lines: the writer asks main for each page
  * (which is how the file's and the writer's backpressure reach the source; the next page is read ahead,
- * one at most), reports progress, and hands back the workbook's bytes. A failure anywhere stops all three,
+ * one at most), reports progress, and hands back the workbook's bytes. Packed pages go from reader to
+ * writer on a channel of their own, so main's thread never holds them. A failure anywhere stops all three,
  * and the writer removes its spill file.
  */
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { ExportFailure } from './export-jobs.ts';
 import type { GridFile, WriteOptions } from './grid-writer.ts';
-import type { PackedPage } from './cell-batch.ts';
 import type { PageShape } from './page-cells.ts';
-import {
-  packedBuffers,
-  type FromReader,
-  type FromWorker,
-  type PageCount,
-  type SourcePage,
-  type ToReader,
-  type ToWorker,
-  type WriterSetup,
+import type {
+  FromReader,
+  FromWorker,
+  PageCount,
+  ReaderSetup,
+  SourcePage,
+  ToReader,
+  ToWorker,
+  WriterSetup,
 } from './writer-protocol.ts';
 
 /**
@@ -75,23 +75,27 @@ export async function writeGridFileInThread(
   signal.throwIfAborted();
   const output = open(path);
   const iterator = pages[Symbol.asyncIterator]();
-  const setup: WriterSetup = { file, spillPath };
+  const channel = new MessageChannel();
+  const setup: WriterSetup = { file, spillPath, pages: channel.port1 };
   const worker = new Worker(new URL(WORKER_FILE, import.meta.url), {
     workerData: setup,
+    transferList: [channel.port1],
     resourceLimits: {
       maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
       maxOldGenerationSizeMb: OLD_GENERATION_MB,
     },
   });
   const shape: PageShape = { columns: file.columns, wasteLines: file.wasteLines };
+  const readerSetup: ReaderSetup = { shape, pages: channel.port2 };
   const reader = new Worker(new URL(READER_FILE, import.meta.url), {
-    workerData: shape,
+    workerData: readerSetup,
+    transferList: [channel.port2],
     resourceLimits: {
       maxYoungGenerationSizeMb: READER_YOUNG_GENERATION_MB,
       maxOldGenerationSizeMb: READER_OLD_GENERATION_MB,
     },
   });
-  const send = (message: ToWorker, transfer: ArrayBuffer[] = []) => worker.postMessage(message, transfer);
+  const send = (message: ToWorker) => worker.postMessage(message);
   const toReader = (message: ToReader, transfer: ArrayBuffer[] = []) => reader.postMessage(message, transfer);
 
   return new Promise<number>((resolve, reject) => {
@@ -141,16 +145,12 @@ export async function writeGridFileInThread(
     let readerDone = false;
     /** What the previous page held, passed to the source when the next page is asked for. */
     let counted: PageCount | undefined;
-    /** The next page from the source, read and packed; undefined when there are no more. */
-    const readNext = async (): Promise<PackedPage | undefined> => {
+    /** Pages the reader has sent on to the writer. */
+    let sent = 0;
+    /** Reads the source's next page and has it sent to the writer; false when there are no more. */
+    const readNext = async (): Promise<boolean> => {
       const next = await iterator.next(counted);
-      if (stopped) return undefined;
-      if (next.done) {
-        // Its heap is given back for the rest of the export: the Waste lines sheet is written from disk.
-        readerDone = true;
-        await reader.terminate();
-        return undefined;
-      }
+      if (stopped || next.done) return false;
       const page: SourcePage = next.value;
       const answer = new Promise<FromReader>((answered) => {
         readAnswered = answered;
@@ -164,23 +164,25 @@ export async function writeGridFileInThread(
         throw read.expected ? new ExportFailure(read.message) : new Error(read.message);
       counted = read.counted;
       rows += read.counted.rows;
-      return read.page;
+      sent += 1;
+      return true;
     };
     /** The page being read while the writer writes the one before. */
-    let ahead: Promise<PackedPage | undefined> | undefined;
+    let ahead: Promise<boolean> | undefined;
+    /** The writer's asks for pages, answered in turn. */
+    let asked = Promise.resolve();
     const nextPage = async () => {
       try {
-        const page = await (ahead ?? readNext());
+        const more = await (ahead ?? readNext());
         ahead = undefined;
         if (stopped) return;
-        if (!page) {
-          send({ type: 'end', query: describe(rows) });
+        if (!more) {
+          send({ type: 'end', pages: sent, query: describe(rows) });
           return;
         }
         ahead = readNext();
-        // Awaited when the writer asks for it; a failure meanwhile must not count as unhandled.
+        // Awaited when the writer asks for the next page; a failure meanwhile must not count as unhandled.
         ahead.catch(() => undefined);
-        send({ type: 'page', page }, packedBuffers(page));
       } catch (error) {
         stop(error);
       }
@@ -189,7 +191,14 @@ export async function writeGridFileInThread(
     worker.on('message', (message: FromWorker) => {
       switch (message.type) {
         case 'next':
-          void nextPage();
+          // One at a time: the reader sends a page on before main hears it was read, so the writer may ask
+          // for the next before main has finished answering the last ask.
+          asked = asked.then(nextPage);
+          break;
+        case 'taken':
+          // Its heap is given back for the rest of the export: the Waste lines sheet is written from disk.
+          readerDone = true;
+          void reader.terminate();
           break;
         case 'progress':
           onProgress(message.progress);
