@@ -38,7 +38,10 @@ import type {
  * collector thrash. With the reader thread beside it, run from the TypeScript sources (each thread then
  * also holds a type stripper of about 14 MB), writer 16 and reader 4 young peaked at 289-297 MB in 10-12 s.
  * Bundled: writer 16 / reader 16 peaked at 261-290 MB in 6.4-6.7 s, 32 / 16 at 278-295 MB in 6.7-7.2 s,
- * 24 / 12 at 266-284 MB in 6.2-6.4 s.
+ * 48 / 8 at 294-304 MB in 6.9 s, 24 / 12 at 265-292 MB in 6.0-8.0 s over 15 runs (load 0.3-2.7). Larger
+ * young generations did not make the export faster. Most of the peak is not these heaps: main's own thread
+ * collects so rarely that the fetched pages' dead buffers pile up to about 60 MB before it does (with a
+ * 1 MB semi-space in main the peak was 225 MB).
  */
 const YOUNG_GENERATION_MB = 24;
 const OLD_GENERATION_MB = 64;
