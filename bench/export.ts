@@ -32,6 +32,7 @@ const PAGE_SIZE = 500;
 const RUNS = 3;
 const root = resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
+const fromSource = process.argv.includes('--source');
 
 interface ExportRun {
   seconds: number;
@@ -128,12 +129,42 @@ async function excelAlone(sheets: readonly [string, SheetCells][], path: string)
   return (performance.now() - start) / 1000;
 }
 
-async function exportInMain(origin: string, output: string, userData: string): Promise<ExportRun> {
-  const { stdout } = await run(
+/**
+ * The export process's module: built as the app builds main (bench/export/electron.vite.config.ts) into a
+ * folder under out/, where the bundle finds the dependencies it leaves external, or with `--source` the
+ * TypeScript source, whose threads each load Node's type stripper besides.
+ */
+async function exportModule(cleanups: (() => void)[]): Promise<string> {
+  if (fromSource) return resolve(import.meta.dirname, 'export/export-in-main.ts');
+  mkdirSync(resolve(root, 'out'), { recursive: true });
+  const folder = mkdtempSync(resolve(root, 'out/bench-export-'));
+  cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
+  await run(
     process.execPath,
-    [resolve(import.meta.dirname, 'export/export-in-main.ts'), origin, output, userData],
-    { maxBuffer: 1024 * 1024 },
+    [
+      resolve(root, 'node_modules/electron-vite/bin/electron-vite.js'),
+      'build',
+      '--config',
+      resolve(import.meta.dirname, 'export/electron.vite.config.ts'),
+      '--outDir',
+      folder,
+      '--logLevel',
+      'error',
+    ],
+    { cwd: root },
   );
+  return join(folder, 'main/export-in-main.js');
+}
+
+async function exportInMain(
+  module: string,
+  origin: string,
+  output: string,
+  userData: string,
+): Promise<ExportRun> {
+  const { stdout } = await run(process.execPath, [module, origin, output, userData], {
+    maxBuffer: 1024 * 1024,
+  });
   return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as ExportRun;
 }
 
@@ -147,7 +178,9 @@ async function main(): Promise<void> {
   const loadBefore = loadavg();
   const server = await startServerProcess(dbPath, { timeoutMs: 120_000 });
   const work = mkdtempSync(join(tmpdir(), 'bench-export-'));
+  const cleanups: (() => void)[] = [];
   try {
+    const module = await exportModule(cleanups);
     const token = await signIn(server.origin);
     const api = await apiPages(server.origin, token);
     const manifests = api.rows.length;
@@ -174,7 +207,12 @@ async function main(): Promise<void> {
       alone.push(await excelAlone(sheets, join(work, `alone-${round}.xlsx`)));
       console.error(`ExcelJS alone, round ${round + 1}: ${fixed(alone.at(-1) ?? 0)} s`);
       exports.push(
-        await exportInMain(server.origin, join(work, `export-${round}.xlsx`), join(work, `user-${round}`)),
+        await exportInMain(
+          module,
+          server.origin,
+          join(work, `export-${round}.xlsx`),
+          join(work, `user-${round}`),
+        ),
       );
       console.error(`Export through main, round ${round + 1}: ${fixed(exports.at(-1)?.seconds ?? 0)} s`);
     }
@@ -223,15 +261,23 @@ async function main(): Promise<void> {
       "  main's services with the same factory as the app, signs in, and calls the `exports.grid` handler's service for",
       '  every manifest with every column: main pages the API (500 rows a page, the next page asked while the current',
       "  one is written) and hands each page's bytes to the export's reader thread, which reads them into cells and",
-      '  packs them into buffers moved to the writer thread, which writes the Manifests sheet (page N+1 is read while',
-      '  page N is written), keeps the waste lines aside on disk as packed cells, then writes the Waste lines and Query',
-      '  sheets and passes the bytes back to main for the file, which is renamed into place. Time: from the call to the',
-      '  `export.done` event. Peak RSS: VmHWM of that process (`/proc/self/status`), all its threads together; not',
+      '  packs them into buffers moved straight to the writer thread (main never holds them), which writes the',
+      '  Manifests sheet (page N+1 is read while page N is written), keeps the waste lines aside on disk as packed',
+      '  cells, then writes the Waste lines and Query sheets and passes the bytes back to main for the file, which is',
+      '  renamed into place. Time: from the call to the `export.done` event. Peak RSS: VmHWM of that process',
+      '  (`/proc/self/status`), all its threads together; not',
       '  `process.resourceUsage().maxRSS`, which on Linux keeps the high-water mark of the forked copy of this',
       "  benchmark's own process (it holds every row in memory) and so reported this process's size, not the export's.",
-      '  The export runs from the TypeScript sources, as the tests do: each of its two threads loads its own type',
-      '  stripper (about 14 MB of WebAssembly memory each, by `worker.getHeapStatistics()`), which the bundled app does',
-      '  not.',
+      ...(fromSource
+        ? [
+            '  The export runs from the TypeScript sources (`--source`), as the tests do: each of its two threads loads its',
+            '  own type stripper (about 14 MB of WebAssembly memory each, by `worker.getHeapStatistics()`), which the',
+            '  bundled app does not.',
+          ]
+        : [
+            '  The export runs the bundled code as the app does: main, with this process as its entry beside the writer and',
+            "  reader threads' entries, built by electron-vite with the app's main configuration (dependencies external).",
+          ]),
       '- API alone: the same pages from this process with `fetch` and `response.json()`, one after another.',
       "- The export keeps main, its reader and writer threads and the thread pool's compressor busy beside the server's",
       '  process; ExcelJS alone, one thread and the compressor. On two cores shared with other work, the export slows',
@@ -249,6 +295,7 @@ async function main(): Promise<void> {
   } finally {
     server.child.kill('SIGTERM');
     rmSync(work, { recursive: true, force: true });
+    for (const cleanup of cleanups) cleanup();
   }
 }
 

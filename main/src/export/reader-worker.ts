@@ -1,17 +1,23 @@
 /**
  * An export's reader thread: reads each page main hands it (an API page's JSON is parsed and checked here,
- * offline rows are converted) into cells, packs them (cell-batch.ts) and hands them back, moved, not
- * copied. It runs beside the writer thread, so reading page N+1 overlaps writing page N: measured on
+ * offline rows are converted) into cells, packs them (cell-batch.ts) and moves them, not copied, straight
+ * to the writer thread; main only hears what the page held. It runs beside the writer thread, so reading page N+1 overlaps writing page N: measured on
  * 100,000 manifests with their waste lines, reading in the writer's thread was about a fifth of its time.
  * It holds nothing but the page at hand, and its heap is capped (writer-thread.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { PageShape } from './page-cells.ts';
-import { packSourcePage, packedBuffers, type FromReader, type ToReader } from './writer-protocol.ts';
+import {
+  packSourcePage,
+  packedBuffers,
+  type FromReader,
+  type ReadPage,
+  type ReaderSetup,
+  type ToReader,
+} from './writer-protocol.ts';
 
 const port = parentPort;
 if (!port) throw new Error('reader-worker.ts runs only as a worker thread');
-const shape = workerData as PageShape;
+const { shape, pages } = workerData as ReaderSetup;
 
 /** A failure whose message is for the user as it stands (a page that did not read). */
 class PageFailure extends Error {}
@@ -21,7 +27,10 @@ const post = (message: FromReader, transfer: ArrayBuffer[] = []) => port.postMes
 port.on('message', (message: ToReader) => {
   try {
     const { page, counted } = packSourcePage(message.page, shape, (text) => new PageFailure(text));
-    post({ type: 'read', page, counted }, packedBuffers(page));
+    // Sent on before main hears of it, so a page main counts is on its way to the writer.
+    const read: ReadPage = { type: 'page', page };
+    pages.postMessage(read, packedBuffers(page));
+    post({ type: 'read', counted });
   } catch (error) {
     post({
       type: 'failed',

@@ -1,14 +1,16 @@
 /**
  * What main and an export's two threads say to each other (writer-thread.ts starts them): the reader
- * (reader-worker.ts) reads each page into cells and packs them, the writer (writer-worker.ts) writes the
- * packed pages. The writer pulls pages one at a time, asking for the next as it starts on one; main has the
- * page after that read meanwhile, so at most one packed page waits in the writer and one in the reader. The
- * file's bytes come back to main, which owns the file.
+ * (reader-worker.ts) reads each page main fetched into cells, packs them and moves them to the writer
+ * (writer-worker.ts) over a channel of their own, so packed pages never pass through main; it tells main
+ * only what each page held. The writer pulls pages one at a time, asking main for the next as it starts on
+ * one; main has the reader read one page ahead meanwhile. The two channels keep no order between them, so
+ * main's `end` says how many pages were sent. The file's bytes come back to main, which owns the file.
  */
 import { WASTE_LINE_COLUMNS } from '../../../shared/columns.ts';
 import { packCells, type PackedPage } from './cell-batch.ts';
 import type { ExportPage, GridFile, QueryLine, WriteProgress } from './grid-writer.ts';
 import { readPageCells, recordPageCells, type PageShape } from './page-cells.ts';
+import type { MessagePort } from 'node:worker_threads';
 
 /**
  * A page of the API as it arrived: its JSON bytes, read and checked in the reader's thread. Parsing and
@@ -30,23 +32,39 @@ export interface PageCount {
   totalElements: number;
 }
 
-/** Everything about the file the thread needs, without the `describe` function, which stays in main. */
+/**
+ * Everything about the file the writer needs, without the `describe` function, which stays in main; `pages`
+ * is its end of the channel the reader sends packed pages on.
+ */
 export interface WriterSetup {
   file: Omit<GridFile, 'describe'>;
   spillPath: string;
+  pages: MessagePort;
+}
+
+/** The reader's setup: the pages' shape, and its end of the channel to the writer. */
+export interface ReaderSetup {
+  shape: PageShape;
+  pages: MessagePort;
 }
 
 export type ToReader = { type: 'page'; page: SourcePage };
 
+/** A page read, on the channel from the reader to the writer. */
+export type ReadPage = { type: 'page'; page: PackedPage };
+
 export type FromReader =
-  | { type: 'read'; page: PackedPage; counted: PageCount }
+  /** The page was read and sent on to the writer. */
+  | { type: 'read'; counted: PageCount }
   /** `expected` marks a message meant for the user as it is (a page that did not read). */
   | { type: 'failed'; message: string; expected: boolean };
 
 export type ToWorker =
-  | { type: 'page'; page: PackedPage }
-  /** No more pages; the Query sheet's lines, now that the number of rows is known. */
-  | { type: 'end'; query: readonly QueryLine[] }
+  /**
+   * No more pages after the `pages`-th from the reader, which may still be on its way; the Query sheet's
+   * lines, now that the number of rows is known.
+   */
+  | { type: 'end'; pages: number; query: readonly QueryLine[] }
   /** The file took the last output; more may come. */
   | { type: 'written' }
   /** The file is complete and closed. */
@@ -56,6 +74,8 @@ export type ToWorker =
 export type FromWorker =
   /** Wants the next page. */
   | { type: 'next' }
+  /** Has taken every page the reader sent: the reader may go. */
+  | { type: 'taken' }
   | { type: 'progress'; progress: WriteProgress }
   | { type: 'output'; bytes: Uint8Array }
   /** The workbook is complete: close the file. */

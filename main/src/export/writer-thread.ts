@@ -1,53 +1,57 @@
 /**
- * Runs an export in two threads of its own while main's thread only fetches pages, passes them on, and
- * writes the bytes that come back to the file: a reader (reader-worker.ts) reads each page into packed
- * cells, and the writer (writer-worker.ts) writes them with ExcelJS. Page N+1 is read while page N is
- * written, so the writer's thread does little but ExcelJS's own work. An export of 100,000 manifests
+ * Runs an export in two threads of its own while main's thread only fetches pages and writes the bytes
+ * that come back to the file: a reader (reader-worker.ts) reads each page into packed cells and moves them
+ * straight to the writer (writer-worker.ts), which writes them with ExcelJS. Page N+1 is read while page N
+ * is written, so the writer's thread does little but ExcelJS's own work. An export of 100,000 manifests
  * allocates gigabytes over its life; V8 sizes a thread's young generation to its allocation rate, so in
  * main's thread that grew to 128 MB and the process to 370–400 MB. In workers the heaps are capped
  * (`resourceLimits`), and main's heap stays as it was.
  *
- * Main keeps the file, the source of pages and the Query sheet's lines: the writer asks for each page
+ * Main keeps the file, the source of pages and the Query sheet's lines: the writer asks main for each page
  * (which is how the file's and the writer's backpressure reach the source; the next page is read ahead,
- * one at most), reports progress, and hands back the workbook's bytes. A failure anywhere stops all three,
+ * one at most), reports progress, and hands back the workbook's bytes. Packed pages go from reader to
+ * writer on a channel of their own, so main's thread never holds them. A failure anywhere stops all three,
  * and the writer removes its spill file.
  */
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { ExportFailure } from './export-jobs.ts';
 import type { GridFile, WriteOptions } from './grid-writer.ts';
-import type { PackedPage } from './cell-batch.ts';
 import type { PageShape } from './page-cells.ts';
-import {
-  packedBuffers,
-  type FromReader,
-  type FromWorker,
-  type PageCount,
-  type SourcePage,
-  type ToReader,
-  type ToWorker,
-  type WriterSetup,
+import type {
+  FromReader,
+  FromWorker,
+  PageCount,
+  ReaderSetup,
+  SourcePage,
+  ToReader,
+  ToWorker,
+  WriterSetup,
 } from './writer-protocol.ts';
 
 /**
  * The writer thread's heap. Left to itself V8 let the old generation grow to 76 MB of mostly garbage and
- * the process to 346 MB. Measured on 100,000 manifests with their waste lines (the process holds 122 MB
- * before the export starts; peaks vary by ±20 MB from run to run). When the writer also parsed the pages:
- * 16 MB young / 64 MB old spent 5 s of 19 in scavenges, 24 / 64 peaked at 260-295 MB, and a 48 MB old
- * generation made the collector thrash. With a reader thread beside it (writer 24 young, reader 8 young)
- * four runs peaked at 294-302 MB; writer 16 and reader 4 at 289-292 MB, in the same time within the noise
- * of a shared machine.
+ * the process to 346 MB. Measured on 100,000 manifests with their waste lines, main built as the app ships
+ * it (bench:export; peaks vary by ±15 MB from run to run at any setting). When the writer also parsed the
+ * pages, 16 MB young / 64 MB old spent 5 s of 19 in scavenges and a 48 MB old generation made the
+ * collector thrash. With the reader thread beside it, run from the TypeScript sources (each thread then
+ * also holds a type stripper of about 14 MB), writer 16 and reader 4 young peaked at 289-297 MB in 10-12 s.
+ * Bundled: writer 16 / reader 16 peaked at 261-290 MB in 6.4-6.7 s, 32 / 16 at 278-295 MB in 6.7-7.2 s,
+ * 48 / 8 at 294-304 MB in 6.9 s, 24 / 12 at 265-292 MB in 6.0-8.0 s over 15 runs (load 0.3-2.7). Larger
+ * young generations did not make the export faster. Most of the peak is not these heaps: main's own thread
+ * collects so rarely that the fetched pages' dead buffers pile up to about 60 MB before it does (with a
+ * 1 MB semi-space in main the peak was 225 MB).
  */
-const YOUNG_GENERATION_MB = 16;
+const YOUNG_GENERATION_MB = 24;
 const OLD_GENERATION_MB = 64;
 
 /**
- * The reader thread's heap: it holds one page (about 0.7 MB of JSON, a few MB parsed) at a time. Measured
- * on 100,000 manifests with their waste lines, its collections took 2.4 s at 4 MB young, 1.1 s at 8 and
- * 0.4 s at 16: CPU the writer competes for on two cores, traded here for the memory budget (above).
+ * The reader thread's heap: it holds one page (about 0.7 MB of JSON, a few MB parsed) at a time, but
+ * parsing allocates fast: its collections took 2.4 s at 4 MB young, 1.1 s at 8 and 0.4 s at 16, CPU the
+ * writer competes for on two cores; 4 MB young made the reader the export's bottleneck (above).
  */
-const READER_YOUNG_GENERATION_MB = 4;
+const READER_YOUNG_GENERATION_MB = 12;
 const READER_OLD_GENERATION_MB = 32;
 
 /** How long a writer asked to stop may take to clean up before it is terminated. */
@@ -74,23 +78,27 @@ export async function writeGridFileInThread(
   signal.throwIfAborted();
   const output = open(path);
   const iterator = pages[Symbol.asyncIterator]();
-  const setup: WriterSetup = { file, spillPath };
+  const channel = new MessageChannel();
+  const setup: WriterSetup = { file, spillPath, pages: channel.port1 };
   const worker = new Worker(new URL(WORKER_FILE, import.meta.url), {
     workerData: setup,
+    transferList: [channel.port1],
     resourceLimits: {
       maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
       maxOldGenerationSizeMb: OLD_GENERATION_MB,
     },
   });
   const shape: PageShape = { columns: file.columns, wasteLines: file.wasteLines };
+  const readerSetup: ReaderSetup = { shape, pages: channel.port2 };
   const reader = new Worker(new URL(READER_FILE, import.meta.url), {
-    workerData: shape,
+    workerData: readerSetup,
+    transferList: [channel.port2],
     resourceLimits: {
       maxYoungGenerationSizeMb: READER_YOUNG_GENERATION_MB,
       maxOldGenerationSizeMb: READER_OLD_GENERATION_MB,
     },
   });
-  const send = (message: ToWorker, transfer: ArrayBuffer[] = []) => worker.postMessage(message, transfer);
+  const send = (message: ToWorker) => worker.postMessage(message);
   const toReader = (message: ToReader, transfer: ArrayBuffer[] = []) => reader.postMessage(message, transfer);
 
   return new Promise<number>((resolve, reject) => {
@@ -140,16 +148,12 @@ export async function writeGridFileInThread(
     let readerDone = false;
     /** What the previous page held, passed to the source when the next page is asked for. */
     let counted: PageCount | undefined;
-    /** The next page from the source, read and packed; undefined when there are no more. */
-    const readNext = async (): Promise<PackedPage | undefined> => {
+    /** Pages the reader has sent on to the writer. */
+    let sent = 0;
+    /** Reads the source's next page and has it sent to the writer; false when there are no more. */
+    const readNext = async (): Promise<boolean> => {
       const next = await iterator.next(counted);
-      if (stopped) return undefined;
-      if (next.done) {
-        // Its heap is given back for the rest of the export: the Waste lines sheet is written from disk.
-        readerDone = true;
-        await reader.terminate();
-        return undefined;
-      }
+      if (stopped || next.done) return false;
       const page: SourcePage = next.value;
       const answer = new Promise<FromReader>((answered) => {
         readAnswered = answered;
@@ -163,23 +167,25 @@ export async function writeGridFileInThread(
         throw read.expected ? new ExportFailure(read.message) : new Error(read.message);
       counted = read.counted;
       rows += read.counted.rows;
-      return read.page;
+      sent += 1;
+      return true;
     };
     /** The page being read while the writer writes the one before. */
-    let ahead: Promise<PackedPage | undefined> | undefined;
+    let ahead: Promise<boolean> | undefined;
+    /** The writer's asks for pages, answered in turn. */
+    let asked = Promise.resolve();
     const nextPage = async () => {
       try {
-        const page = await (ahead ?? readNext());
+        const more = await (ahead ?? readNext());
         ahead = undefined;
         if (stopped) return;
-        if (!page) {
-          send({ type: 'end', query: describe(rows) });
+        if (!more) {
+          send({ type: 'end', pages: sent, query: describe(rows) });
           return;
         }
         ahead = readNext();
-        // Awaited when the writer asks for it; a failure meanwhile must not count as unhandled.
+        // Awaited when the writer asks for the next page; a failure meanwhile must not count as unhandled.
         ahead.catch(() => undefined);
-        send({ type: 'page', page }, packedBuffers(page));
       } catch (error) {
         stop(error);
       }
@@ -188,7 +194,14 @@ export async function writeGridFileInThread(
     worker.on('message', (message: FromWorker) => {
       switch (message.type) {
         case 'next':
-          void nextPage();
+          // One at a time: the reader sends a page on before main hears it was read, so the writer may ask
+          // for the next before main has finished answering the last ask.
+          asked = asked.then(nextPage);
+          break;
+        case 'taken':
+          // Its heap is given back for the rest of the export: the Waste lines sheet is written from disk.
+          readerDone = true;
+          void reader.terminate();
           break;
         case 'progress':
           onProgress(message.progress);
