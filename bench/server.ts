@@ -76,7 +76,17 @@ const CONNECTIONS = 10;
 const THROUGHPUT_ROUND_SECONDS = 5;
 const THROUGHPUT_ROUNDS = 2;
 
-async function autocannon(url: string, body: unknown, headers: Record<string, string>) {
+/** One load round against one server: answers a second, latency percentiles (ms), failed requests. */
+interface LoadRound {
+  perSecond: number;
+  p50: number;
+  p99: number;
+  failed: number;
+}
+
+type Load = (url: string, body: unknown, headers: Record<string, string>) => Promise<LoadRound>;
+
+async function autocannon(url: string, body: unknown, headers: Record<string, string>): Promise<LoadRound> {
   const child = spawn(
     process.execPath,
     [
@@ -107,7 +117,12 @@ async function autocannon(url: string, body: unknown, headers: Record<string, st
     non2xx: number;
     errors: number;
   };
-  return result;
+  return {
+    perSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failed: result.non2xx + result.errors,
+  };
 }
 
 /**
@@ -115,7 +130,11 @@ async function autocannon(url: string, body: unknown, headers: Record<string, st
  * parsing the whole body with `response.json()` before sending the next, for THROUGHPUT_ROUND_SECONDS. Unlike
  * autocannon, which discards bodies, this client pays for every byte it is sent, as main's API client does.
  */
-async function parsingThroughput(url: string, body: unknown, headers: Record<string, string>) {
+async function parsingThroughput(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<LoadRound> {
   const times: number[] = [];
   let failed = 0;
   const text = JSON.stringify(body);
@@ -437,62 +456,43 @@ async function main(): Promise<void> {
       isolationLines.push(line);
       console.log(line);
     }
+    /**
+     * THROUGHPUT_ROUNDS rounds of `load` on each server, taking turns so that a stretch in which this shared
+     * machine is slower falls on both: mean answers a second of each, the tracker's worst p50 and p99, and the
+     * requests that failed on either.
+     */
+    const inTurn = async (load: Load, path: string, body: unknown, index: number) => {
+      const tracker: LoadRound[] = [];
+      const bare: LoadRound[] = [];
+      for (let round = 0; round < THROUGHPUT_ROUNDS; round += 1) {
+        tracker.push(await load(`${trackerOrigin}${path}`, body, { authorization: `Bearer ${token}` }));
+        bare.push(await load(`${bareOrigin}${path}`, body, { 'x-bench-load': String(index) }));
+      }
+      const mean = (rounds: LoadRound[]) =>
+        rounds.reduce((sum, round) => sum + round.perSecond, 0) / rounds.length;
+      return {
+        perSecond: mean(tracker),
+        barePerSecond: mean(bare),
+        p50: Math.max(...tracker.map((round) => round.p50)),
+        p99: Math.max(...tracker.map((round) => round.p99)),
+        failed: [...tracker, ...bare].reduce((sum, round) => sum + round.failed, 0),
+      };
+    };
+    const loadLine = (name: string, result: Awaited<ReturnType<typeof inTurn>>, met: boolean) =>
+      `| ${name} | ${Math.round(result.perSecond).toLocaleString('en-US')} | ${Math.round(result.barePerSecond).toLocaleString('en-US')} | ${(result.barePerSecond / result.perSecond).toFixed(2)}× | ${Number(result.p50.toFixed(1))} | ${Number(result.p99.toFixed(1))} | ${result.failed} | ${met ? 'yes' : '**no**'} |`;
     const throughputRows: string[] = [];
     /** The app's page read by a client that parses every answer (parsingThroughput). */
     let parsingLine = '';
     for (const [index, { name, path, body }] of all.load.entries()) {
       if (!parts.has('throughput') || (only && !only.test(name))) continue;
-      // The servers take turns, so that a stretch in which this shared machine is slower falls on both.
-      const rounds = {
-        tracker: [] as number[],
-        bare: [] as number[],
-        p50: [] as number[],
-        p99: [] as number[],
-      };
-      let failed = 0;
-      for (let round = 0; round < THROUGHPUT_ROUNDS; round += 1) {
-        const result = await autocannon(`${trackerOrigin}${path}`, body, {
-          authorization: `Bearer ${token}`,
-        });
-        const baseline = await autocannon(`${bareOrigin}${path}`, body, { 'x-bench-load': String(index) });
-        rounds.tracker.push(result.requests.average);
-        rounds.bare.push(baseline.requests.average);
-        rounds.p50.push(result.latency.p50);
-        rounds.p99.push(result.latency.p99);
-        failed += result.non2xx + result.errors;
-      }
-      const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-      const perSecond = mean(rounds.tracker);
-      const barePerSecond = mean(rounds.bare);
-      const meets = perSecond >= THROUGHPUT_TARGET && failed === 0;
-      const line = `| ${name} | ${Math.round(perSecond).toLocaleString('en-US')} | ${Math.round(barePerSecond).toLocaleString('en-US')} | ${(barePerSecond / perSecond).toFixed(2)}× | ${Math.max(...rounds.p50)} | ${Math.max(...rounds.p99)} | ${failed} | ${meets ? 'yes' : '**no**'} |`;
+      const result = await inTurn(autocannon, path, body, index);
+      const line = loadLine(name, result, result.perSecond >= THROUGHPUT_TARGET && result.failed === 0);
       throughputRows.push(line);
       console.log(line);
       if (index === 0) {
-        const parsed = {
-          tracker: [] as number[],
-          bare: [] as number[],
-          p50: [] as number[],
-          p99: [] as number[],
-        };
-        let parseFailed = 0;
-        for (let round = 0; round < THROUGHPUT_ROUNDS; round += 1) {
-          const result = await parsingThroughput(`${trackerOrigin}${path}`, body, {
-            authorization: `Bearer ${token}`,
-          });
-          const baseline = await parsingThroughput(`${bareOrigin}${path}`, body, {
-            'x-bench-load': String(index),
-          });
-          parsed.tracker.push(result.perSecond);
-          parsed.bare.push(baseline.perSecond);
-          parsed.p50.push(result.p50);
-          parsed.p99.push(result.p99);
-          parseFailed += result.failed + baseline.failed;
-        }
-        const tracker = mean(parsed.tracker);
-        const bare = mean(parsed.bare);
-        const parsedMet = bare / tracker <= RATIO_TARGET && parseFailed === 0;
-        parsingLine = `| ${name}, each answer read with fetch and parsed | ${Math.round(tracker).toLocaleString('en-US')} | ${Math.round(bare).toLocaleString('en-US')} | ${(bare / tracker).toFixed(2)}× | ${Math.max(...parsed.p50).toFixed(1)} | ${Math.max(...parsed.p99).toFixed(1)} | ${parseFailed} | ${parsedMet ? 'yes' : '**no**'} |`;
+        const parsed = await inTurn(parsingThroughput, path, body, index);
+        const met = parsed.barePerSecond / parsed.perSecond <= RATIO_TARGET && parsed.failed === 0;
+        parsingLine = loadLine(`${name}, each answer read with fetch and parsed`, parsed, met);
         console.log(parsingLine);
       }
     }
@@ -551,7 +551,7 @@ ${isolationLines.join('\n')}
 ## Throughput (autocannon)
 
 10 connections to the tracker server, then to the bare baseline ("bare req/s"), in turn, ${THROUGHPUT_ROUNDS} rounds of ${THROUGHPUT_ROUND_SECONDS} s each:
-req/s is the mean over the rounds, p50 and p99 the worst round's; ratio = bare req/s / tracker req/s. Target: ≥ ${THROUGHPUT_TARGET.toLocaleString('en-US')} req/s with no errors. The load generator shares the machine's
+req/s is the mean over the rounds, p50 and p99 the tracker's worst round's; ratio = bare req/s / tracker req/s; errors: failed requests to either server. Target: ≥ ${THROUGHPUT_TARGET.toLocaleString('en-US')} req/s with no errors. The load generator shares the machine's
 two cores with the server. The first row is the request the manifests grid sends for its first page (its
 default page size, its columns and the waste lines, with the page info the main process fills in): ~137 KB of
 JSON, against ~70 KB for 50 rows with every field and ~20 KB without the lines. The waste lines are stored
