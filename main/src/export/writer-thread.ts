@@ -15,7 +15,7 @@
  */
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { ExportFailure } from './export-jobs.ts';
 import type { GridFile, WriteOptions } from './grid-writer.ts';
 import type { PageShape } from './page-cells.ts';
@@ -65,6 +65,21 @@ const SOURCE = import.meta.url.endsWith('.ts');
 const WORKER_FILE = SOURCE ? './writer-worker.ts' : './writer-worker.js';
 const READER_FILE = SOURCE ? './reader-worker.ts' : './reader-worker.js';
 
+/** One of the export's threads, given its setup and its end of the reader-to-writer channel, heap capped. */
+function startThread(
+  file: string,
+  setup: WriterSetup | ReaderSetup,
+  port: MessagePort,
+  youngMb: number,
+  oldMb: number,
+): Worker {
+  return new Worker(new URL(file, import.meta.url), {
+    workerData: setup,
+    transferList: [port],
+    resourceLimits: { maxYoungGenerationSizeMb: youngMb, maxOldGenerationSizeMb: oldMb },
+  });
+}
+
 /** Pages as the export's source gives them; the reader tells it what each page held. */
 export type SourcePages = AsyncIterable<SourcePage, unknown, PageCount | undefined>;
 
@@ -80,24 +95,16 @@ export async function writeGridFileInThread(
   const iterator = pages[Symbol.asyncIterator]();
   const channel = new MessageChannel();
   const setup: WriterSetup = { file, spillPath, pages: channel.port1 };
-  const worker = new Worker(new URL(WORKER_FILE, import.meta.url), {
-    workerData: setup,
-    transferList: [channel.port1],
-    resourceLimits: {
-      maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
-      maxOldGenerationSizeMb: OLD_GENERATION_MB,
-    },
-  });
+  const worker = startThread(WORKER_FILE, setup, channel.port1, YOUNG_GENERATION_MB, OLD_GENERATION_MB);
   const shape: PageShape = { columns: file.columns, wasteLines: file.wasteLines };
   const readerSetup: ReaderSetup = { shape, pages: channel.port2 };
-  const reader = new Worker(new URL(READER_FILE, import.meta.url), {
-    workerData: readerSetup,
-    transferList: [channel.port2],
-    resourceLimits: {
-      maxYoungGenerationSizeMb: READER_YOUNG_GENERATION_MB,
-      maxOldGenerationSizeMb: READER_OLD_GENERATION_MB,
-    },
-  });
+  const reader = startThread(
+    READER_FILE,
+    readerSetup,
+    channel.port2,
+    READER_YOUNG_GENERATION_MB,
+    READER_OLD_GENERATION_MB,
+  );
   const send = (message: ToWorker) => worker.postMessage(message);
   const toReader = (message: ToReader, transfer: ArrayBuffer[] = []) => reader.postMessage(message, transfer);
 
