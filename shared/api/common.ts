@@ -26,9 +26,35 @@ export const PageInfo = z.strictObject({
 });
 export type PageInfo = z.infer<typeof PageInfo>;
 
-export const SearchKey = z
-  .string()
-  .max(LIMITS.searchKeyMax, `searchKey is at most ${LIMITS.searchKeyMax} characters`);
+const isControl = (unit: number) => unit < 0x20 || unit === 0x7f;
+
+/**
+ * A search text (`name` is how messages call it): at most `max` characters, and no control character
+ * (U+0000–U+001F, U+007F). Those are refused rather than matched: SQLite's text matching stops at a NUL (a
+ * NUL key matched every row, and cut the index query short), names and ids do not hold them, and a pasted
+ * tab or newline is far likelier a slip than a search. Main reads every request with these schemas (the IPC
+ * contract), so a bad key is refused there in the server's words and never sent.
+ */
+function searchText(name: string, max: number) {
+  return (
+    z
+      .string()
+      // A text too long is not also searched for control characters: one problem, as the server always said.
+      .max(max, { message: `${name} is at most ${max} characters`, abort: true })
+      .superRefine((text, context) => {
+        const characters = [...text];
+        const at = characters.findIndex((character) => isControl(character.charCodeAt(0)));
+        if (at === -1) return;
+        const point = (characters[at] ?? '').charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+        context.addIssue({
+          code: 'custom',
+          message: `${name} must not hold control characters (U+0000–U+001F, U+007F); found U+${point} at character ${at + 1}`,
+        });
+      })
+  );
+}
+
+export const SearchKey = searchText('searchKey', LIMITS.searchKeyMax);
 
 /** One filterFields member: a list of values, OR-ed together. */
 export const FilterValues = z
@@ -40,11 +66,7 @@ export function lookupQuery<const Fields extends readonly [string, ...string[]]>
   return z.strictObject({
     field: z.enum(fields),
     page: z.coerce.number().int().min(1, 'page is 1-based and must be ≥ 1'),
-    search: z
-      .string()
-      .max(LIMITS.lookupSearchMax, `search is at most ${LIMITS.lookupSearchMax} characters`)
-      .optional()
-      .default(''),
+    search: searchText('search', LIMITS.lookupSearchMax).optional().default(''),
   });
 }
 

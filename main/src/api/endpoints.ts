@@ -19,7 +19,7 @@ import {
 } from '../../../shared/api/index.ts';
 import type { ParsedInputOf } from '../../../shared/ipc/contract.ts';
 import { requestKey } from '../../../shared/query/canonical.ts';
-import { DEFAULT_GENERATOR_SORT, DEFAULT_MANIFEST_SORT, type Sort } from '../../../shared/query/index.ts';
+import { GENERATOR_QUERY, MANIFEST_QUERY, type Sort } from '../../../shared/query/definition.ts';
 import type { ApiRequest } from './client.ts';
 
 type LookupQuery = ParsedInputOf<'generators', 'lookup'> | ParsedInputOf<'manifests', 'lookup'>;
@@ -70,7 +70,7 @@ export const endpoints = {
   generatorsList: (body: ParsedInputOf<'generators', 'list'>): ApiRequest<typeof GeneratorList> => ({
     method: 'POST',
     path: '/api/tracker/generators/',
-    body: { ...body, pageInfo: fullPageInfo(body.pageInfo, GENERATOR_FIELDS, DEFAULT_GENERATOR_SORT) },
+    body: { ...body, pageInfo: fullPageInfo(body.pageInfo, GENERATOR_FIELDS, GENERATOR_QUERY.defaultSort) },
     response: GeneratorList,
     shareKey: requestKey('generators.list', body),
     scope: 'generators',
@@ -102,7 +102,7 @@ export const endpoints = {
   manifestsList: (body: ParsedInputOf<'manifests', 'list'>): ApiRequest<typeof ManifestList> => ({
     method: 'POST',
     path: '/api/tracker/manifests/',
-    body: { ...body, pageInfo: fullPageInfo(body.pageInfo, MANIFEST_FIELDS, DEFAULT_MANIFEST_SORT) },
+    body: { ...body, pageInfo: fullPageInfo(body.pageInfo, MANIFEST_FIELDS, MANIFEST_QUERY.defaultSort) },
     response: ManifestList,
     shareKey: requestKey('manifests.list', body),
     scope: 'manifests',

@@ -11,13 +11,8 @@ import {
   describeFilters,
 } from '../../../shared/filter-labels.ts';
 import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
-import {
-  DEFAULT_GENERATOR_SORT,
-  DEFAULT_MANIFEST_SORT,
-  GENERATOR_SORT_FIELDS,
-  MANIFEST_SORT_FIELDS,
-  parseSort,
-} from '../../../shared/query/index.ts';
+import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../../shared/query/definition.ts';
+import { parseSort } from '../../../shared/query/parse.ts';
 import type { ApiRequest } from '../api/client.ts';
 import { endpoints } from '../api/endpoints.ts';
 import type { Session } from '../session/session.ts';
@@ -114,7 +109,7 @@ export function planGridExport(
         ...common(
           'Generators',
           describeFilters(input.filterFields, GENERATOR_FILTER_LABELS),
-          sortInWords(input.sort, GENERATOR_COLUMNS, GENERATOR_SORT_FIELDS, DEFAULT_GENERATOR_SORT),
+          sortInWords(input.sort, GENERATOR_COLUMNS, GENERATOR_QUERY.sortFields, GENERATOR_QUERY.defaultSort),
         ),
         columns,
         wasteLines: false,
@@ -148,7 +143,7 @@ export function planGridExport(
       ...common(
         'Manifests',
         describeFilters(input.filterFields, MANIFEST_FILTER_LABELS),
-        sortInWords(input.sort, MANIFEST_COLUMNS, MANIFEST_SORT_FIELDS, DEFAULT_MANIFEST_SORT),
+        sortInWords(input.sort, MANIFEST_COLUMNS, MANIFEST_QUERY.sortFields, MANIFEST_QUERY.defaultSort),
       ),
       columns,
       wasteLines,

@@ -3,7 +3,7 @@
  * validation failures `errors: [{path, message}]`. Never a stack trace or SQL text.
  */
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import type { z } from 'zod';
+import { describeIssues, type Issue } from '../../../shared/query/parse.ts';
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
@@ -63,19 +63,16 @@ export class HttpProblem extends Error {
   }
 }
 
-/** A 400 naming every invalid member of the request, e.g. `body.pageInfo.pageSize`. */
-export function validationProblem(error: z.ZodError, where: 'body' | 'query'): HttpProblem {
-  const errors = error.issues.map((issue) => {
-    const path = [where, ...issue.path.map(String)].join('.');
-    const message =
-      issue.code === 'unrecognized_keys'
-        ? `unknown member${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`
-        : issue.message;
-    return { path, message };
-  });
-  const first = errors[0];
-  const detail = first ? `${first.path}: ${first.message}` : `the request ${where} is not valid`;
-  return new HttpProblem(400, errors.length > 1 ? `${detail} (and ${errors.length - 1} more)` : detail, {
+/**
+ * A 400 naming every invalid member of the request, e.g. `body.pageInfo.pageSize`, in the words main and the
+ * offline engine use for the same problem (shared/query/parse.ts).
+ */
+export function validationProblem(issues: readonly Issue[], where: 'body' | 'query'): HttpProblem {
+  const errors = issues.map((issue) => ({
+    path: issue.path === '' ? where : `${where}.${issue.path}`,
+    message: issue.message,
+  }));
+  return new HttpProblem(400, describeIssues(errors, `request ${where}`), {
     type: VALIDATION_TYPE,
     errors,
   });

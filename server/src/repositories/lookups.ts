@@ -12,13 +12,8 @@
  * answered at once, with bounded work, on the main thread.
  */
 import type { Database } from 'better-sqlite3';
-import type { LookupResult } from '../../../shared/api/index.ts';
-import {
-  LOOKUP_PAGE_SIZE,
-  lookupEntries,
-  lookupPage,
-  type LookupEntry,
-} from '../../../shared/query/lookup.ts';
+import { LIMITS, type LookupResult } from '../../../shared/api/index.ts';
+import { lookupEntries, lookupPage, type LookupEntry } from '../../../shared/query/lookup.ts';
 import { foldCase } from '../../../shared/query/search.ts';
 import { lookupSearchTable } from '../db/lookup-index.ts';
 import type { LookupLoad } from '../db/lookup-lists.ts';
@@ -36,7 +31,7 @@ interface Entry {
   folded: string;
 }
 
-const PAGE = LOOKUP_PAGE_SIZE;
+const PAGE = LIMITS.lookupPageSize;
 
 /** A lookup over a distinct value list held in memory. */
 export class MemoryLookup implements LookupSource {

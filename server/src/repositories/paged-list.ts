@@ -3,7 +3,7 @@
  *
  * Two steps: the page's ids come from the sort index alone (LIMIT/OFFSET over an index skips entries
  * without reading rows), then only those rows are read. Ties are broken by the table's public unique key
- * in the sort's direction (shared/query/sort.ts), so pages are stable, cover every row exactly once, and
+ * in the sort's direction (shared/query/definition.ts), so pages are stable, cover every row exactly once, and
  * come in the order any engine holding the same rows computes.
  *
  * Deep pages of the whole table start from a bookmark: the sort key of every BOOKMARK_STEP-th row in that
@@ -11,9 +11,9 @@
  * nearest bookmark and skipping fewer than BOOKMARK_STEP costs ~0.05 ms. Bookmarks stay right because the
  * data does not change while it is served (docs/api.md).
  */
-import type { Sort } from '../../../shared/query/index.ts';
+import type { Sort } from '../../../shared/query/definition.ts';
+import type { Where } from '../db/sqlite-query.ts';
 import type { StatementCache } from '../db/statements.ts';
-import type { Where } from './where.ts';
 
 export interface PageRequest {
   where: Where;

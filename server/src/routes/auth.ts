@@ -2,6 +2,7 @@
 import type { Database } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { LoginRequest } from '../../../shared/api/index.ts';
+import { readRequest } from '../../../shared/query/parse.ts';
 import { PASSWORD_COST, hashPassword, needsRehash, verifyPassword } from '../auth/passwords.ts';
 import type { LoginThrottle } from '../auth/throttle.ts';
 import type { TokenStore } from '../auth/tokens.ts';
@@ -26,9 +27,9 @@ export function authRoutes(
   deps: { db: Database; tokens: TokenStore; throttle: LoginThrottle },
 ) {
   app.post('/api/tracker/auth/login/', { config: { public: true } }, async (request, reply) => {
-    const parsed = LoginRequest.safeParse(request.body);
-    if (!parsed.success) throw validationProblem(parsed.error, 'body');
-    const { username, password } = parsed.data;
+    const parsed = readRequest(LoginRequest, request.body);
+    if (!parsed.ok) throw validationProblem(parsed.issues, 'body');
+    const { username, password } = parsed.value;
     const reservation = deps.throttle.reserve(username, request.ip);
     if (!reservation.allowed) {
       const wait = reservation.retryAfter;

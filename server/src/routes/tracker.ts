@@ -6,27 +6,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import {
-  GENERATOR_FIELDS,
   GeneratorAggregateRequest,
   GeneratorDetailQuery,
-  GeneratorListRequest,
   GeneratorLookupQuery,
-  MANIFEST_FIELDS,
   ManifestAggregateRequest,
-  ManifestListRequest,
   ManifestLookupQuery,
   type Dialect,
 } from '../../../shared/api/index.ts';
-import {
-  DEFAULT_GENERATOR_SORT,
-  DEFAULT_MANIFEST_SORT,
-  GENERATOR_SORT_FIELDS,
-  MANIFEST_SORT_FIELDS,
-  parseSelectedFields,
-  parseSort,
-  type Parsed,
-} from '../../../shared/query/index.ts';
-import { parseSearch } from '../../../shared/query/search.ts';
+import { readGeneratorList, readManifestList, readRequest, type Read } from '../../../shared/query/parse.ts';
 import { generatorDetail, generatorTotals, manifestTotals } from '../http/dialect.ts';
 import { HttpProblem, validationProblem } from '../http/problem.ts';
 import type { DetailRepository } from '../repositories/detail-repository.ts';
@@ -46,22 +33,18 @@ export interface TrackerDeps {
 /** The manifests page is sent as the bytes the repository writes (waste lines spliced in as stored JSON). */
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** The request as read (shared/query/parse.ts), or a 400 naming every problem. */
+function valueOf<T>(read: Read<T>, where: 'body' | 'query'): T {
+  if (read.ok) return read.value;
+  throw validationProblem(read.issues, where);
+}
+
 function parse<Schema extends z.ZodType>(
   schema: Schema,
   value: unknown,
   where: 'body' | 'query',
 ): z.output<Schema> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw validationProblem(parsed.error, where);
-  return parsed.data;
-}
-
-function valueOf<T>(parsed: Parsed<T>, path: string): T {
-  if (parsed.ok) return parsed.value;
-  throw new HttpProblem(400, `${path}: ${parsed.message}`, {
-    type: 'urn:waste-tracker:problem:validation',
-    errors: [{ path, message: parsed.message }],
-  });
+  return valueOf(readRequest(schema, value), where);
 }
 
 export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
@@ -71,43 +54,27 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
   const { pool } = deps;
 
   app.post('/api/tracker/generators/aggregated_data/', generatorsScope, async (request) => {
-    const body = parse(GeneratorAggregateRequest, request.body, 'body');
-    const searchKey = valueOf(parseSearch(body.searchKey, 'searchKey'), 'body.searchKey');
+    const { filterFields, searchKey } = parse(GeneratorAggregateRequest, request.body, 'body');
     const totals =
       pool && deps.generators.scans(searchKey)
-        ? await pool.run('generatorsTotals', body.filterFields, searchKey)
-        : deps.generators.totals(body.filterFields, searchKey);
+        ? await pool.run('generatorsTotals', filterFields, searchKey)
+        : deps.generators.totals(filterFields, searchKey);
     return generatorTotals(totals, deps.dialect);
   });
 
   app.post('/api/tracker/generators/', generatorsScope, (request) => {
-    const body = parse(GeneratorListRequest, request.body, 'body');
-    const query = {
-      filterFields: body.filterFields,
-      searchKey: valueOf(parseSearch(body.searchKey, 'searchKey'), 'body.searchKey'),
-      sort: valueOf(
-        parseSort(body.pageInfo.sort, GENERATOR_SORT_FIELDS, DEFAULT_GENERATOR_SORT),
-        'body.pageInfo.sort',
-      ),
-      fields: valueOf(
-        parseSelectedFields(body.pageInfo.selectedFields, GENERATOR_FIELDS),
-        'body.pageInfo.selectedFields',
-      ),
-      page: body.pageInfo.page,
-      pageSize: body.pageInfo.pageSize,
-    };
+    const query = valueOf(readGeneratorList(request.body), 'body');
     return pool && deps.generators.scans(query.searchKey)
       ? pool.run('generatorsPage', query)
       : deps.generators.page(query);
   });
 
   app.get('/api/tracker/generators/filters/', generatorsScope, (request) => {
-    const query = parse(GeneratorLookupQuery, request.query, 'query');
-    const search = valueOf(parseSearch(query.search, 'search'), 'query.search');
-    if (!pool) return deps.generators.lookup(query.field, search, query.page);
+    const { field, search, page } = parse(GeneratorLookupQuery, request.query, 'query');
+    if (!pool) return deps.generators.lookup(field, search, page);
     return (
-      deps.generators.lookupWithoutScan(query.field, search, query.page) ??
-      pool.run('generatorsLookup', query.field, search, query.page)
+      deps.generators.lookupWithoutScan(field, search, page) ??
+      pool.run('generatorsLookup', field, search, page)
     );
   });
 
@@ -123,31 +90,16 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
   );
 
   app.post('/api/tracker/manifests/aggregated_data/', manifestsScope, async (request) => {
-    const body = parse(ManifestAggregateRequest, request.body, 'body');
-    const searchKey = valueOf(parseSearch(body.searchKey, 'searchKey'), 'body.searchKey');
+    const { filterFields, searchKey } = parse(ManifestAggregateRequest, request.body, 'body');
     const totals =
       pool && deps.manifests.scans(searchKey)
-        ? await pool.run('manifestsTotals', body.filterFields, searchKey)
-        : deps.manifests.totals(body.filterFields, searchKey);
+        ? await pool.run('manifestsTotals', filterFields, searchKey)
+        : deps.manifests.totals(filterFields, searchKey);
     return manifestTotals(totals, deps.dialect);
   });
 
   app.post('/api/tracker/manifests/', manifestsScope, async (request, reply) => {
-    const body = parse(ManifestListRequest, request.body, 'body');
-    const query = {
-      filterFields: body.filterFields,
-      searchKey: valueOf(parseSearch(body.searchKey, 'searchKey'), 'body.searchKey'),
-      sort: valueOf(
-        parseSort(body.pageInfo.sort, MANIFEST_SORT_FIELDS, DEFAULT_MANIFEST_SORT),
-        'body.pageInfo.sort',
-      ),
-      fields: valueOf(
-        parseSelectedFields(body.pageInfo.selectedFields, MANIFEST_FIELDS),
-        'body.pageInfo.selectedFields',
-      ),
-      page: body.pageInfo.page,
-      pageSize: body.pageInfo.pageSize,
-    };
+    const query = valueOf(readManifestList(request.body), 'body');
     let bytes: Buffer;
     if (pool && deps.manifests.scans(query.searchKey)) {
       const copied = await pool.run('manifestsPageBytes', query);
@@ -159,12 +111,11 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
   });
 
   app.get('/api/tracker/shipments_and_waste_volumes/filters/', manifestsScope, (request) => {
-    const query = parse(ManifestLookupQuery, request.query, 'query');
-    const search = valueOf(parseSearch(query.search, 'search'), 'query.search');
-    if (!pool) return deps.manifests.lookup(query.field, search, query.page);
+    const { field, search, page } = parse(ManifestLookupQuery, request.query, 'query');
+    if (!pool) return deps.manifests.lookup(field, search, page);
     return (
-      deps.manifests.lookupWithoutScan(query.field, search, query.page) ??
-      pool.run('manifestsLookup', query.field, search, query.page)
+      deps.manifests.lookupWithoutScan(field, search, page) ??
+      pool.run('manifestsLookup', field, search, page)
     );
   });
 }
