@@ -36,6 +36,7 @@ import {
   ManifestLookupQuery,
   ManifestTotals,
   Scope,
+  LIMITS,
 } from '../api/index.ts';
 import { APP_COMMANDS } from '../commands/commands.ts';
 
@@ -90,13 +91,16 @@ export const ApiBaseUrl = z
 export const ThemePreference = z.enum(['system', 'light', 'dark']);
 export type ThemePreference = z.infer<typeof ThemePreference>;
 
+/** The fewest rows per page the settings allow; the most is the API's largest page. */
+export const ROWS_PER_PAGE_MIN = 10;
+
 export const Settings = z.object({
   apiBaseUrl: ApiBaseUrl,
   pageSize: z
     .number()
     .int()
-    .min(10, 'rows per page must be at least 10')
-    .max(500, 'rows per page must be at most 500'),
+    .min(ROWS_PER_PAGE_MIN, `rows per page must be at least ${ROWS_PER_PAGE_MIN}`)
+    .max(LIMITS.pageSizeMax, `rows per page must be at most ${LIMITS.pageSizeMax}`),
   requestTimeoutMs: z
     .number()
     .int()

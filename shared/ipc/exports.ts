@@ -9,9 +9,12 @@ import {
   GeneratorDetailQuery,
   GeneratorFilterFields,
   GeneratorRecord,
+  LIMITS,
   ManifestFilterFields,
   ManifestRecord,
   SearchKey,
+  type GeneratorListRequest,
+  type ManifestListRequest,
 } from '../api/index.ts';
 import { MANIFEST_COLUMNS } from '../columns.ts';
 
@@ -48,6 +51,36 @@ export const ExportGridInput = z.discriminatedUnion('list', [
   }),
 ]);
 export type ExportGridInput = z.input<typeof ExportGridInput>;
+
+/** One page of an export's rows as the list request that reads it, from the API or an offline pack. */
+export type ExportPageRequest<Query extends ExportGridInput> = Query extends { list: 'generators' }
+  ? z.output<typeof GeneratorListRequest>
+  : z.output<typeof ManifestListRequest>;
+
+/**
+ * Page `page` (0-based) of an export's rows: the grid's filters, search and sort, the API's largest page
+ * (docs/api.md "Limits"), and the chosen columns once each in the grid's order, with a workbook of
+ * manifests also reading their waste lines (a CSV file has room for one table only).
+ */
+export function exportPageRequest<Query extends ExportGridInput>(
+  query: Query,
+  page: number,
+): ExportPageRequest<Query> {
+  const fields = [...new Set<string>(query.fields)];
+  const wasteLines = query.list === 'manifests' && query.format === 'xlsx';
+  const pageInfo = {
+    page,
+    pageSize: LIMITS.pageSizeMax,
+    selectedFields: (wasteLines ? [...fields, 'waste_lines'] : fields).join(','),
+    ...(query.sort ? { sort: query.sort } : {}),
+  };
+  // Either list's request: the query's own filters, checked by its list's schema where it was read.
+  return {
+    filterFields: query.filterFields ?? {},
+    searchKey: query.searchKey ?? '',
+    pageInfo,
+  } as ExportPageRequest<Query>;
+}
 
 export const ExportProfileInput = GeneratorDetailQuery;
 

@@ -11,14 +11,15 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { LIMITS } from '../../../shared/api/index.ts';
 import type { Result } from '../../../shared/ipc/contract.ts';
 import { writeAtomically } from './atomic-file.ts';
 import type { GridFile, WriteOptions, WriteProgress } from './grid-writer.ts';
 import type { PageCount, SourcePage } from './writer-protocol.ts';
 import { writeGridFileInThread, type SourcePages } from './writer-thread.ts';
 
-/** Rows per page asked of the API: the server's largest page (docs/api.md "Limits"). */
-export const EXPORT_PAGE_SIZE = 500;
+/** Rows per page asked of the API (shared/ipc/exports.ts `exportPageRequest`): its largest page. */
+const PAGE_ROWS = LIMITS.pageSizeMax;
 
 /** One page of rows (or the API's bytes of it), or why there is none; `page` is 0-based. */
 export type FetchPage = (page: number, signal: AbortSignal) => Promise<Result<SourcePage>>;
@@ -203,15 +204,15 @@ export async function* apiPages(
     const known =
       'rows' in current ? { rows: current.rows.length, totalElements: current.totalElements } : undefined;
     const mayHaveMore = known
-      ? known.rows === EXPORT_PAGE_SIZE && seen + known.rows < known.totalElements
-      : total === undefined || seen + EXPORT_PAGE_SIZE < total;
+      ? known.rows === PAGE_ROWS && seen + known.rows < known.totalElements
+      : total === undefined || seen + PAGE_ROWS < total;
     const following = mayHaveMore ? prefetch(page + 1) : undefined;
     const written = yield current;
     const counted = known ?? written;
     if (!counted) throw new Error('A page read by the writer came back without its count.');
     seen += counted.rows;
     total = counted.totalElements;
-    if (counted.rows < EXPORT_PAGE_SIZE || seen >= total) {
+    if (counted.rows < PAGE_ROWS || seen >= total) {
       following?.drop();
       return;
     }

@@ -10,13 +10,13 @@ import {
   MANIFEST_FILTER_LABELS,
   describeFilters,
 } from '../../../shared/filter-labels.ts';
-import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
+import { exportPageRequest, type ExportGridInput } from '../../../shared/ipc/exports.ts';
 import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../../shared/query/definition.ts';
 import { parseSort } from '../../../shared/query/parse.ts';
 import type { ApiRequest } from '../api/client.ts';
 import { endpoints } from '../api/endpoints.ts';
 import type { Session } from '../session/session.ts';
-import { EXPORT_PAGE_SIZE, type FetchPage } from './export-jobs.ts';
+import type { FetchPage } from './export-jobs.ts';
 import type { GridFile, QueryLine } from './grid-writer.ts';
 
 type Input = z.output<typeof ExportGridInput>;
@@ -115,21 +115,8 @@ export function planGridExport(
         wasteLines: false,
       },
       fetchPage: async (page, signal) => {
-        const answer = await session.call(
-          readInWriter(
-            endpoints.generatorsList({
-              filterFields: input.filterFields,
-              searchKey: input.searchKey,
-              pageInfo: {
-                page,
-                pageSize: EXPORT_PAGE_SIZE,
-                selectedFields: columns.map((column) => column.field).join(','),
-                ...(input.sort ? { sort: input.sort } : {}),
-              },
-            }),
-          ),
-          signal,
-        );
+        const request = endpoints.generatorsList(exportPageRequest(input, page));
+        const answer = await session.call(readInWriter(request), signal);
         return answer.ok ? { ok: true, data: { list: 'generators', json: answer.data } } : answer;
       },
     };
@@ -149,22 +136,8 @@ export function planGridExport(
       wasteLines,
     },
     fetchPage: async (page, signal) => {
-      const fields = columns.map((column) => column.field as string);
-      const answer = await session.call(
-        readInWriter(
-          endpoints.manifestsList({
-            filterFields: input.filterFields,
-            searchKey: input.searchKey,
-            pageInfo: {
-              page,
-              pageSize: EXPORT_PAGE_SIZE,
-              selectedFields: (wasteLines ? [...fields, 'waste_lines'] : fields).join(','),
-              ...(input.sort ? { sort: input.sort } : {}),
-            },
-          }),
-        ),
-        signal,
-      );
+      const request = endpoints.manifestsList(exportPageRequest(input, page));
+      const answer = await session.call(readInWriter(request), signal);
       return answer.ok ? { ok: true, data: { list: 'manifests', json: answer.data } } : answer;
     },
   };

@@ -4,29 +4,18 @@
  * and sorted as the grid is, that main sends the API when online), and the loop that sends them to main in
  * chunks, each awaited before the next: main answers a chunk once its rows are written.
  */
+import { LIMITS } from '../../../shared/api/index.ts';
 import type { Result } from '../../../shared/ipc/contract.ts';
-import { OFFLINE_CHUNK_ROWS, type ExportGridInput } from '../../../shared/ipc/exports.ts';
+import { OFFLINE_CHUNK_ROWS, exportPageRequest, type ExportGridInput } from '../../../shared/ipc/exports.ts';
 import type { EngineRequest } from '../offline/engine/contract.ts';
-
-/** Rows per page asked of the engine: the API's largest page, which main asks for when online. */
-export const OFFLINE_PAGE_SIZE = 500;
 
 export type ListRequest = EngineRequest<'generators.list'> | EngineRequest<'manifests.list'>;
 
-/** One page of the export's rows as a list request: the columns shown, and a workbook's waste lines. */
+/** One page of the export's rows as the engine's list request: the request main sends the API online. */
 export function pageRequest(query: ExportGridInput, page: number): ListRequest {
-  const fields = [...new Set(query.fields)];
-  const wasteLines = query.list === 'manifests' && query.format === 'xlsx';
-  const pageInfo = {
-    page,
-    pageSize: OFFLINE_PAGE_SIZE,
-    selectedFields: (wasteLines ? [...fields, 'waste_lines'] : fields).join(','),
-    ...(query.sort ? { sort: query.sort } : {}),
-  };
-  const searchKey = query.searchKey ?? '';
   return query.list === 'generators'
-    ? { name: 'generators.list', input: { filterFields: query.filterFields ?? {}, searchKey, pageInfo } }
-    : { name: 'manifests.list', input: { filterFields: query.filterFields ?? {}, searchKey, pageInfo } };
+    ? { name: 'generators.list', input: exportPageRequest(query, page) }
+    : { name: 'manifests.list', input: exportPageRequest(query, page) };
 }
 
 export interface OfflineRowsChannel {
@@ -53,7 +42,7 @@ export async function sendOfflineRows(query: ExportGridInput, channel: OfflineRo
         if (!written.ok) return;
       }
       sent += answer.content.length;
-      if (answer.content.length < OFFLINE_PAGE_SIZE || sent >= answer.totalElements) break;
+      if (answer.content.length < LIMITS.pageSizeMax || sent >= answer.totalElements) break;
     }
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

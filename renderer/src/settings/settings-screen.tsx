@@ -5,7 +5,8 @@
  * and timeout). A new server address signs the user out: a session belongs to one server.
  */
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { Settings, type ThemePreference } from '../../../shared/ipc/contract.ts';
+import { LIMITS } from '../../../shared/api/index.ts';
+import { ROWS_PER_PAGE_MIN, Settings, type ThemePreference } from '../../../shared/ipc/contract.ts';
 import { saveSettings, testConnection, useSettings } from '../data/settings.ts';
 
 type Field = 'apiBaseUrl' | 'pageSize' | 'requestTimeoutMs' | 'theme';
@@ -167,8 +168,8 @@ export function SettingsScreen({ onClose }: { onClose: () => void }) {
           <input
             id={`${id}-rows`}
             type="number"
-            min={10}
-            max={500}
+            min={ROWS_PER_PAGE_MIN}
+            max={LIMITS.pageSizeMax}
             step={10}
             value={draft.pageSize}
             onChange={(event) => change({ pageSize: event.target.value })}

@@ -4,10 +4,10 @@
  * page until the total, stopping at the first chunk main refuses and saying why when the pack fails.
  */
 import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../../../shared/api/index.ts';
 import type { Result } from '../../../shared/ipc/contract.ts';
 import { OFFLINE_CHUNK_ROWS, type ExportGridInput } from '../../../shared/ipc/exports.ts';
 import {
-  OFFLINE_PAGE_SIZE,
   pageRequest,
   sendOfflineRows,
   type ListRequest,
@@ -43,7 +43,7 @@ describe('the list request of a page', () => {
     expect(request.name).toBe(`${query.list}.list`);
     expect(request.input.pageInfo).toEqual({
       page: 3,
-      pageSize: OFFLINE_PAGE_SIZE,
+      pageSize: LIMITS.pageSizeMax,
       selectedFields,
       ...(query.sort ? { sort: query.sort } : {}),
     });
