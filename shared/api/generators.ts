@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FilterValues, LookupResult, PageInfo, SearchKey, lookupQuery } from './common.ts';
+import { FilterValues, PageInfo, SearchKey, lookupQuery } from './common.ts';
 import { tolerantNumber } from './wire.ts';
 
 /** spec 2.2: the fields of a generator row, in the order the spec lists them. */
@@ -73,7 +73,6 @@ export const GENERATOR_LOOKUP_FIELDS = [
 export type GeneratorLookupField = (typeof GENERATOR_LOOKUP_FIELDS)[number];
 export const GeneratorLookupQuery = lookupQuery(GENERATOR_LOOKUP_FIELDS);
 export type GeneratorLookupQuery = z.input<typeof GeneratorLookupQuery>;
-export const GeneratorLookupResult = LookupResult;
 
 /** spec 2.1, read tolerantly: the sample sends " 1,234.56" strings where numbers are declared. */
 export const GeneratorTotals = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FilterValues, LookupResult, PageInfo, SearchKey, lookupQuery } from './common.ts';
+import { FilterValues, PageInfo, SearchKey, lookupQuery } from './common.ts';
 import { isoDate, tolerantNumber } from './wire.ts';
 
 /** spec 2.5: the fields of a manifest row, in the order the spec lists them. */
@@ -92,7 +92,6 @@ export const MANIFEST_LOOKUP_FIELDS = [
 export type ManifestLookupField = (typeof MANIFEST_LOOKUP_FIELDS)[number];
 export const ManifestLookupQuery = lookupQuery(MANIFEST_LOOKUP_FIELDS);
 export type ManifestLookupQuery = z.input<typeof ManifestLookupQuery>;
-export const ManifestLookupResult = LookupResult;
 
 /** spec 2.4, read tolerantly (the sample sends comma-grouped strings). */
 export const ManifestTotals = z.object({

@@ -244,13 +244,6 @@ export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
 
 export { channelOf, eventChannelOf } from './methods.ts';
 
-/** Methods whose caller may cancel them, e.g. 'generators.list'. */
-export type CancellableMethod = {
-  [G in Group]: {
-    [M in MethodOf<G>]: Contract[G][M] extends { cancellable: true } ? `${G}.${M}` : never;
-  }[MethodOf<G>];
-}[Group];
-
 /** The shape of `window.tracker`, derived from the contract. */
 export type TrackerApi = {
   [G in Group]: {
