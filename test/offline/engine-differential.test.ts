@@ -87,7 +87,7 @@ beforeAll(async () => {
   dir = built.dir;
   addGenerators(built.path, [...UNICODE_GENERATORS, IDLE_GENERATOR]);
   addUnicodeManifests(built.path);
-  server = await startTrackerServer({ dbPath: built.path, dialect: 'typed' });
+  server = await startTrackerServer({ dbPath: built.path, dialect: 'typed', socket: false });
   session = await signInAs(server.baseUrl, INSPECTOR.username, INSPECTOR.password);
   whole = {
     generators: await readPack(session, WHOLE_GENERATORS),

@@ -103,7 +103,7 @@ let session: Session;
 let manifests: ManifestTruth[];
 
 beforeAll(async () => {
-  server = await startTrackerServer();
+  server = await startTrackerServer({ socket: false });
   session = await signInAs(server.baseUrl, INSPECTOR.username, INSPECTOR.password);
   manifests = loadManifests(server.db);
 });

@@ -45,7 +45,7 @@ beforeAll(async () => {
   dir = built.dir;
   addGenerators(built.path, UNICODE_GENERATORS);
   addUnicodeManifests(built.path);
-  server = await startTrackerServer({ dbPath: built.path });
+  server = await startTrackerServer({ dbPath: built.path, socket: false });
   session = await signInAs(server.baseUrl, INSPECTOR.username, INSPECTOR.password);
   generators = loadGenerators(server.db);
   manifests = loadManifests(server.db);

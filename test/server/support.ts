@@ -8,6 +8,7 @@ import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { expect } from 'vitest';
 import { finalize } from '../../server/src/db/finalize.ts';
 import { DEMO_USERS } from '../helpers/demo-users.ts';
+import { send, type SentAnswer } from '../helpers/tracker-server.ts';
 import type { GeneratorFilterFields, ManifestFilterFields } from '../../shared/api/index.ts';
 import {
   GENERATOR_QUERY,
@@ -161,7 +162,8 @@ export interface Session {
   token: string;
 }
 
-/** An HTTP answer with its body read: parsed JSON when there is any, else undefined. */
+/** An HTTP answer with its body read: parsed JSON when there is any, else undefined. Calls go through `send`
+ * (test/helpers/tracker-server.ts): injected into a server without a socket, else over real HTTP. */
 export interface Answer {
   status: number;
   headers: Headers;
@@ -169,8 +171,7 @@ export interface Answer {
   body: unknown;
 }
 
-async function read(response: Response): Promise<Answer> {
-  const text = await response.text();
+function read({ status, headers, text }: SentAnswer): Answer {
   let body: unknown = undefined;
   if (text !== '') {
     try {
@@ -179,7 +180,7 @@ async function read(response: Response): Promise<Answer> {
       body = undefined;
     }
   }
-  return { status: response.status, headers: response.headers, text, body };
+  return { status, headers, text, body };
 }
 
 function authorization(token: string | undefined): Record<string, string> {
@@ -195,16 +196,17 @@ export async function post(
   options: { raw?: string; contentType?: string; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
   const hasBody = options.raw !== undefined || body !== undefined;
-  const response = await fetch(`${baseUrl}${path}`, {
+  const payload = options.raw ?? (body === undefined ? undefined : JSON.stringify(body));
+  const answer = await send(baseUrl, path, {
     method: 'POST',
     headers: {
       ...(hasBody ? { 'content-type': options.contentType ?? 'application/json' } : {}),
       ...authorization(token),
       ...options.headers,
     },
-    body: options.raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+    ...(payload === undefined ? {} : { body: payload }),
   });
-  return read(response);
+  return read(answer);
 }
 
 /** GETs `path` with the query parameters given (a string is used as the query as is). */
@@ -220,10 +222,11 @@ export async function get(
       : new URLSearchParams(
           Object.entries(query).map(([key, value]): [string, string] => [key, String(value)]),
         ).toString();
-  const response = await fetch(`${baseUrl}${path}${search === '' ? '' : `?${search}`}`, {
+  const answer = await send(baseUrl, `${path}${search === '' ? '' : `?${search}`}`, {
+    method: 'GET',
     headers: authorization(token),
   });
-  return read(response);
+  return read(answer);
 }
 
 /** Signs in over HTTP and returns the session. */

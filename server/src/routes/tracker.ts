@@ -3,7 +3,7 @@
  * repository and shape the answer for the wire dialect. A call that scans a whole table (the repository's
  * `scans` says so) goes to the read pool, when there is one, so that it does not hold the event loop.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import type { z } from 'zod';
 import {
   GeneratorAggregateRequest,
@@ -47,7 +47,8 @@ function parse<Schema extends z.ZodType>(
   return valueOf(readRequest(schema, value), where);
 }
 
-export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
+/** Registered on the app as a plugin of its own, with the repositories it calls. */
+export const trackerRoutes: FastifyPluginCallback<TrackerDeps> = (app, deps, done) => {
   const generatorsScope = { config: { scopes: ['generators'] as const } };
   const manifestsScope = { config: { scopes: ['manifests'] as const } };
 
@@ -118,4 +119,5 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
       pool.run('manifestsLookup', field, search, page)
     );
   });
-}
+  done();
+};
