@@ -8,10 +8,11 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GeneratorTotals, ManifestTotals } from '../../shared/api/index.ts';
 import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../shared/query/definition.ts';
 import { parseSelectedFields } from '../../shared/query/parse.ts';
 import { checkProperty, listRequests, type ListRequest } from '../helpers/query-arbitraries.ts';
-import { comparator, matches, type Definition, type OracleItem } from '../helpers/query-oracle.ts';
+import { comparator, matches, totals, type Definition, type OracleItem } from '../helpers/query-oracle.ts';
 import { buildTestDatabase, startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
 import {
   GENERATOR_FIELDS,
@@ -22,9 +23,11 @@ import {
   UNICODE_GENERATORS,
   addGenerators,
   addUnicodeManifests,
+  PATHS,
   listPage,
   loadGenerators,
   loadManifests,
+  post,
   signInAs,
   type ListKind,
   type Row,
@@ -33,6 +36,8 @@ import {
 
 /** Requests per sort field and direction. */
 const RUNS = 12;
+
+const TOTALS_PATHS = { generators: PATHS.generatorTotals, manifests: PATHS.manifestTotals } as const;
 
 let dir = '';
 let server: TrackerServer;
@@ -99,6 +104,24 @@ async function expectDefinitionAnswer(
   });
   expect(answer.totalElements).toBe(matching.length);
   expect(answer.content).toEqual(expected);
+  // The totals boxes of the same request: the definition's reductions over the same rows.
+  const totalsAnswer = await post(session.baseUrl, TOTALS_PATHS[list], session.token, {
+    filterFields,
+    searchKey,
+  });
+  expect(totalsAnswer.status, totalsAnswer.text).toBe(200);
+  const served = (list === 'generators' ? GeneratorTotals : ManifestTotals).parse(totalsAnswer.body);
+  const truth = totals(definition, matching);
+  for (const [name, value] of Object.entries(truth)) {
+    const got = (served as Record<string, number>)[name];
+    const reduction = definition.totals[name];
+    // The sample dialect writes a rounded sum with two decimals; every other total is a whole number.
+    if (reduction?.reduce === 'sum' && reduction.decimals !== undefined) {
+      expect(Math.abs((got ?? Number.NaN) - value), name).toBeLessThan(0.0051);
+    } else {
+      expect(got, name).toBe(value);
+    }
+  }
   const members = Object.entries(filterFields)
     .filter(([, values]) => values.length > 0)
     .map(([member]) => `${list}.${member}`);

@@ -19,6 +19,7 @@ import {
   boundMembers,
   valuesMembers,
   type GeneratorMember,
+  type GeneratorQuantity,
   type Reduction,
 } from '../../../shared/query/definition.ts';
 import {
@@ -173,9 +174,8 @@ export function memberIdsSql(name: GeneratorMember): string {
 
 /** Every generator's id and its quantities, in the definition's order of quantities. */
 export function generatorQuantitiesSql(): string {
-  const columns = Object.keys(GENERATOR_QUERY.quantities).map(
-    (quantity) => GENERATOR_QUANTITY_COLUMNS[quantity as keyof typeof GENERATOR_QUANTITY_COLUMNS],
-  );
+  const quantities = Object.keys(GENERATOR_QUERY.quantities) as GeneratorQuantity[];
+  const columns = quantities.map((quantity) => GENERATOR_QUANTITY_COLUMNS[quantity]);
   return `SELECT id, ${columns.join(', ')} FROM generators`;
 }
 

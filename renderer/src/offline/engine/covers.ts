@@ -7,8 +7,8 @@
  *   the pack is met by a bound of the request as tight or tighter, and its search holds the pack's search
  *   (the same key, or one that contains it after case folding: a field holding the longer key holds the
  *   shorter one) or the pack has none.
- * - Generator totals are never covered: they count each generator's manifests, which the API's answers do
- *   not carry (open-pack.ts).
+ * - Generator totals are covered like the list (they sum each generator's own totals, which a generators
+ *   pack downloads with its details); a pack made without them refuses them when asked (generator-answers.ts).
  * - A lookup lists values over the whole dataset, so only a pack of the whole list (no filter, no search)
  *   covers its list's lookups.
  * - A detail may be in any pack whose query could hold that generator: a generators pack whose `ids` do not

@@ -15,6 +15,7 @@ import {
 import { requestKey } from '../../../../shared/query/canonical.ts';
 import {
   GENERATOR_QUERY,
+  valuesMembers,
   type GeneratorFact,
   type GeneratorQuantity,
 } from '../../../../shared/query/definition.ts';
@@ -30,8 +31,8 @@ import { PackTable } from './pack-table.ts';
 type Generator = GeneratorRecord & Readonly<Record<string, unknown>>;
 
 /** The generator members answered from the detail's facts rather than from the row. */
-const FACT_MEMBERS = Object.entries(GENERATOR_QUERY.members).flatMap(([name, member]) =>
-  member.match === 'holds' ? [name as keyof GeneratorFilterFields] : [],
+const FACT_MEMBERS = valuesMembers(GENERATOR_QUERY.members).flatMap(([name, member]) =>
+  member.match === 'holds' ? [name] : [],
 );
 const FACT_LOOKUPS: readonly GeneratorLookupField[] = ['epa_waste_code', 'mmc', 'shipped_year', 'status'];
 
