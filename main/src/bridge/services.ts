@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileInFolder } from '../export/safe-file-name.ts';
 import { API_BASE_URL_OPTION } from '../settings/launch-options.ts';
 import type { HandlerContext } from '../ipc/handlers.ts';
 import { createMainServices } from '../ipc/services.ts';
@@ -54,7 +55,8 @@ export function createBridgeContext(options: BridgeServiceOptions): Promise<Hand
     chooseSaveTarget: async (suggestedName) => {
       const folder = join(options.userDataDir, 'downloads', randomUUID());
       await mkdir(folder, { recursive: true });
-      return join(folder, suggestedName);
+      // The name may carry a server's data; whatever it holds, the file stays in this folder.
+      return fileInFolder(folder, suggestedName);
     },
     onExportSaved: options.onExportSaved,
   });

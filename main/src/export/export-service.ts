@@ -24,6 +24,7 @@ import { ExportFailure, apiPages, createExports } from './export-jobs.ts';
 import { planGridExport } from './grid-export.ts';
 import { ChunkFeed, parseChunk } from './offline-rows.ts';
 import { writeProfileWorkbook } from './profile-writer.ts';
+import { safeFileName } from './safe-file-name.ts';
 
 /** Asks where to save; undefined when the user closed the dialog. */
 export type ChooseSaveTarget = (suggestedName: string, format: ExportFormat) => Promise<string | undefined>;
@@ -95,7 +96,8 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
       // Read first, so a generator that cannot be read never opens a save dialog.
       const detail = await session.call(endpoints.generatorDetail({ handler_id }));
       if (!detail.ok) return detail;
-      const target = await deps.chooseSaveTarget(`Generator ${handler_id}.xlsx`, 'xlsx');
+      // The id is the server's data: it may carry separators, `..` or a device name.
+      const target = await deps.chooseSaveTarget(safeFileName(`Generator ${handler_id}`, 'xlsx'), 'xlsx');
       if (target === undefined) return success(null);
       const id = jobs.startSingle(target, (temporary) =>
         writeProfileWorkbook(temporary, detail.data, {

@@ -23,6 +23,7 @@ import { endpoints } from '../api/endpoints.ts';
 import type { Session } from '../session/session.ts';
 import { EXPORT_PAGE_SIZE, type FetchPage } from './export-jobs.ts';
 import type { GridFile, QueryLine } from './grid-writer.ts';
+import { safeFileName } from './safe-file-name.ts';
 
 type Input = z.output<typeof ExportGridInput>;
 
@@ -109,7 +110,7 @@ export function planGridExport(
   if (input.list === 'generators') {
     const columns = chosenColumns(GENERATOR_COLUMNS, input.fields);
     return {
-      suggestedName: `Generators ${day}.${input.format}`,
+      suggestedName: safeFileName(`Generators ${day}`, input.format),
       file: {
         ...common(
           'Generators',
@@ -143,7 +144,7 @@ export function planGridExport(
   // A workbook has a sheet of waste lines; a CSV file has room for one table only.
   const wasteLines = input.format === 'xlsx';
   return {
-    suggestedName: `Manifests ${day}.${input.format}`,
+    suggestedName: safeFileName(`Manifests ${day}`, input.format),
     file: {
       ...common(
         'Manifests',
