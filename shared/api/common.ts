@@ -8,6 +8,13 @@ export const LIMITS = {
   filterValuesMax: 1000,
   lookupPageSize: 50,
   bodyBytesMax: 256 * 1024,
+  /**
+   * Bytes of one answer the app reads at most, by kind (main/src/api/answer-limit.ts). A page of
+   * pageSizeMax manifests with their waste lines is about 0.7 MB, a generator's profile a few KB, a lookup
+   * page of lookupPageSize values a few KB, anything else (totals, sign-in, a problem) under 1 KB: each
+   * limit is far above what a working server sends and far below what would strain the app.
+   */
+  answerBytesMax: { page: 16 * 1024 * 1024, detail: 4 * 1024 * 1024, lookup: 1024 * 1024, small: 256 * 1024 },
 } as const;
 
 /** spec 4.0 item 3. `filters` has no documented grammar; only "" and "all=" (no extra filter) are accepted. */

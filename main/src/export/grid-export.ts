@@ -45,8 +45,17 @@ function readInWriter<Schema extends z.ZodType>({
   path,
   body,
   scope,
+  limitBytes,
 }: ApiRequest<Schema>): ApiRequest<typeof JSON_BYTES> {
-  return { method, path, body, ...(scope ? { scope } : {}), response: JSON_BYTES, read: 'bytes' };
+  return {
+    method,
+    path,
+    body,
+    ...(scope ? { scope } : {}),
+    ...(limitBytes === undefined ? {} : { limitBytes }),
+    response: JSON_BYTES,
+    read: 'bytes',
+  };
 }
 
 /** The chosen fields' columns, in the order given: the order the user arranged the grid's columns in. */
