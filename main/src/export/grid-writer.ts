@@ -27,6 +27,7 @@ import {
   type PackedPage,
 } from './cell-batch.ts';
 import { cellText, columnWidth, numberFormat, shownLength, type CellValue } from './cells.ts';
+import { csvCell, csvField } from './csv-cells.ts';
 import { recordPageCells, type CellPage } from './page-cells.ts';
 
 export type ExportRow = Readonly<Record<string, unknown>>;
@@ -402,8 +403,8 @@ function writeQuerySheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, lines: re
 
 /**
  * CSV as Excel opens it: UTF-8 with a byte-order mark, CRLF, RFC 4180 quoting. Numbers are written plain
- * (no thousands separators), dates as ISO text. A text cell that starts like a formula (= + - @, tab,
- * return) gets a leading apostrophe, so a spreadsheet shows it instead of running it (CSV injection).
+ * (no thousands separators), dates as ISO text, text guarded against formulas in any separator's reading
+ * (csv-cells.ts).
  */
 async function writeCsv(
   path: string,
@@ -433,17 +434,4 @@ async function writeCsv(
     stream.destroy();
     throw error;
   }
-}
-
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-function csvCell(cell: CellValue): string {
-  if (cell === null) return '';
-  if (cell instanceof Date) return cell.toISOString().slice(0, 10);
-  if (typeof cell === 'number') return String(cell);
-  return csvField(FORMULA_START.test(cell) ? `'${cell}` : cell);
-}
-
-function csvField(text: string): string {
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
