@@ -229,6 +229,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     userDataDir,
     async close() {
       requests.cancelAll();
+      // Exports stop and remove their temporary files before the folder they may be in goes.
+      await context.exports.cancelAll();
       for (const socket of sockets) socket.terminate();
       events.close();
       server.closeAllConnections();

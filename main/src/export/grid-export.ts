@@ -22,6 +22,7 @@ import type { ApiRequest } from '../api/client.ts';
 import { endpoints } from '../api/endpoints.ts';
 import type { Session } from '../session/session.ts';
 import { EXPORT_PAGE_SIZE, type FetchPage } from './export-jobs.ts';
+import type { ExportOwner } from './export-owner.ts';
 import type { GridFile, QueryLine } from './grid-writer.ts';
 import { safeFileName } from './safe-file-name.ts';
 
@@ -92,10 +93,10 @@ function originLines(origin: RowOrigin): QueryLine[] {
 export function planGridExport(
   input: Input,
   session: Session,
+  owner: ExportOwner,
   now: Date,
   origin: RowOrigin = { from: 'server' },
 ): GridExportPlan {
-  const status = session.status();
   const day = now.toISOString().slice(0, 10);
   const common = (
     title: string,
@@ -110,8 +111,8 @@ export function planGridExport(
       ['Search', input.searchKey === '' ? 'None' : input.searchKey],
       ['Sort', sort],
       ['Rows', rows],
-      ['Server', status.baseUrl],
-      ['User', status.username ?? ''],
+      ['Server', owner.baseUrl],
+      ['User', owner.username],
       ['Exported at', now],
       ...originLines(origin),
     ],

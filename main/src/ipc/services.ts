@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createApiClient, type ApiClientOptions } from '../api/client.ts';
 import type { EventPayload } from '../../../shared/ipc/contract.ts';
 import { createExportService, spillFolderIn, type ChooseSaveTarget } from '../export/export-service.ts';
+import { sweepLeftovers } from '../export/leftovers.ts';
 import { createSession, type EmitEvent } from '../session/session.ts';
 import { createSignInWaiters } from '../session/sign-in-waiters.ts';
 import { createTokenStore, type Encryption, type TokenStore } from '../session/token-store.ts';
@@ -55,20 +56,31 @@ export async function createMainServices(options: MainServiceOptions): Promise<M
     encryption: options.encryption,
   });
   const waiters = createSignInWaiters();
-  // An export waiting for a new sign-in learns of it from the same event the renderer gets.
+  // Main's own work learns of session changes from the same event the renderer gets.
+  const sessionListeners: ((change: EventPayload<'session.changed'>) => void)[] = [];
   const emit: EmitEvent = (event, payload) => {
     options.emit(event, payload);
-    if (event === 'session.changed') waiters.sessionChanged(payload as EventPayload<'session.changed'>);
+    if (event !== 'session.changed') return;
+    for (const listener of sessionListeners) listener(payload as EventPayload<'session.changed'>);
   };
   const session = createSession({ client, tokens, settings, emit, log });
   await session.restore();
+  const spillFolder = spillFolderIn(options.userDataDir);
+  // Before any export starts: what a crash or a kill left behind last time.
+  for (const path of await sweepLeftovers(spillFolder))
+    log(`Removed ${path}, left by an export that did not end.`);
   const exports = createExportService({
     session,
     waiters,
     emit,
     chooseSaveTarget: options.chooseSaveTarget,
-    spillFolder: spillFolderIn(options.userDataDir),
+    spillFolder,
     ...(options.onExportSaved ? { onSaved: options.onExportSaved } : {}),
   });
+  // Exports the change takes from their owner end first; then those waiting for their owner go on.
+  sessionListeners.push(
+    (change) => exports.sessionChanged(change),
+    (change) => waiters.sessionChanged(change),
+  );
   return { session, settings, tokens, openExternal: options.openExternal, exports };
 }

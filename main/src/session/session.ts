@@ -35,6 +35,11 @@ export interface SessionDeps {
 
 export interface Session {
   status(): SessionStatus;
+  /**
+   * The server and user whose work this is: the signed-in user, or the one whose session expired until
+   * someone signs in or out. Long work (an export) belongs to them.
+   */
+  owner(): { baseUrl: string; username: string } | undefined;
   signIn(input: SignInInput): Promise<Result<SessionStatus>>;
   signOut(): Promise<Result<SessionStatus>>;
   /** Picks up a remembered sign-in at start-up, if it is for the current server and not expired. */
@@ -69,6 +74,8 @@ export function createSession(deps: SessionDeps): Session {
   const now = deps.now ?? Date.now;
   const log = deps.log ?? ((message: string) => console.warn(message));
   let active: ActiveSession | undefined;
+  /** Who was signed in when the session expired, until someone signs in or out. */
+  let expiredOwner: { baseUrl: string; username: string } | undefined;
 
   function status(): SessionStatus {
     const current = active;
@@ -99,18 +106,20 @@ export function createSession(deps: SessionDeps): Session {
   async function expire(session: ActiveSession): Promise<void> {
     if (active !== session) return;
     active = undefined;
+    expiredOwner = { baseUrl: session.baseUrl, username: session.username };
     await forgetSavedSignIn();
     emit('session.changed', { status: status(), reason: 'expired' });
   }
 
   async function signOut(): Promise<Result<SessionStatus>> {
     const current = active;
+    // Signing out of an expired session ends it too: work that waited for its user to come back stops.
+    const ended = current !== undefined || expiredOwner !== undefined;
     active = undefined;
+    expiredOwner = undefined;
     await forgetSavedSignIn();
-    if (current) {
-      emit('session.changed', { status: status(), reason: 'signed-out' });
-      await revoke(current);
-    }
+    if (ended) emit('session.changed', { status: status(), reason: 'signed-out' });
+    if (current) await revoke(current);
     return success(status());
   }
 
@@ -128,6 +137,7 @@ export function createSession(deps: SessionDeps): Session {
     }
     const previous = active;
     active = undefined;
+    expiredOwner = undefined;
     if (previous) await revoke(previous);
     if (baseUrl !== settings.get().apiBaseUrl) {
       const saved = await settings.update({ apiBaseUrl: baseUrl }).catch((error: unknown) => {
@@ -204,6 +214,7 @@ export function createSession(deps: SessionDeps): Session {
 
   return {
     status,
+    owner: () => (active ? { baseUrl: active.baseUrl, username: active.username } : expiredOwner),
     signIn,
     signOut,
     restore,
