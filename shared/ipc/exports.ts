@@ -109,6 +109,10 @@ export const exportEvents = {
     total: z.number().int().nonnegative(),
     /** Set while the export waits for the user to sign in again (a 401 midway). */
     waiting: z.literal('sign-in').optional(),
+    /** Once every row is written: the Waste lines sheet's progress, a phase of its own. */
+    wasteLines: z
+      .object({ written: z.number().int().nonnegative(), total: z.number().int().nonnegative() })
+      .optional(),
   }),
   'export.done': z.object({ id: ExportId, fileName: z.string(), rows: z.number().int().nonnegative() }),
   'export.failed': z.object({

@@ -46,6 +46,8 @@ export interface BridgeOptions {
   /** Settings and saved sign-in; a new temp folder, removed on close, when absent. */
   userDataDir?: string;
   apiBaseUrl?: string;
+  /** Rows an export's sheet may hold: Excel's limit unless a test lowers it to see a split. */
+  sheetRows?: number;
   /** The handlers behind the channels; the real ones unless a test stands in for them. */
   handlers?: Handlers;
   log?: (message: string) => void;
@@ -94,6 +96,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     emit,
     log,
     onExportSaved,
+    ...(options.sheetRows ? { sheetRows: options.sheetRows } : {}),
   });
   const table = channelTable(options.handlers ?? realHandlers, (message, error) =>
     log(`${message}: ${String(error)}`),

@@ -33,6 +33,8 @@ export interface BridgeServiceOptions {
   log?: (message: string) => void;
   /** A finished export, to offer to the page as a download. */
   onExportSaved: (id: string, path: string) => void;
+  /** Rows an export's sheet may hold: Excel's limit unless a test lowers it. */
+  sheetRows?: number;
 }
 
 export function createBridgeContext(options: BridgeServiceOptions): Promise<HandlerContext> {
@@ -59,5 +61,6 @@ export function createBridgeContext(options: BridgeServiceOptions): Promise<Hand
       return fileInFolder(folder, suggestedName);
     },
     onExportSaved: options.onExportSaved,
+    ...(options.sheetRows ? { sheetRows: options.sheetRows } : {}),
   });
 }

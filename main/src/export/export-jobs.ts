@@ -45,6 +45,8 @@ export interface ExportDeps {
   spillFolder: string;
   /** Replaceable so tests can simulate a full disk. */
   open?: WriteOptions['open'];
+  /** Rows a sheet may hold: Excel's limit unless a test lowers it. */
+  sheetRows?: number;
 }
 
 /** A failure whose message is for the user as it stands. */
@@ -52,6 +54,14 @@ export class ExportFailure extends Error {}
 
 /** The server could not be reached (no network, nothing answering, a timeout) while the rows were read. */
 export class NetworkLost extends ExportFailure {}
+
+/**
+ * Rows past the total the first page gave: a server whose pages never end, or data that changed under the
+ * export. Either way the file would not be the query's rows as counted at its start.
+ */
+export function moreRowsThanCounted(total: number): string {
+  return `The rows kept coming past the ${total.toLocaleString('en-US')} counted when the export started, so it stopped; no file was written. Export again; if this happens again, the server is at fault.`;
+}
 
 /** Progress events at most this often: a fast export must not flood IPC with thousands of them. */
 const PROGRESS_INTERVAL_MS = 100;
@@ -84,7 +94,11 @@ export function createExports(deps: ExportDeps) {
       progress(progress) {
         latest = progress;
         const now = Date.now();
-        if (now - lastProgress < PROGRESS_INTERVAL_MS && progress.rowsWritten < progress.total) return;
+        const { wasteLines } = progress;
+        const last = wasteLines
+          ? wasteLines.written >= wasteLines.total
+          : progress.rowsWritten >= progress.total;
+        if (now - lastProgress < PROGRESS_INTERVAL_MS && !last) return;
         lastProgress = now;
         deps.events.progress(id, progress);
       },
@@ -129,6 +143,7 @@ export function createExports(deps: ExportDeps) {
             signal,
             spillPath: join(deps.spillFolder, spillNameFor(temporary)),
             ...(deps.open ? { open: deps.open } : {}),
+            ...(deps.sheetRows ? { sheetRows: deps.sheetRows } : {}),
             onProgress: (progress) => report.progress(progress),
           },
         ),
@@ -198,7 +213,8 @@ function failureMessage(error: unknown, target: string): string {
  *
  * A page the export's reader thread reads (the API's bytes) is counted only once read: its count comes
  * back as the value of `next()`. Until the total is known the next page is asked for on the chance
- * that it exists, and dropped if the count says otherwise.
+ * that it exists, and dropped if the count says otherwise. The total is the first page's: no page is
+ * asked for past it, and rows past it end the export (moreRowsThanCounted).
  */
 export async function* apiPages(
   fetchPage: FetchPage,
@@ -235,14 +251,18 @@ export async function* apiPages(
     const known =
       'rows' in current ? { rows: current.rows.length, totalElements: current.totalElements } : undefined;
     const mayHaveMore = known
-      ? known.rows === EXPORT_PAGE_SIZE && seen + known.rows < known.totalElements
+      ? known.rows === EXPORT_PAGE_SIZE && seen + known.rows < (total ?? known.totalElements)
       : total === undefined || seen + EXPORT_PAGE_SIZE < total;
     const following = mayHaveMore ? prefetch(page + 1) : undefined;
     const written = yield current;
     const counted = known ?? written;
     if (!counted) throw new Error('A page read by the writer came back without its count.');
     seen += counted.rows;
-    total = counted.totalElements;
+    total ??= counted.totalElements;
+    if (seen > total) {
+      following?.drop();
+      throw new ExportFailure(moreRowsThanCounted(total));
+    }
     if (counted.rows < EXPORT_PAGE_SIZE || seen >= total) {
       following?.drop();
       return;

@@ -41,6 +41,8 @@ export interface ExportServiceDeps {
   now?: () => Date;
   /** Told of each finished file, after it is in place. */
   onSaved?: (id: string, path: string) => void;
+  /** Rows a sheet may hold: Excel's limit unless a test lowers it. */
+  sheetRows?: number;
 }
 
 export interface ExportService {
@@ -71,6 +73,7 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
   };
   const jobs = createExports({
     spillFolder: deps.spillFolder,
+    ...(deps.sheetRows ? { sheetRows: deps.sheetRows } : {}),
     events: {
       progress: (id, progress) => emit('export.progress', { id, ...progress }),
       done: (id, { path, rows }) => {

@@ -90,13 +90,13 @@ export async function writeGridFileInThread(
   path: string,
   { describe, ...file }: GridFile,
   pages: SourcePages,
-  { signal, onProgress, spillPath, open = createWriteStream }: WriteOptions,
+  { signal, onProgress, spillPath, open = createWriteStream, sheetRows }: WriteOptions,
 ): Promise<number> {
   signal.throwIfAborted();
   const output = open(path);
   const iterator = pages[Symbol.asyncIterator]();
   const channel = new MessageChannel();
-  const setup: WriterSetup = { file, spillPath, pages: channel.port1 };
+  const setup: WriterSetup = { file, spillPath, pages: channel.port1, ...(sheetRows ? { sheetRows } : {}) };
   const worker = startThread(WORKER_FILE, setup, channel.port1, YOUNG_GENERATION_MB, OLD_GENERATION_MB);
   const shape: PageShape = { columns: file.columns, wasteLines: file.wasteLines };
   const readerSetup: ReaderSetup = { shape, pages: channel.port2 };

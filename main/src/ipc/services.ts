@@ -33,6 +33,8 @@ export interface MainServiceOptions {
   onExportSaved?: (id: string, path: string) => void;
   /** Where problems nobody asked about go (a bad launch option, an unreadable settings file). */
   log?: (message: string) => void;
+  /** Rows an export's sheet may hold: Excel's limit unless a test lowers it to see a split. */
+  sheetRows?: number;
   /** Replaces parts of the API client (its fetch, retry timing) where a test must. */
   client?: Partial<Omit<ApiClientOptions, 'timeoutMs'>>;
 }
@@ -76,6 +78,7 @@ export async function createMainServices(options: MainServiceOptions): Promise<M
     chooseSaveTarget: options.chooseSaveTarget,
     spillFolder,
     ...(options.onExportSaved ? { onSaved: options.onExportSaved } : {}),
+    ...(options.sheetRows ? { sheetRows: options.sheetRows } : {}),
   });
   // Exports the change takes from their owner end first; then those waiting for their owner go on.
   sessionListeners.push(
