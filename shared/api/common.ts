@@ -1,21 +1,7 @@
 import { z } from 'zod';
+import { BOUNDS_MESSAGES, LIMITS } from './limits.ts';
 
-/** Limits the spec leaves "not shown" (spec 8); decided in docs/api.md. */
-export const LIMITS = {
-  pageSizeMax: 500,
-  searchKeyMax: 200,
-  lookupSearchMax: 100,
-  filterValuesMax: 1000,
-  lookupPageSize: 50,
-  bodyBytesMax: 256 * 1024,
-  /**
-   * Bytes of one answer the app reads at most, by kind (main/src/api/answer-limit.ts). A page of
-   * pageSizeMax manifests with their waste lines is about 0.7 MB, a generator's profile a few KB, a lookup
-   * page of lookupPageSize values a few KB, anything else (totals, sign-in, a problem) under 1 KB: each
-   * limit is far above what a working server sends and far below what would strain the app.
-   */
-  answerBytesMax: { page: 16 * 1024 * 1024, detail: 4 * 1024 * 1024, lookup: 1024 * 1024, small: 256 * 1024 },
-} as const;
+export { LIMITS, BOUNDS_MESSAGES } from './limits.ts';
 
 /** spec 4.0 item 3. `filters` has no documented grammar; only "" and "all=" (no extra filter) are accepted. */
 export const PageInfo = z.strictObject({
@@ -36,6 +22,9 @@ export type PageInfo = z.infer<typeof PageInfo>;
 export const SearchKey = z
   .string()
   .max(LIMITS.searchKeyMax, `searchKey is at most ${LIMITS.searchKeyMax} characters`);
+
+/** A text field of a list row or a waste line, bounded (LIMITS.fieldTextMax). */
+export const FieldText = z.string().max(LIMITS.fieldTextMax, BOUNDS_MESSAGES.fieldText);
 
 /** One filterFields member: a list of values, OR-ed together. */
 export const FilterValues = z

@@ -6,7 +6,7 @@
  * so a fast pack cannot pile rows up in main.
  */
 import type { z } from 'zod';
-import { OFFLINE_ROW } from '../../../shared/ipc/exports.ts';
+import { offlineChunkRows, type OFFLINE_ROW } from '../../../shared/ipc/exports.ts';
 import { ExportFailure, moreRowsThanCounted } from './export-jobs.ts';
 import type { ExportPage, ExportRow } from './grid-writer.ts';
 
@@ -33,7 +33,7 @@ export function parseChunk(
   rows: readonly unknown[],
   offset: number,
 ): { ok: true; rows: ExportRow[] } | { ok: false; message: string } {
-  const parsed = OFFLINE_ROW[list].array().safeParse(rows);
+  const parsed = offlineChunkRows(list).safeParse(rows);
   if (parsed.success) return { ok: true, rows: parsed.data };
   return {
     ok: false,
