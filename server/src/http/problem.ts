@@ -4,6 +4,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { z } from 'zod';
+import { ReadJobDropped } from '../workers/read-pool.ts';
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
@@ -101,6 +102,11 @@ const FRAMEWORK_DETAILS: Record<string, string> = {
 export function registerProblemHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpProblem, request, reply) => {
     if (error instanceof HttpProblem) return sendProblem(reply, error);
+    if (error instanceof ReadJobDropped) {
+      // Nobody reads this answer; 499 (client closed request) says so in the request log.
+      request.log.info({ path: request.url.split('?')[0] }, 'scan dropped: the client left');
+      return reply.code(499).send();
+    }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'unexpected error');

@@ -1,7 +1,8 @@
 /**
  * The tracker endpoints (spec 4.1–4.7), paths exactly as the spec writes them. Routes only validate, call a
  * repository and shape the answer for the wire dialect. A call that scans a whole table (the repository's
- * `scans` says so) goes to the read pool, when there is one, so that it does not hold the event loop.
+ * `scans` says so) goes to the read pool, when there is one, so that it does not hold the event loop, and is
+ * dropped there if its client leaves first.
  */
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
@@ -32,6 +33,7 @@ import { HttpProblem, validationProblem } from '../http/problem.ts';
 import type { DetailRepository } from '../repositories/detail-repository.ts';
 import type { GeneratorsRepository } from '../repositories/generators-repository.ts';
 import type { ManifestsRepository } from '../repositories/manifests-repository.ts';
+import { untilClientLeaves } from '../http/client-gone.ts';
 import type { ReadPool } from '../workers/read-pool.ts';
 
 export interface TrackerDeps {
@@ -70,17 +72,17 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
 
   const { pool } = deps;
 
-  app.post('/api/tracker/generators/aggregated_data/', generatorsScope, async (request) => {
+  app.post('/api/tracker/generators/aggregated_data/', generatorsScope, async (request, reply) => {
     const body = parse(GeneratorAggregateRequest, request.body, 'body');
     const searchKey = valueOf(parseSearch(body.searchKey, 'searchKey'), 'body.searchKey');
     const totals =
       pool && deps.generators.scans(searchKey)
-        ? await pool.run('generatorsTotals', body.filterFields, searchKey)
+        ? await pool.runUntil(untilClientLeaves(reply), 'generatorsTotals', body.filterFields, searchKey)
         : deps.generators.totals(body.filterFields, searchKey);
     return generatorTotals(totals, deps.dialect);
   });
 
-  app.post('/api/tracker/generators/', generatorsScope, (request) => {
+  app.post('/api/tracker/generators/', generatorsScope, (request, reply) => {
     const body = parse(GeneratorListRequest, request.body, 'body');
     const query = {
       filterFields: body.filterFields,
@@ -97,17 +99,17 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
       pageSize: body.pageInfo.pageSize,
     };
     return pool && deps.generators.scans(query.searchKey)
-      ? pool.run('generatorsPage', query)
+      ? pool.runUntil(untilClientLeaves(reply), 'generatorsPage', query)
       : deps.generators.page(query);
   });
 
-  app.get('/api/tracker/generators/filters/', generatorsScope, (request) => {
+  app.get('/api/tracker/generators/filters/', generatorsScope, (request, reply) => {
     const query = parse(GeneratorLookupQuery, request.query, 'query');
     const search = valueOf(parseSearch(query.search, 'search'), 'query.search');
     if (!pool) return deps.generators.lookup(query.field, search, query.page);
     return (
       deps.generators.lookupWithoutScan(query.field, search, query.page) ??
-      pool.run('generatorsLookup', query.field, search, query.page)
+      pool.runUntil(untilClientLeaves(reply), 'generatorsLookup', query.field, search, query.page)
     );
   });
 
@@ -122,12 +124,12 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
     },
   );
 
-  app.post('/api/tracker/manifests/aggregated_data/', manifestsScope, async (request) => {
+  app.post('/api/tracker/manifests/aggregated_data/', manifestsScope, async (request, reply) => {
     const body = parse(ManifestAggregateRequest, request.body, 'body');
     const searchKey = valueOf(parseSearch(body.searchKey, 'searchKey'), 'body.searchKey');
     const totals =
       pool && deps.manifests.scans(searchKey)
-        ? await pool.run('manifestsTotals', body.filterFields, searchKey)
+        ? await pool.runUntil(untilClientLeaves(reply), 'manifestsTotals', body.filterFields, searchKey)
         : deps.manifests.totals(body.filterFields, searchKey);
     return manifestTotals(totals, deps.dialect);
   });
@@ -150,7 +152,7 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
     };
     let bytes: Buffer;
     if (pool && deps.manifests.scans(query.searchKey)) {
-      const copied = await pool.run('manifestsPageBytes', query);
+      const copied = await pool.runUntil(untilClientLeaves(reply), 'manifestsPageBytes', query);
       bytes = Buffer.from(copied.buffer, copied.byteOffset, copied.byteLength);
     } else {
       bytes = deps.manifests.pageBytes(query);
@@ -158,13 +160,13 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
     return reply.type(JSON_TYPE).send(bytes);
   });
 
-  app.get('/api/tracker/shipments_and_waste_volumes/filters/', manifestsScope, (request) => {
+  app.get('/api/tracker/shipments_and_waste_volumes/filters/', manifestsScope, (request, reply) => {
     const query = parse(ManifestLookupQuery, request.query, 'query');
     const search = valueOf(parseSearch(query.search, 'search'), 'query.search');
     if (!pool) return deps.manifests.lookup(query.field, search, query.page);
     return (
       deps.manifests.lookupWithoutScan(query.field, search, query.page) ??
-      pool.run('manifestsLookup', query.field, search, query.page)
+      pool.runUntil(untilClientLeaves(reply), 'manifestsLookup', query.field, search, query.page)
     );
   });
 }
