@@ -36,7 +36,8 @@ beforeAll(async () => {
   db = openDatabase(built.path);
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line.trim() !== '') logs.push(JSON.parse(line));
+      for (const line of chunk.toString().split('\n'))
+        if (line.trim() !== '') logs.push(JSON.parse(line) as (typeof logs)[number]);
       done();
     },
   });

@@ -49,7 +49,6 @@ export class LoginThrottle {
     this.maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;
   }
 
-
   /**
    * Counts one attempt now, or refuses it with the seconds until one is allowed. Synchronous, so two
    * requests can never both take the last free attempt.
