@@ -103,6 +103,13 @@ export const Settings = z.object({
     .min(1000, 'the request timeout must be at least 1 second')
     .max(120_000, 'the request timeout must be at most 120 seconds'),
   theme: ThemePreference,
+  /**
+   * Servers the user confirmed to use over plain http:// although they are not on this computer (their
+   * origins; shared/ipc/plain-http.ts).
+   */
+  plainHttpServers: z.array(z.string().max(2000)).max(100),
+  /** Every sign-out also removes the user's saved data from this computer (a shared desktop). */
+  removeDataOnSignOut: z.boolean(),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -124,6 +131,8 @@ export const SignInInput = z.strictObject({
   username: z.string().trim().min(1, 'enter a user name').max(100),
   password: z.string().min(1, 'enter a password').max(1000),
   remember: z.boolean(),
+  /** The user confirmed the warning for a server on plain http:// (shared/ipc/plain-http.ts). */
+  allowPlainHttp: z.boolean().optional(),
 });
 export type SignInInput = z.infer<typeof SignInInput>;
 

@@ -20,6 +20,7 @@ import { failure, success } from '../api/errors.ts';
 import { checkServer } from '../settings/connection-check.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import { ENCRYPTION_UNAVAILABLE_MESSAGE, type TokenStore } from './token-store.ts';
+import { PLAIN_HTTP_MESSAGES, plainHttpAllowed, plainHttpOrigin } from '../../../shared/ipc/plain-http.ts';
 
 export type EmitEvent = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
 
@@ -128,6 +129,14 @@ export function createSession(deps: SessionDeps): Session {
     // Checked before logging in, so refusing to remember does not leave an unused token on the server.
     if (input.remember && !tokens.canRemember()) {
       return failure('bad-request', ENCRYPTION_UNAVAILABLE_MESSAGE);
+    }
+    // The password would cross the network in clear: only to a server the user confirmed.
+    const plain = plainHttpOrigin(baseUrl);
+    const confirmed = settings.get().plainHttpServers;
+    if (plain !== undefined && !plainHttpAllowed(baseUrl, confirmed)) {
+      if (!input.allowPlainHttp) return failure('bad-request', PLAIN_HTTP_MESSAGES.refused(plain));
+      const kept = await settings.update({ plainHttpServers: [...confirmed, plain] });
+      if (!kept.ok) return failure('bad-request', kept.message);
     }
     const login = endpoints.login({ username: input.username, password: input.password });
     const answer = await client.send(login, { baseUrl });
