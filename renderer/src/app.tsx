@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useAppCommands } from './commands.ts';
 import { loadSettings, useSettings } from './data/settings.ts';
-import { followSession, signOut } from './data/tracker-data.ts';
+import { followSession, signOut, signOutAndRemoveData } from './data/tracker-data.ts';
 import { useSession } from './data/session.ts';
 import { AboutDialog, ShortcutsDialog } from './components/help-dialogs.tsx';
 import { SessionDialog, SignIn } from './components/sign-in.tsx';
@@ -13,6 +13,7 @@ import { isOffline, useConnectivity } from './offline/connectivity.ts';
 import { OfflineBanner, WorkOfflineSwitch } from './offline/offline-banner.tsx';
 import { OfflineData } from './offline/offline-data.tsx';
 import { followSessionForOffline } from './offline/session-binding.ts';
+import { followDataRemoval } from './remove-user-data.ts';
 import { useNavigation, type View } from './state/navigation.ts';
 import { followTheme } from './theme.ts';
 import { GeneratorsWorkspace } from './workspaces/generators.tsx';
@@ -78,6 +79,13 @@ function Shell() {
         <button type="button" onClick={() => void signOut()}>
           Sign out
         </button>
+        <button
+          type="button"
+          title="Signs out and removes your saved pages and offline packs from this computer"
+          onClick={() => void signOutAndRemoveData()}
+        >
+          Sign out and remove my data
+        </button>
       </header>
       <OfflineBanner />
       <main className="app-main">
@@ -127,9 +135,11 @@ export function App() {
   // The saved data follows the session before the first view asks for anything.
   useEffect(() => {
     const stopOffline = followSessionForOffline();
+    const stopRemoval = followDataRemoval();
     const stopSession = followSession();
     return () => {
       stopSession();
+      stopRemoval();
       stopOffline();
     };
   }, []);
@@ -140,7 +150,14 @@ export function App() {
   useEffect(() => followTheme(theme), [theme]);
 
   if (status === null) return null;
-  if (!status.signedIn && !expired) return <SignIn />;
+  // The exports panel stays: an export that sign-out stopped says so here.
+  if (!status.signedIn && !expired)
+    return (
+      <>
+        <SignIn />
+        <ExportPanel />
+      </>
+    );
   return (
     <>
       <Shell />

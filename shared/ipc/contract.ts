@@ -174,6 +174,11 @@ export const contract = {
   session: {
     signIn: { input: SignInInput, output: result(SessionStatus) },
     signOut: { input: NoInput, output: result(SessionStatus) },
+    /**
+     * Signs out and removes the user's data from this computer: main's export scratch files and undelivered
+     * downloads, and (told by the `session.changed` event) the renderer's saved pages and offline packs.
+     */
+    signOutAndRemoveData: { input: NoInput, output: result(SessionStatus) },
     status: { input: NoInput, output: result(SessionStatus) },
   },
   settings: {
@@ -224,6 +229,8 @@ export const events = {
   'session.changed': z.object({
     status: SessionStatus,
     reason: z.enum(['signed-in', 'signed-out', 'expired']),
+    /** With a sign-out: remove the data of the user who signed out from this computer. */
+    removeData: z.literal(true).optional(),
   }),
   ...exportEvents,
   /** A command chosen in the application menu; the page carries it out as it does its own shortcuts. */

@@ -26,6 +26,7 @@ import {
   preloadScript,
   withPreload,
 } from './page.ts';
+import { BridgeDownloads } from './downloads.ts';
 import { createBridgeContext } from './services.ts';
 
 /** An invocation is a few hundred bytes of JSON; this is generous and still bounded. */
@@ -81,9 +82,10 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     for (const socket of sockets) if (socket.readyState === socket.OPEN) socket.send(message);
   };
   // Finished exports by id, each offered once to the page as a download of its file.
-  const downloads = new Map<string, string>();
+  const downloads = new BridgeDownloads(userDataDir);
+  await downloads.sweep();
   const onExportSaved = (id: string, path: string) => {
-    downloads.set(id, path);
+    downloads.add(id, path);
     const message = JSON.stringify({
       channel: DOWNLOAD_CHANNEL,
       payload: { url: `downloads/${id}`, fileName: basename(path) },
@@ -96,6 +98,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     emit,
     log,
     onExportSaved,
+    removeDownloads: () => downloads.removeAll(),
     ...(options.sheetRows ? { sheetRows: options.sheetRows } : {}),
   });
   const table = channelTable(options.handlers ?? realHandlers, (message, error) =>
@@ -190,7 +193,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
         if (method !== 'POST') throw new HttpError(405, 'Invocations are POSTed.');
         sendJson(response, 200, await invoke(request));
       } else if (verdict.path.startsWith(DOWNLOADS_PATH) && method === 'GET') {
-        await serveDownload(response, downloads, verdict.path.slice(DOWNLOADS_PATH.length));
+        await downloads.serve(response, verdict.path.slice(DOWNLOADS_PATH.length));
       } else if (method === 'GET' || method === 'HEAD') {
         await serveFile(response, verdict.path, method);
       } else {
@@ -242,26 +245,6 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     },
   };
 }
-
-/** An export's file as an attachment, named as main wrote it; an unknown id is a 404. */
-async function serveDownload(
-  response: ServerResponse,
-  downloads: Map<string, string>,
-  id: string,
-): Promise<void> {
-  const path = downloads.get(id);
-  if (path === undefined) return sendText(response, 404, 'No such download');
-  const name = basename(path);
-  response.writeHead(200, {
-    'content-type': name.endsWith('.csv') ? 'text/csv; charset=utf-8' : XLSX_TYPE,
-    'content-disposition': `attachment; filename="${name.replace(/[^\x20-\x7e]|"/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-  });
-  response.end(await readFile(path));
-}
-
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -31,6 +31,8 @@ export interface MainServiceOptions {
   chooseSaveTarget: ChooseSaveTarget;
   /** Told of each finished export file; the bridge offers it as a download. */
   onExportSaved?: (id: string, path: string) => void;
+  /** Removes files the adapter keeps for the user (the bridge's downloads not yet fetched). */
+  removeUserFiles?: () => Promise<void>;
   /** Where problems nobody asked about go (a bad launch option, an unreadable settings file). */
   log?: (message: string) => void;
   /** Rows an export's sheet may hold: Excel's limit unless a test lowers it to see a split. */
@@ -85,5 +87,11 @@ export async function createMainServices(options: MainServiceOptions): Promise<M
     (change) => exports.sessionChanged(change),
     (change) => waiters.sessionChanged(change),
   );
-  return { session, settings, tokens, openExternal: options.openExternal, exports };
+  const removeUserFiles = async () => {
+    // Exports end with the sign-out; each removes what it wrote, and anything left goes after.
+    await exports.cancelAll();
+    for (const path of await sweepLeftovers(spillFolder)) log(`Removed ${path} with the user's data.`);
+    await options.removeUserFiles?.();
+  };
+  return { session, settings, tokens, openExternal: options.openExternal, exports, removeUserFiles };
 }

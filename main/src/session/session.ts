@@ -42,7 +42,8 @@ export interface Session {
    */
   owner(): { baseUrl: string; username: string } | undefined;
   signIn(input: SignInInput): Promise<Result<SessionStatus>>;
-  signOut(): Promise<Result<SessionStatus>>;
+  /** `removeData`: the event tells the renderer to remove the user's saved data as well. */
+  signOut(options?: { removeData?: boolean }): Promise<Result<SessionStatus>>;
   /** Picks up a remembered sign-in at start-up, if it is for the current server and not expired. */
   restore(): Promise<void>;
   /**
@@ -112,14 +113,19 @@ export function createSession(deps: SessionDeps): Session {
     emit('session.changed', { status: status(), reason: 'expired' });
   }
 
-  async function signOut(): Promise<Result<SessionStatus>> {
+  async function signOut({ removeData = false } = {}): Promise<Result<SessionStatus>> {
     const current = active;
     // Signing out of an expired session ends it too: work that waited for its user to come back stops.
     const ended = current !== undefined || expiredOwner !== undefined;
     active = undefined;
     expiredOwner = undefined;
     await forgetSavedSignIn();
-    if (ended) emit('session.changed', { status: status(), reason: 'signed-out' });
+    if (ended || removeData)
+      emit('session.changed', {
+        status: status(),
+        reason: 'signed-out',
+        ...(removeData ? { removeData: true as const } : {}),
+      });
     if (current) await revoke(current);
     return success(status());
   }
