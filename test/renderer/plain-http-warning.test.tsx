@@ -75,6 +75,15 @@ describe('the sign-in screen', () => {
     ]);
   });
 
+  it('shows before the settings are read, warning about a configured plain http:// server', () => {
+    install();
+    useSettings.setState({ settings: null });
+    useSession.setState({ status: { signedIn: false, baseUrl: 'http://tracker.example.test' } });
+    render(<SignIn />);
+    expect(screen.getByRole('note').textContent).toContain('http://tracker.example.test');
+    expect(screen.getByLabelText(PLAIN_HTTP_MESSAGES.confirm)).toBeTruthy();
+  });
+
   it('still warns for a server confirmed before, without asking again', () => {
     install();
     render(<SignIn />);

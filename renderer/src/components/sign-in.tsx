@@ -4,6 +4,9 @@ import { useSession } from '../data/session.ts';
 import { useSettings } from '../data/settings.ts';
 import { PlainHttpWarning } from './plain-http-warning.tsx';
 
+/** One array for "no settings read yet": a selector that made a new one each time would render forever. */
+const NONE_CONFIRMED: readonly string[] = [];
+
 type FormProps = {
   /** Prefilled user name (the expired session's). */
   username?: string;
@@ -20,7 +23,7 @@ function SignInForm({ username: initialUser = '', askServer, autoFocus = false }
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
   const [allowPlainHttp, setAllowPlainHttp] = useState(false);
-  const confirmed = useSettings((state) => state.settings?.plainHttpServers ?? []);
+  const confirmed = useSettings((state) => state.settings?.plainHttpServers ?? NONE_CONFIRMED);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
