@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
 import { useAppCommands } from './commands.ts';
 import { loadSettings, useSettings } from './data/settings.ts';
-import { followSession, signOut, signOutAndRemoveData } from './data/tracker-data.ts';
+import { followSession } from './data/tracker-data.ts';
 import { useSession } from './data/session.ts';
 import { AboutDialog, ShortcutsDialog } from './components/help-dialogs.tsx';
 import { SessionDialog, SignIn } from './components/sign-in.tsx';
+import { SignOutButtons } from './components/sign-out-buttons.tsx';
 import { ViewBoundary } from './components/view-boundary.tsx';
 import { ExportPanel } from './exports/export-panel.tsx';
 import { GeneratorProfile } from './profile/generator-profile.tsx';
@@ -76,16 +77,7 @@ function Shell() {
         >
           Settings
         </button>
-        <button type="button" onClick={() => void signOut()}>
-          Sign out
-        </button>
-        <button
-          type="button"
-          title="Signs out and removes your saved pages and offline packs from this computer"
-          onClick={() => void signOutAndRemoveData()}
-        >
-          Sign out and remove my data
-        </button>
+        <SignOutButtons />
       </header>
       <OfflineBanner />
       <main className="app-main">
