@@ -103,7 +103,7 @@ export function registerProblemHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpProblem, request, reply) => {
     if (error instanceof HttpProblem) return sendProblem(reply, error);
     if (error instanceof ReadJobDropped) {
-      // Nobody reads this answer; 499 (client closed request) says so in the request log.
+      // The connection is gone and nothing is sent; 499 is the usual status for "client closed request".
       request.log.info({ path: request.url.split('?')[0] }, 'scan dropped: the client left');
       return reply.code(499).send();
     }
