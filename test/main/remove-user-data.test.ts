@@ -91,6 +91,10 @@ describe('the bridge’s downloads', () => {
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
     }
+    // An export that failed leaves nothing either.
+    await mkdir(join(downloads.folder, 'c'));
+    await downloads.discard(join(downloads.folder, 'c', 'Manifests.xlsx'));
+    expect(await readdir(downloads.folder)).toEqual(['b']);
     await downloads.removeAll();
     expect(await readdir(downloads.folder)).toEqual([]);
     await expect(readFile(join(downloads.folder, 'b', 'Generators.csv'))).rejects.toMatchObject({

@@ -58,6 +58,11 @@ export class BridgeDownloads {
     }
   }
 
+  /** An export that ended without a file: the folder made for it goes. */
+  async discard(target: string): Promise<void> {
+    await this.removeFolderOf(target);
+  }
+
   /** Removes every download not yet fetched (the user removed their data). */
   async removeAll(): Promise<void> {
     const paths = [...this.files.values()];

@@ -98,6 +98,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     emit,
     log,
     onExportSaved,
+    onExportFailed: (_id, target) => void downloads.discard(target),
     removeDownloads: () => downloads.removeAll(),
     ...(options.sheetRows ? { sheetRows: options.sheetRows } : {}),
   });

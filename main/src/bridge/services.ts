@@ -33,6 +33,8 @@ export interface BridgeServiceOptions {
   log?: (message: string) => void;
   /** A finished export, to offer to the page as a download. */
   onExportSaved: (id: string, path: string) => void;
+  /** An export that ended without a file: the folder made for it goes. */
+  onExportFailed: (id: string, target: string) => void;
   /** Removes the downloads not yet fetched, with the data of a user who signed out. */
   removeDownloads: () => Promise<void>;
   /** Rows an export's sheet may hold: Excel's limit unless a test lowers it. */
@@ -63,6 +65,7 @@ export function createBridgeContext(options: BridgeServiceOptions): Promise<Hand
       return fileInFolder(folder, suggestedName);
     },
     onExportSaved: options.onExportSaved,
+    onExportFailed: options.onExportFailed,
     removeUserFiles: options.removeDownloads,
     ...(options.sheetRows ? { sheetRows: options.sheetRows } : {}),
   });

@@ -41,6 +41,8 @@ export interface ExportServiceDeps {
   now?: () => Date;
   /** Told of each finished file, after it is in place. */
   onSaved?: (id: string, path: string) => void;
+  /** Told of each export that ended without a file, with the target it was to write. */
+  onFailed?: (id: string, target: string) => void;
   /** Rows a sheet may hold: Excel's limit unless a test lowers it. */
   sheetRows?: number;
 }
@@ -63,8 +65,8 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
   const now = deps.now ?? (() => new Date());
   /** Running exports of offline data, by id: where their chunks go. */
   const feeds = new Map<string, ChunkFeed>();
-  /** Whose each running export is, by id. */
-  const owners = new Map<string, ExportOwner>();
+  /** Whose each running export is, and the file it writes, by id. */
+  const owners = new Map<string, { owner: ExportOwner; target: string }>();
   /** An export ended: a chunk still on its way is refused, and later ones find no export. */
   const ended = (id: string) => {
     feeds.get(id)?.fail(new ExportFailure('The export has ended.'));
@@ -82,14 +84,16 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
         emit('export.done', { id, fileName: basename(path), rows });
       },
       failed: (id, message, cause) => {
+        const target = owners.get(id)?.target;
         ended(id);
+        if (target !== undefined) deps.onFailed?.(id, target);
         emit('export.failed', { id, message, ...(cause ? { cause } : {}) });
       },
     },
   });
-  /** Records whose export `id` is; a session change may end it from now on. */
-  const owned = (id: string, owner: ExportOwner) => {
-    owners.set(id, owner);
+  /** Records whose export `id` is and what it writes; a session change may end it from now on. */
+  const owned = (id: string, owner: ExportOwner, target: string) => {
+    owners.set(id, { owner, target });
     return success({ id });
   };
   const notRunning = () =>
@@ -117,7 +121,7 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
         file: plan.file,
         pages: (signal, onWaiting) => apiPages(fetchPage, signal, waitForSignIn, onWaiting),
       });
-      return owned(id, owner);
+      return owned(id, owner, target);
     },
     async profile({ handler_id }) {
       const owner = session.owner();
@@ -136,7 +140,7 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
           signal,
         ),
       );
-      return owned(id, owner);
+      return owned(id, owner, target);
     },
     async offlineStart({ query, savedAt }) {
       const owner = session.owner();
@@ -148,7 +152,7 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
       const feed = new ChunkFeed(query.list);
       const id = jobs.start({ target, file: plan.file, pages: (signal) => feed.pages(signal) });
       feeds.set(id, feed);
-      return owned(id, owner);
+      return owned(id, owner, target);
     },
     async offlineChunk({ id, total, rows }) {
       const feed = feeds.get(id);
@@ -175,7 +179,7 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
     cancel: (id) => void jobs.cancel(id),
     cancelAll: () => jobs.cancelAll(),
     sessionChanged(change) {
-      for (const [id, owner] of owners) {
+      for (const [id, { owner }] of owners) {
         const message = endedBy(owner, change);
         if (message !== undefined) jobs.stop(id, message);
       }

@@ -31,6 +31,8 @@ export interface MainServiceOptions {
   chooseSaveTarget: ChooseSaveTarget;
   /** Told of each finished export file; the bridge offers it as a download. */
   onExportSaved?: (id: string, path: string) => void;
+  /** Told of each export that ended without a file, with its target; the bridge removes its folder. */
+  onExportFailed?: (id: string, target: string) => void;
   /** Removes files the adapter keeps for the user (the bridge's downloads not yet fetched). */
   removeUserFiles?: () => Promise<void>;
   /** Where problems nobody asked about go (a bad launch option, an unreadable settings file). */
@@ -80,6 +82,7 @@ export async function createMainServices(options: MainServiceOptions): Promise<M
     chooseSaveTarget: options.chooseSaveTarget,
     spillFolder,
     ...(options.onExportSaved ? { onSaved: options.onExportSaved } : {}),
+    ...(options.onExportFailed ? { onFailed: options.onExportFailed } : {}),
     ...(options.sheetRows ? { sheetRows: options.sheetRows } : {}),
   });
   // Exports the change takes from their owner end first; then those waiting for their owner go on.

@@ -99,6 +99,7 @@ describe('a profile export of a hostile id behind the bridge', () => {
       emit: (event, payload) => events.push({ event, payload }),
       log: () => undefined,
       onExportSaved: (_id, path) => saved.push(path),
+      onExportFailed: () => undefined,
       removeDownloads: () => Promise.resolve(),
     });
     const signedIn = await context.session.signIn({ ...DEMO_USERS.inspector, remember: false });
