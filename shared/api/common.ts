@@ -1,14 +1,7 @@
 import { z } from 'zod';
+import { BOUNDS_MESSAGES, LIMITS } from './limits.ts';
 
-/** Limits the spec leaves "not shown" (spec 8); decided in docs/api.md. */
-export const LIMITS = {
-  pageSizeMax: 500,
-  searchKeyMax: 200,
-  lookupSearchMax: 100,
-  filterValuesMax: 1000,
-  lookupPageSize: 50,
-  bodyBytesMax: 256 * 1024,
-} as const;
+export { LIMITS, BOUNDS_MESSAGES } from './limits.ts';
 
 /** spec 4.0 item 3. `filters` has no documented grammar; only "" and "all=" (no extra filter) are accepted. */
 export const PageInfo = z.strictObject({
@@ -55,6 +48,9 @@ function searchText(name: string, max: number) {
 }
 
 export const SearchKey = searchText('searchKey', LIMITS.searchKeyMax);
+
+/** A text field of a list row or a waste line, bounded (LIMITS.fieldTextMax). */
+export const FieldText = z.string().max(LIMITS.fieldTextMax, BOUNDS_MESSAGES.fieldText);
 
 /** One filterFields member: a list of values, OR-ed together. */
 export const FilterValues = z

@@ -107,6 +107,13 @@ export const Settings = z.object({
     .min(1000, 'the request timeout must be at least 1 second')
     .max(120_000, 'the request timeout must be at most 120 seconds'),
   theme: ThemePreference,
+  /**
+   * Servers the user confirmed to use over plain http:// although they are not on this computer (their
+   * origins; shared/ipc/plain-http.ts).
+   */
+  plainHttpServers: z.array(z.string().max(2000)).max(100),
+  /** Every sign-out also removes the user's saved data from this computer (a shared desktop). */
+  removeDataOnSignOut: z.boolean(),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -128,6 +135,8 @@ export const SignInInput = z.strictObject({
   username: z.string().trim().min(1, 'enter a user name').max(100),
   password: z.string().min(1, 'enter a password').max(1000),
   remember: z.boolean(),
+  /** The user confirmed the warning for a server on plain http:// (shared/ipc/plain-http.ts). */
+  allowPlainHttp: z.boolean().optional(),
 });
 export type SignInInput = z.infer<typeof SignInInput>;
 
@@ -169,6 +178,11 @@ export const contract = {
   session: {
     signIn: { input: SignInInput, output: result(SessionStatus) },
     signOut: { input: NoInput, output: result(SessionStatus) },
+    /**
+     * Signs out and removes the user's data from this computer: main's export scratch files and undelivered
+     * downloads, and (told by the `session.changed` event) the renderer's saved pages and offline packs.
+     */
+    signOutAndRemoveData: { input: NoInput, output: result(SessionStatus) },
     status: { input: NoInput, output: result(SessionStatus) },
   },
   settings: {
@@ -219,6 +233,8 @@ export const events = {
   'session.changed': z.object({
     status: SessionStatus,
     reason: z.enum(['signed-in', 'signed-out', 'expired']),
+    /** With a sign-out: remove the data of the user who signed out from this computer. */
+    removeData: z.literal(true).optional(),
   }),
   ...exportEvents,
   /** A command chosen in the application menu; the page carries it out as it does its own shortcuts. */

@@ -108,6 +108,14 @@ export type ExportOfflineInput = z.input<typeof ExportOfflineInput>;
 export const OFFLINE_CHUNK_ROWS = 250;
 
 /**
+ * Waste lines in one chunk at most, all its manifests together: ten a manifest where the data has about
+ * 2.5. With each text field bounded (LIMITS.fieldTextMax) and each manifest's lines (LIMITS.wasteLinesMax),
+ * this bounds what one chunk from a compromised renderer can make main parse and write. The renderer ends a
+ * chunk early to stay within it.
+ */
+export const OFFLINE_CHUNK_LINES = 2500;
+
+/**
  * The next rows of an offline export, in the grid's order, with the number of rows matching in all. The
  * answer comes once main has written them: the renderer awaits it before it sends the next chunk.
  */
@@ -135,6 +143,27 @@ export const OFFLINE_ROW = {
   manifests: ManifestRecord.strict(),
 } as const;
 
+/** Waste lines of the rows of a chunk, all together. */
+export function chunkLines(rows: readonly unknown[]): number {
+  let lines = 0;
+  for (const row of rows) {
+    const wasteLines = (row as { waste_lines?: unknown } | null)?.waste_lines;
+    if (Array.isArray(wasteLines)) lines += wasteLines.length;
+  }
+  return lines;
+}
+
+/** A chunk's rows of a list: each its list's row, and OFFLINE_CHUNK_LINES waste lines at most in all. */
+export function offlineChunkRows(list: keyof typeof OFFLINE_ROW) {
+  return z
+    .array(OFFLINE_ROW[list])
+    .max(OFFLINE_CHUNK_ROWS)
+    .refine(
+      (rows) => chunkLines(rows) <= OFFLINE_CHUNK_LINES,
+      `a chunk holds at most ${OFFLINE_CHUNK_LINES} waste lines in all`,
+    );
+}
+
 export const exportEvents = {
   'export.progress': z.object({
     id: ExportId,
@@ -142,6 +171,10 @@ export const exportEvents = {
     total: z.number().int().nonnegative(),
     /** Set while the export waits for the user to sign in again (a 401 midway). */
     waiting: z.literal('sign-in').optional(),
+    /** Once every row is written: the Waste lines sheet's progress, a phase of its own. */
+    wasteLines: z
+      .object({ written: z.number().int().nonnegative(), total: z.number().int().nonnegative() })
+      .optional(),
   }),
   'export.done': z.object({ id: ExportId, fileName: z.string(), rows: z.number().int().nonnegative() }),
   'export.failed': z.object({

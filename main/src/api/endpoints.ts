@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import {
+  LIMITS,
   GENERATOR_FIELDS,
   MANIFEST_FIELDS,
   GeneratorDetail,
@@ -71,6 +72,7 @@ export const endpoints = {
     method: 'POST',
     path: '/api/tracker/generators/',
     body: { ...body, pageInfo: fullPageInfo(body.pageInfo, GENERATOR_FIELDS, GENERATOR_QUERY.defaultSort) },
+    limitBytes: LIMITS.answerBytesMax.page,
     response: GeneratorList,
     shareKey: requestKey('generators.list', body),
     scope: 'generators',
@@ -79,6 +81,7 @@ export const endpoints = {
     method: 'GET',
     path: '/api/tracker/generators/filters/',
     query: lookupParameters(query),
+    limitBytes: LIMITS.answerBytesMax.lookup,
     response: LookupResult,
     shareKey: requestKey('generators.lookup', query),
     scope: 'generators',
@@ -87,6 +90,7 @@ export const endpoints = {
     method: 'GET',
     path: '/api/tracker/generators/details/',
     query: { handler_id: query.handler_id },
+    limitBytes: LIMITS.answerBytesMax.detail,
     response: GeneratorDetail,
     shareKey: requestKey('generators.detail', query),
     scope: 'generators',
@@ -103,6 +107,7 @@ export const endpoints = {
     method: 'POST',
     path: '/api/tracker/manifests/',
     body: { ...body, pageInfo: fullPageInfo(body.pageInfo, MANIFEST_FIELDS, MANIFEST_QUERY.defaultSort) },
+    limitBytes: LIMITS.answerBytesMax.page,
     response: ManifestList,
     shareKey: requestKey('manifests.list', body),
     scope: 'manifests',
@@ -111,6 +116,7 @@ export const endpoints = {
     method: 'GET',
     path: '/api/tracker/shipments_and_waste_volumes/filters/',
     query: lookupParameters(query),
+    limitBytes: LIMITS.answerBytesMax.lookup,
     response: LookupResult,
     shareKey: requestKey('manifests.lookup', query),
     scope: 'manifests',

@@ -17,7 +17,9 @@ import type { ApiRequest } from '../api/client.ts';
 import { endpoints } from '../api/endpoints.ts';
 import type { Session } from '../session/session.ts';
 import type { FetchPage } from './export-jobs.ts';
+import type { ExportOwner } from './export-owner.ts';
 import type { GridFile, QueryLine } from './grid-writer.ts';
+import { safeFileName } from './safe-file-name.ts';
 
 type Input = z.output<typeof ExportGridInput>;
 
@@ -39,8 +41,17 @@ function readInWriter<Schema extends z.ZodType>({
   path,
   body,
   scope,
+  limitBytes,
 }: ApiRequest<Schema>): ApiRequest<typeof JSON_BYTES> {
-  return { method, path, body, ...(scope ? { scope } : {}), response: JSON_BYTES, read: 'bytes' };
+  return {
+    method,
+    path,
+    body,
+    ...(scope ? { scope } : {}),
+    ...(limitBytes === undefined ? {} : { limitBytes }),
+    response: JSON_BYTES,
+    read: 'bytes',
+  };
 }
 
 /** The chosen fields' columns, in the order given: the order the user arranged the grid's columns in. */
@@ -77,10 +88,10 @@ function originLines(origin: RowOrigin): QueryLine[] {
 export function planGridExport(
   input: Input,
   session: Session,
+  owner: ExportOwner,
   now: Date,
   origin: RowOrigin = { from: 'server' },
 ): GridExportPlan {
-  const status = session.status();
   const day = now.toISOString().slice(0, 10);
   const common = (
     title: string,
@@ -95,8 +106,8 @@ export function planGridExport(
       ['Search', input.searchKey === '' ? 'None' : input.searchKey],
       ['Sort', sort],
       ['Rows', rows],
-      ['Server', status.baseUrl],
-      ['User', status.username ?? ''],
+      ['Server', owner.baseUrl],
+      ['User', owner.username],
       ['Exported at', now],
       ...originLines(origin),
     ],
@@ -104,7 +115,7 @@ export function planGridExport(
   if (input.list === 'generators') {
     const columns = chosenColumns(GENERATOR_COLUMNS, input.fields);
     return {
-      suggestedName: `Generators ${day}.${input.format}`,
+      suggestedName: safeFileName(`Generators ${day}`, input.format),
       file: {
         ...common(
           'Generators',
@@ -125,7 +136,7 @@ export function planGridExport(
   // A workbook has a sheet of waste lines; a CSV file has room for one table only.
   const wasteLines = input.format === 'xlsx';
   return {
-    suggestedName: `Manifests ${day}.${input.format}`,
+    suggestedName: safeFileName(`Manifests ${day}`, input.format),
     file: {
       ...common(
         'Manifests',

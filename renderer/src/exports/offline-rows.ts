@@ -6,7 +6,13 @@
  */
 import { LIMITS } from '../../../shared/api/index.ts';
 import type { Result } from '../../../shared/ipc/contract.ts';
-import { OFFLINE_CHUNK_ROWS, exportPageRequest, type ExportGridInput } from '../../../shared/ipc/exports.ts';
+import {
+  OFFLINE_CHUNK_LINES,
+  OFFLINE_CHUNK_ROWS,
+  exportPageRequest,
+  chunkLines,
+  type ExportGridInput,
+} from '../../../shared/ipc/exports.ts';
 import type { EngineRequest } from '../offline/engine/contract.ts';
 
 export type ListRequest = EngineRequest<'generators.list'> | EngineRequest<'manifests.list'>;
@@ -28,6 +34,26 @@ export interface OfflineRowsChannel {
 }
 
 /**
+ * A page's rows in chunks main takes: OFFLINE_CHUNK_ROWS rows at most, and OFFLINE_CHUNK_LINES waste lines
+ * in all (a manifest's own lines are far fewer, LIMITS.wasteLinesMax).
+ */
+export function* chunksOf(rows: readonly unknown[]): Generator<readonly unknown[]> {
+  let start = 0;
+  while (start < rows.length) {
+    let end = start;
+    let lines = 0;
+    while (end < rows.length && end - start < OFFLINE_CHUNK_ROWS) {
+      const more = chunkLines([rows[end]]);
+      if (end > start && lines + more > OFFLINE_CHUNK_LINES) break;
+      lines += more;
+      end += 1;
+    }
+    yield rows.slice(start, end);
+    start = end;
+  }
+}
+
+/**
  * Sends every row of the query from the pack, chunk by chunk. A chunk main refuses ends the sending: the
  * export was cancelled, or failed (a bad row, a full disk), and main's own event tells the user why.
  */
@@ -36,8 +62,7 @@ export async function sendOfflineRows(query: ExportGridInput, channel: OfflineRo
   try {
     for (let page = 0; ; page += 1) {
       const answer = await channel.page(pageRequest(query, page));
-      for (let start = 0; start < answer.content.length; start += OFFLINE_CHUNK_ROWS) {
-        const rows = answer.content.slice(start, start + OFFLINE_CHUNK_ROWS);
+      for (const rows of chunksOf(answer.content)) {
         const written = await channel.send(answer.totalElements, rows);
         if (!written.ok) return;
       }

@@ -4,6 +4,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { describeIssues, type Issue } from '../../../shared/query/parse.ts';
+import { ReadJobDropped } from '../workers/read-pool.ts';
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
@@ -98,6 +99,11 @@ const FRAMEWORK_DETAILS: Record<string, string> = {
 export function registerProblemHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpProblem, request, reply) => {
     if (error instanceof HttpProblem) return sendProblem(reply, error);
+    if (error instanceof ReadJobDropped) {
+      // The connection is gone and nothing is sent; 499 is the usual status for "client closed request".
+      request.log.info({ path: request.url.split('?')[0] }, 'scan dropped: the client left');
+      return reply.code(499).send();
+    }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'unexpected error');

@@ -76,6 +76,7 @@ export class GeneratorsRepository {
       page: query.page,
       pageSize: query.pageSize,
       columns: query.fields,
+      query: JSON.stringify([query.filterFields, query.searchKey]),
     });
     return {
       totalElements: this.count(query.filterFields, search, where),

@@ -182,6 +182,8 @@ export class ManifestsRepository {
             sort: query.sort,
             page: query.page,
             pageSize: query.pageSize,
+            // The received-date window holds exactly the rows of `where`: their bookmarks are the same.
+            query: JSON.stringify([query.filterFields, query.searchKey]),
           });
     const totalElements = single ? this.singleSetCount(single) : this.list.count(where);
     return { totalElements, rows: this.rowValues(ids, query.fields) };

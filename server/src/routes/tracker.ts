@@ -1,7 +1,8 @@
 /**
  * The tracker endpoints (spec 4.1–4.7), paths exactly as the spec writes them. Routes only validate, call a
  * repository and shape the answer for the wire dialect. A call that scans a whole table (the repository's
- * `scans` says so) goes to the read pool, when there is one, so that it does not hold the event loop.
+ * `scans` says so) goes to the read pool, when there is one, so that it does not hold the event loop, and is
+ * dropped there if its client leaves first.
  */
 import type { FastifyPluginCallback } from 'fastify';
 import type { z } from 'zod';
@@ -19,6 +20,7 @@ import { HttpProblem, validationProblem } from '../http/problem.ts';
 import type { DetailRepository } from '../repositories/detail-repository.ts';
 import type { GeneratorsRepository } from '../repositories/generators-repository.ts';
 import type { ManifestsRepository } from '../repositories/manifests-repository.ts';
+import { untilClientLeaves } from '../http/client-gone.ts';
 import type { ReadPool } from '../workers/read-pool.ts';
 
 export interface TrackerDeps {
@@ -54,28 +56,28 @@ export const trackerRoutes: FastifyPluginCallback<TrackerDeps> = (app, deps, don
 
   const { pool } = deps;
 
-  app.post('/api/tracker/generators/aggregated_data/', generatorsScope, async (request) => {
+  app.post('/api/tracker/generators/aggregated_data/', generatorsScope, async (request, reply) => {
     const { filterFields, searchKey } = parse(GeneratorAggregateRequest, request.body, 'body');
     const totals =
       pool && deps.generators.scans(searchKey)
-        ? await pool.run('generatorsTotals', filterFields, searchKey)
+        ? await pool.runUntil(untilClientLeaves(reply), 'generatorsTotals', filterFields, searchKey)
         : deps.generators.totals(filterFields, searchKey);
     return generatorTotals(totals, deps.dialect);
   });
 
-  app.post('/api/tracker/generators/', generatorsScope, (request) => {
+  app.post('/api/tracker/generators/', generatorsScope, (request, reply) => {
     const query = valueOf(readGeneratorList(request.body), 'body');
     return pool && deps.generators.scans(query.searchKey)
-      ? pool.run('generatorsPage', query)
+      ? pool.runUntil(untilClientLeaves(reply), 'generatorsPage', query)
       : deps.generators.page(query);
   });
 
-  app.get('/api/tracker/generators/filters/', generatorsScope, (request) => {
+  app.get('/api/tracker/generators/filters/', generatorsScope, (request, reply) => {
     const { field, search, page } = parse(GeneratorLookupQuery, request.query, 'query');
     if (!pool) return deps.generators.lookup(field, search, page);
     return (
       deps.generators.lookupWithoutScan(field, search, page) ??
-      pool.run('generatorsLookup', field, search, page)
+      pool.runUntil(untilClientLeaves(reply), 'generatorsLookup', field, search, page)
     );
   });
 
@@ -90,11 +92,11 @@ export const trackerRoutes: FastifyPluginCallback<TrackerDeps> = (app, deps, don
     },
   );
 
-  app.post('/api/tracker/manifests/aggregated_data/', manifestsScope, async (request) => {
+  app.post('/api/tracker/manifests/aggregated_data/', manifestsScope, async (request, reply) => {
     const { filterFields, searchKey } = parse(ManifestAggregateRequest, request.body, 'body');
     const totals =
       pool && deps.manifests.scans(searchKey)
-        ? await pool.run('manifestsTotals', filterFields, searchKey)
+        ? await pool.runUntil(untilClientLeaves(reply), 'manifestsTotals', filterFields, searchKey)
         : deps.manifests.totals(filterFields, searchKey);
     return manifestTotals(totals, deps.dialect);
   });
@@ -103,7 +105,7 @@ export const trackerRoutes: FastifyPluginCallback<TrackerDeps> = (app, deps, don
     const query = valueOf(readManifestList(request.body), 'body');
     let bytes: Buffer;
     if (pool && deps.manifests.scans(query.searchKey)) {
-      const copied = await pool.run('manifestsPageBytes', query);
+      const copied = await pool.runUntil(untilClientLeaves(reply), 'manifestsPageBytes', query);
       bytes = Buffer.from(copied.buffer, copied.byteOffset, copied.byteLength);
     } else {
       bytes = deps.manifests.pageBytes(query);
@@ -111,12 +113,12 @@ export const trackerRoutes: FastifyPluginCallback<TrackerDeps> = (app, deps, don
     return reply.type(JSON_TYPE).send(bytes);
   });
 
-  app.get('/api/tracker/shipments_and_waste_volumes/filters/', manifestsScope, (request) => {
+  app.get('/api/tracker/shipments_and_waste_volumes/filters/', manifestsScope, (request, reply) => {
     const { field, search, page } = parse(ManifestLookupQuery, request.query, 'query');
     if (!pool) return deps.manifests.lookup(field, search, page);
     return (
       deps.manifests.lookupWithoutScan(field, search, page) ??
-      pool.run('manifestsLookup', field, search, page)
+      pool.runUntil(untilClientLeaves(reply), 'manifestsLookup', field, search, page)
     );
   });
   done();
