@@ -24,7 +24,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from '@playwright/test';
 import { format, resolveConfig } from 'prettier';
-import { DETAILS_PARALLEL } from '../main/src/api/generator-details.ts';
+import { DETAILS_PARALLEL } from '../main/src/ipc/generator-details.ts';
 import { startBridge } from '../main/src/bridge/server.ts';
 import { LoginResponse } from '../shared/api/index.ts';
 import { readPack } from '../test/helpers/pack-reader.ts';
