@@ -18,6 +18,7 @@ export default defineConfig({
           name: 'renderer',
           include: ['test/renderer/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          setupFiles: ['test/renderer/setup.ts'],
         },
       },
     ],

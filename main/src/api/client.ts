@@ -34,6 +34,8 @@ export interface ApiRequest<Schema extends z.ZodType> {
    * that reads it elsewhere (an export reads its pages in its writer's thread, keeping main's heap small).
    */
   read?: 'json' | 'bytes';
+  /** A bound of its own instead of the settings' request timeout (a reachability probe is short). */
+  timeoutMs?: number;
 }
 
 export interface ApiTarget {
@@ -101,7 +103,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       server: url.origin,
       ...(request.scope ? { scope: request.scope } : {}),
     };
-    const timeoutMs = options.timeoutMs();
+    const timeoutMs = request.timeoutMs ?? options.timeoutMs();
     const deadline = Date.now() + timeoutMs;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs);

@@ -42,6 +42,7 @@ export const handlers: Handlers = {
     signIn: (input, { session }) => session.signIn(input),
     signOut: (_input, { session }) => session.signOut(),
     status: (_input, { session }) => Promise.resolve(success(session.status())),
+    probe: (_input, { session }) => session.probe(),
   },
   settings: {
     get: (_input, { settings }) => Promise.resolve(success(settings.get())),

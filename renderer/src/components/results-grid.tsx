@@ -16,6 +16,7 @@ import type { IpcError } from '../../../shared/ipc/contract.ts';
 import type { Provenance } from '../data/pipeline.ts';
 import type { SortState } from '../state/workspace-store.ts';
 import { formatCount } from '../format.ts';
+import { useAskAgainWhenOnline } from '../offline/connectivity.ts';
 import { Freshness } from '../offline/freshness.tsx';
 import { ErrorBanner } from './error-banner.tsx';
 import { queryDatasource, type FetchPage } from './grid-datasource.ts';
@@ -203,6 +204,11 @@ export function ResultsGrid<Row>(props: Props<Row>) {
   const count = total?.key === queryKey ? total.count : null;
   const error = failure?.key === queryKey ? failure.error : null;
   const shownFrom = provenance?.key === queryKey ? provenance.provenance : null;
+  const askAgain = () => {
+    setFailure(null);
+    api.current?.refreshInfiniteCache();
+  };
+  useAskAgainWhenOnline(error !== null || shownFrom?.source === 'cache', askAgain);
 
   return (
     <section className="results" aria-label={label}>
@@ -219,17 +225,7 @@ export function ResultsGrid<Row>(props: Props<Row>) {
         )}
       </div>
       <Freshness provenance={shownFrom} what={`${noun} list`} />
-      {error && (
-        <ErrorBanner
-          error={error}
-          what={noun}
-          scope={scope}
-          onRetry={() => {
-            setFailure(null);
-            api.current?.refreshInfiniteCache();
-          }}
-        />
-      )}
+      {error && <ErrorBanner error={error} what={noun} scope={scope} onRetry={askAgain} />}
       <div
         className="grid-frame"
         onMouseDownCapture={(event) => {

@@ -12,7 +12,8 @@ import { cancelExport, followExports } from '../data/exports.ts';
 import { formatCount } from '../format.ts';
 import type { PackRecord } from '../offline/database.ts';
 import { pace, useExports, type ExportEntry } from './export-store.ts';
-import { exportFromPack, packCovering, savedAtOf } from './offline-export.ts';
+import { exportFromPack, packCovering } from './offline-export.ts';
+import { packSavedAt } from '../offline/offline-store.ts';
 
 const SAVED_AT = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -44,7 +45,7 @@ function OfflineOffer({ entry, grid }: { entry: ExportEntry; grid: ExportGridInp
   return (
     <>
       <button type="button" className="export-offer" onClick={run}>
-        Export from offline data (saved {SAVED_AT.format(savedAtOf(pack))})
+        Export from offline data (saved {SAVED_AT.format(packSavedAt(pack))})
       </button>
       {error && <span className="export-offer export-error">{error}</span>}
     </>

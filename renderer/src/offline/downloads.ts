@@ -8,10 +8,11 @@
  * the server does not answer, by trying again now and then. A pack the user paused stays paused.
  */
 import { create } from 'zustand';
-import { networkSkipped } from './connectivity.ts';
+import { networkSkipped, serverOutOfReach, useConnectivity } from './connectivity.ts';
 import { RESUMING_STATUSES, isQuotaError } from './database.ts';
 import type { PackQuery } from './engine-seam.ts';
 import {
+  DownloadStop,
   SET_ASIDE,
   STOPPED,
   createPack,
@@ -64,8 +65,8 @@ function retryLater(packId: string, previousDelay: number | undefined): void {
   cancelRetry(packId);
   const delay = previousDelay === undefined ? RETRY_FIRST_MS : Math.min(previousDelay * 2, RETRY_MAX_MS);
   const timer = setTimeout(() => {
-    // "Work offline" or no network at all: the connectivity's return resumes it (resumeInterrupted).
-    if (networkSkipped()) return;
+    // Offline: the connectivity's return resumes it (resumeInterrupted).
+    if (networkSkipped() || serverOutOfReach()) return;
     retries.set(packId, { timer, delay });
     void startDownload(packId, { retrying: true });
   }, delay);
@@ -197,7 +198,7 @@ export async function pauseDownload(packId: string): Promise<void> {
  */
 export async function resumeInterrupted(): Promise<void> {
   const db = activeDatabase();
-  if (!db || networkSkipped()) return;
+  if (!db || networkSkipped() || serverOutOfReach()) return;
   const packs = await db.packs.where('status').anyOf(RESUMING_STATUSES).toArray();
   if (activeDatabase() !== db) return;
   for (const pack of packs) {
@@ -213,8 +214,21 @@ export async function cancelDownload(packId: string): Promise<void> {
   packsChanged();
 }
 
-/** Downloads a new copy of a complete pack; the old copy answers until the new one is complete. */
+/** Why nothing can be downloaded now, if it cannot: the app is offline. */
+export function cannotDownload(): string | undefined {
+  if (useConnectivity.getState().workOffline)
+    return 'You are working offline: switch “Work offline” off to download.';
+  if (networkSkipped() || serverOutOfReach()) return 'The server does not answer: connect to download.';
+  return undefined;
+}
+
+/**
+ * Downloads a new copy of a complete pack; the old copy answers until the new one is complete. Offline it
+ * refuses, saying why: a refresh is a whole download.
+ */
 export async function refreshPack(packId: string): Promise<void> {
+  const refused = cannotDownload();
+  if (refused) throw new Error(refused);
   const db = database();
   const pending = await refreshOf(db, packId);
   if (pending) {
@@ -245,6 +259,20 @@ export async function clearPageCache(): Promise<void> {
   await activePageCache()?.clear();
   reportStorageFull(false);
   packsChanged();
+}
+
+/**
+ * Stops every running download because the app went offline, each with `reason` on screen; each resumes by
+ * itself when the app is back online.
+ */
+export async function interruptDownloads(reason: string): Promise<void> {
+  for (const packId of [...retries.keys()]) cancelRetry(packId);
+  await Promise.all(
+    [...running.values()].map((run) => {
+      run.controller.abort(new DownloadStop(reason, { passes: true }));
+      return run.done;
+    }),
+  );
 }
 
 /**

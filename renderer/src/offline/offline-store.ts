@@ -80,30 +80,42 @@ export async function answerFromPack<Name extends EngineRequestName>(
   return engine.answer(pack.id, request);
 }
 
-/** The answer of the first complete pack that covers the request, and the packs that would once complete. */
+/** When a pack's rows were saved: its last complete download. */
+export function packSavedAt(pack: PackRecord): number {
+  return pack.refreshedAt ?? pack.createdAt;
+}
+
+/**
+ * The answer of the newest complete pack that covers the request and was saved after `newerThan`, the packs
+ * that would cover it once complete, and the complete packs of its list that do not cover it (to name them).
+ */
 async function fromPacks(
   db: OfflineDatabase,
   request: EngineRequest,
-): Promise<{ answer?: SavedAnswer; pending: PackRecord[] }> {
+  newerThan: number,
+): Promise<{ answer?: SavedAnswer; pending: PackRecord[]; beside: PackRecord[] }> {
   const engine = offlineEngine();
-  if (!engine) return { pending: [] };
+  if (!engine) return { pending: [], beside: [] };
   const packs =
     current?.db === db ? (current.packs() ?? (await db.packs.toArray())) : await db.packs.toArray();
   const pending: PackRecord[] = [];
+  const beside: PackRecord[] = [];
+  const covering: PackRecord[] = [];
   for (const pack of packs) {
-    if (!engine.covers(pack.query, request)) continue;
-    if (pack.status !== 'complete') {
-      pending.push(pack);
-      continue;
-    }
+    if (!engine.covers(pack.query, request)) {
+      if (pack.status === 'complete' && pack.list === listOf(request.name)) beside.push(pack);
+    } else if (pack.status !== 'complete') pending.push(pack);
+    else if (packSavedAt(pack) > newerThan) covering.push(pack);
+  }
+  for (const pack of covering.sort((a, b) => packSavedAt(b) - packSavedAt(a))) {
     try {
       const data = await answerFromPack(db, pack, request);
-      return { answer: { ok: true, data, fetchedAt: pack.refreshedAt ?? pack.createdAt }, pending };
+      return { answer: { ok: true, data, fetchedAt: packSavedAt(pack) }, pending, beside };
     } catch {
-      // A pack that cannot answer (a detail it does not hold) leaves the request to the page cache.
+      // A pack that cannot answer (a detail it does not hold) leaves the request to the next, or the cache.
     }
   }
-  return { pending };
+  return { pending, beside };
 }
 
 /** Forgets the engine's copy of a pack (deleted or replaced). */
@@ -111,10 +123,21 @@ export function closePack(packId: string): void {
   if (opened.delete(packId)) offlineEngine()?.close(packId);
 }
 
-function missingMessage(request: EngineRequest, pending: PackRecord[]): string {
+/** The packs' slices in words, for a message: “A”, “B” and 2 more. */
+function named(packs: PackRecord[]): string {
+  const titles = packs.slice(0, 2).map((pack) => `“${pack.title}”`);
+  const more = packs.length - titles.length;
+  return more > 0 ? `${titles.join(', ')} and ${more} more` : titles.join(' and ');
+}
+
+function missingMessage(request: EngineRequest, pending: PackRecord[], beside: PackRecord[]): string {
   const pack = pending[0];
   if (pack) {
     return `The offline pack “${pack.title}” would answer this once its download completes; resume it in Offline data when connected.`;
+  }
+  if (beside.length > 0 && !request.name.endsWith('.detail')) {
+    const slices = named(beside);
+    return `This goes beyond what your offline ${beside.length === 1 ? 'pack holds' : 'packs hold'}: ${slices}. Offline, keep within ${beside.length === 1 ? 'its' : 'one pack’s'} filters and search (adding to them is fine), or connect to load the rest.`;
   }
   return NOTHING_SAVED.replace('its workspace', `the ${listOf(request.name)} workspace`);
 }
@@ -123,17 +146,19 @@ function hookOver(db: OfflineDatabase, cache: PageCache): CacheHook {
   return {
     read: (key) => cache.read(key),
     write: (key, answer) => cache.write(key, answer),
+    // The newest saved answer: a page seen since a pack was saved wins over the pack, and a pack saved since
+    // over the page.
     offline: async <Name extends TrackerRequestName>(
       name: Name,
       input: TrackerRequests[Name],
       key: string,
     ): Promise<SavedAnswer> => {
       const request = { name, input } as EngineRequest;
-      const { answer, pending } = await fromPacks(db, request);
-      if (answer) return answer;
       const kept = await cache.read(key);
+      const { answer, pending, beside } = await fromPacks(db, request, kept?.fetchedAt ?? -Infinity);
+      if (answer) return answer;
       if (kept) return { ok: true, ...kept };
-      return { ok: false, missing: missingMessage(request, pending) };
+      return { ok: false, missing: missingMessage(request, pending, beside) };
     },
   };
 }

@@ -41,6 +41,12 @@ const KEY_SORT = { generators: 'epa_handler_id asc', manifests: 'manifest_tracki
 
 export const STOPPED = {
   connection: CONNECTION_LOST,
+  /** The app went offline while the download ran: why, in words, by cause. */
+  wentOffline: {
+    workOffline: 'Stopped while you work offline; the download resumes when you switch “Work offline” off.',
+    browserOffline: 'This computer has no network; the download resumes when it has.',
+    serverOutOfReach: CONNECTION_LOST,
+  },
   storageFull:
     'Storage is full: the rows downloaded so far are kept. Free some space (delete a pack or clear the cache) and resume.',
   failed: (message: string) => `The download stopped: ${message}`,
@@ -72,7 +78,11 @@ export type DownloadEnd =
  */
 export const SET_ASIDE = 'set-aside';
 
-class DownloadStop extends Error {
+/**
+ * Why a download stopped short; also the abort reason of a caller that stops it for a reason that passes by
+ * itself (the app went offline), so the pack is left `interrupted` with the reason, to resume by itself.
+ */
+export class DownloadStop extends Error {
   readonly reason: string;
   readonly storageFull: boolean;
   readonly passes: boolean;
@@ -371,17 +381,19 @@ export async function runDownload(
     await completePack(db, packId);
     return { outcome: 'complete' };
   } catch (error) {
-    if (signal.aborted) {
+    if (signal.aborted && !(signal.reason instanceof DownloadStop)) {
       const status = signal.reason === SET_ASIDE ? 'interrupted' : 'paused';
       await db.packs.update(packId, { status }).catch(() => undefined);
       return { outcome: 'paused' };
     }
     const stop =
-      error instanceof DownloadStop
-        ? error
-        : isQuotaError(error)
-          ? new DownloadStop(STOPPED.storageFull, { storageFull: true })
-          : new DownloadStop(STOPPED.failed(error instanceof Error ? error.message : String(error)));
+      signal.reason instanceof DownloadStop
+        ? signal.reason
+        : error instanceof DownloadStop
+          ? error
+          : isQuotaError(error)
+            ? new DownloadStop(STOPPED.storageFull, { storageFull: true })
+            : new DownloadStop(STOPPED.failed(error instanceof Error ? error.message : String(error)));
     const status = stop.passes ? 'interrupted' : 'paused';
     // Writing the reason may itself be refused on a full disk; the pack then shows as interrupted.
     await db.packs.update(packId, { status, stopped: stop.reason }).catch(() => undefined);
