@@ -281,11 +281,15 @@ export function ResultsGrid<Row>(props: Props<Row>) {
             api.current = event.api;
           }}
           onSortChanged={(event: SortChangedEvent<Row>) => {
+            const sorted = event.api.getColumnState().find((state) => state.sort);
+            const next = sorted?.sort ? { field: sorted.colId, direction: sorted.sort } : undefined;
+            const before = latest.current.sort;
+            // The saved sort put back when the grid starts is no new order: the saved place stays.
+            if (next?.field === before?.field && next?.direction === before?.direction) return;
             // A new order starts at its first row, as a new query does.
             pendingTopRow.current = 0;
             event.api.ensureIndexVisible(0, 'top');
-            const sorted = event.api.getColumnState().find((state) => state.sort);
-            onSortChange(sorted?.sort ? { field: sorted.colId, direction: sorted.sort } : undefined);
+            onSortChange(next);
           }}
           onSelectionChanged={(event) => latest.current.onSelectionChange?.(lookedAt(event.api))}
           onColumnMoved={(event) => {
