@@ -11,8 +11,12 @@ export interface CachedAnswer {
   fetchedAt: number;
 }
 
-/** What saved data says to a request the network cannot answer: an answer, or what is missing in words. */
-export type SavedAnswer = ({ ok: true } & CachedAnswer) | { ok: false; missing: string };
+/**
+ * What saved data says to a request the network cannot answer: an answer, or what is missing in words. An
+ * answer `within` a slice holds only that slice's part of what the server would list (a filter box's values
+ * from an offline pack of some rows, named by the pack's title).
+ */
+export type SavedAnswer = ({ ok: true; within?: string } & CachedAnswer) | { ok: false; missing: string };
 
 export interface CacheHook {
   /** The answer stored under this key, if any. */

@@ -65,6 +65,8 @@ export interface Provenance {
   source: 'network' | 'cache';
   /** Epoch milliseconds. */
   fetchedAt: number;
+  /** Saved data that holds only part of the answer: the slice it is from (an offline pack's title). */
+  within?: string;
 }
 export type Answer<Data> = ({ ok: true; data: Data } & Provenance) | { ok: false; error: IpcError };
 
@@ -206,8 +208,10 @@ async function fromSaved<Name extends TrackerRequestName>(
     return { ok: false, error: offlineError(kind, failure?.message, saved.missing) };
   }
   savedAnswerShown(saved.fetchedAt);
-  // Saved under this request's key, so it is what the network answered to this request.
-  return { ok: true, data: saved.data as DataOf<Name>, source: 'cache', fetchedAt: saved.fetchedAt };
+  // Saved under this request's key (or answered by a pack exactly as the server would, or within its slice,
+  // as `within` says), so it is what the network answered to this request.
+  const { data, fetchedAt, within } = saved;
+  return { ok: true, data: data as DataOf<Name>, source: 'cache', fetchedAt, ...(within ? { within } : {}) };
 }
 
 /** A network answer as the caller gets it, and the write that keeps it (done before a later answer is told). */

@@ -9,7 +9,8 @@
  */
 import { create } from 'zustand';
 import { networkSkipped, serverOutOfReach, useConnectivity } from './connectivity.ts';
-import { RESUMING_STATUSES, isQuotaError } from './database.ts';
+import { RESUMING_STATUSES, isQuotaError, type OfflineDatabase, type PackRecord } from './database.ts';
+import { covers } from './engine/covers.ts';
 import type { PackQuery } from './engine-seam.ts';
 import {
   DownloadStop,
@@ -21,7 +22,7 @@ import {
   type DownloadStage,
   type PartState,
 } from './pack-download.ts';
-import { deletePack, describeQuery, refreshOf } from './packs.ts';
+import { deletePack, describeQuery, listPacks, refreshOf } from './packs.ts';
 import {
   activeDatabase,
   activePageCache,
@@ -157,18 +158,45 @@ export function startDownload(packId: string, { retrying = false } = {}): Promis
   return done;
 }
 
-/** Creates a pack of this query and starts downloading it; resolves with its id once it is recorded. */
-export async function makeAvailableOffline(query: PackQuery): Promise<string> {
+/** What "Make available offline" did: the pack that takes the rows along, and whether it was there already. */
+export interface MadeAvailable {
+  packId: string;
+  /** A pack already held (or was downloading) every row of the query: no second copy was made. */
+  covered?: PackRecord;
+}
+
+/** The pack that already holds every row of `query` (complete ones first), if one does. */
+async function packCovering(db: OfflineDatabase, query: PackQuery): Promise<PackRecord | undefined> {
+  const pageInfo = { page: 0, pageSize: 1 };
+  const holds = (pack: PackRecord) =>
+    query.list === 'generators'
+      ? covers(pack.query, 'generators.list', { ...query, pageInfo })
+      : covers(pack.query, 'manifests.list', { ...query, pageInfo });
+  const covering = (await listPacks(db)).filter(holds);
+  return covering.find((pack) => pack.status === 'complete') ?? covering[0];
+}
+
+/**
+ * Creates a pack of this query and starts downloading it; resolves with its id once it is recorded. A query
+ * a pack already covers makes no second copy: that pack is named instead (and resumed, if it stopped).
+ */
+export async function makeAvailableOffline(query: PackQuery): Promise<MadeAvailable> {
+  const db = database();
+  const covered = await packCovering(db, query);
+  if (covered) {
+    if (covered.status !== 'complete' && covered.status !== 'paused') void startDownload(covered.id);
+    return { packId: covered.id, covered };
+  }
   let pack;
   try {
-    pack = await createPack(database(), query, describeQuery(query));
+    pack = await createPack(db, query, describeQuery(query));
   } catch (error) {
     if (!isQuotaError(error)) throw error;
     reportStorageFull();
     throw new Error(STOPPED.storageFull, { cause: error });
   }
   void startDownload(pack.id);
-  return pack.id;
+  return { packId: pack.id };
 }
 
 /** The user stops a download; what is stored stays, and Resume carries on from there. */

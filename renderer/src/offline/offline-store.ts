@@ -1,8 +1,9 @@
 /**
  * The signed-in user's saved data: opens the database of this server and user when a user signs in, puts
  * the page cache and the offline packs behind the data pipeline's cache hook, and closes them when the user
- * signs out or another user signs in. Answers offline come from a pack that covers the request (through
- * the offline engine), else from the page cache, else an error that names what is missing.
+ * signs out or another user signs in. Answers offline come from the newer of a pack that covers the request
+ * (through the offline engine) and the page cache; a filter box no pack covers lists the values of a pack of
+ * its list, marked so; else an error names what is missing, and the packs' slices a request goes beyond.
  */
 import { liveQuery, type Subscription } from 'dexie';
 import { create } from 'zustand';
@@ -142,6 +143,27 @@ function missingMessage(request: EngineRequest, pending: PackRecord[], beside: P
   return NOTHING_SAVED.replace('its workspace', `the ${listOf(request.name)} workspace`);
 }
 
+/**
+ * A filter box's lookup that no pack covers (packs made with filters or a search cannot list a whole box),
+ * answered from the values of the newest complete pack of its list, and marked as holding only those.
+ */
+async function fromPackValues(
+  db: OfflineDatabase,
+  request: EngineRequest,
+  packs: PackRecord[],
+): Promise<SavedAnswer | undefined> {
+  if (!request.name.endsWith('.lookup')) return undefined;
+  for (const pack of [...packs].sort((a, b) => packSavedAt(b) - packSavedAt(a))) {
+    try {
+      const data = await answerFromPack(db, pack, request);
+      return { ok: true, data, fetchedAt: packSavedAt(pack), within: pack.title };
+    } catch {
+      // A pack that cannot list this box (a generator fact without the details) leaves it to the next.
+    }
+  }
+  return undefined;
+}
+
 function hookOver(db: OfflineDatabase, cache: PageCache): CacheHook {
   return {
     read: (key) => cache.read(key),
@@ -158,6 +180,8 @@ function hookOver(db: OfflineDatabase, cache: PageCache): CacheHook {
       const { answer, pending, beside } = await fromPacks(db, request, kept?.fetchedAt ?? -Infinity);
       if (answer) return answer;
       if (kept) return { ok: true, ...kept };
+      const values = await fromPackValues(db, request, beside);
+      if (values) return values;
       return { ok: false, missing: missingMessage(request, pending, beside) };
     },
   };

@@ -5,14 +5,14 @@
  */
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import type { ColDef, ColDefField, ICellRendererParams } from 'ag-grid-community';
-import type { LookupResult, Scope } from '../../../shared/api/index.ts';
+import type { Scope } from '../../../shared/api/index.ts';
 import { defaultFields, isNumeric, type Column } from '../../../shared/columns.ts';
 import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
-import type { Result } from '../../../shared/ipc/contract.ts';
 import { ColumnChooser } from '../components/column-chooser.tsx';
 import { ExportButtons } from '../exports/export-buttons.tsx';
 import { startGridExport } from '../exports/offline-export.ts';
 import { FilterPanel, type LookupMember, type ScalarMember } from '../components/filter-panel.tsx';
+import type { LookupAnswer } from '../components/lookup-multi-select.tsx';
 import { ResultsGrid, type PageAnswer } from '../components/results-grid.tsx';
 import { SummaryBoxes, type Box } from '../components/summary-boxes.tsx';
 import { useSettings } from '../data/settings.ts';
@@ -49,7 +49,7 @@ export type WorkspaceDefinition<F extends FilterFields, Row, Totals> = {
   requiredFields: readonly string[];
   members: readonly LookupMember[];
   scalars?: readonly ScalarMember[];
-  lookup: (field: string, search: string, page: number, signal: AbortSignal) => Promise<Result<LookupResult>>;
+  lookup: (field: string, search: string, page: number, signal: AbortSignal) => Promise<LookupAnswer>;
   /** `onUpdate` receives the network's answer after a saved one was given. */
   totals: (query: Query<F>, signal: AbortSignal, onUpdate?: Update<Totals>) => Promise<Answer<Totals>>;
   boxes: readonly Box<Totals>[];
