@@ -229,7 +229,13 @@ for (const failure of FAILURES) {
     await openOfflineData(page);
     await expectWholePack(page, app);
 
+    // Delete asks first; keeping it changes nothing.
     await page.getByRole('button', { name: 'Delete All manifests' }).click();
+    const confirm = page.getByRole('group', { name: 'Delete All manifests?' });
+    await confirm.getByRole('button', { name: 'Keep it' }).click();
+    await expect(pack).toBeVisible();
+    await page.getByRole('button', { name: 'Delete All manifests' }).click();
+    await confirm.getByRole('button', { name: 'Delete for good' }).click();
     await expect(pack).toHaveCount(0);
     expect((await savedData(page, 'inspector')).packs).toEqual([]);
   });
