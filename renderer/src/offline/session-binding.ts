@@ -1,7 +1,8 @@
 /**
  * Ties the saved data to the session: the database of the signed-in server and user is opened as soon as
  * main says who is signed in (before any view asks for data), kept while a session has only expired, and
- * closed, with its downloads stopped, when the user signs out or another signs in. Downloads cut short
+ * closed, with its downloads stopped, when the user signs out or another signs in; the UI state kept per
+ * user (filters, sort, columns, place: ../state/user-storage.ts) follows the same way. Downloads cut short
  * resume when their user's data opens and whenever the app comes back online. The connectivity's probe
  * starts here too, so a server out of reach shows before any view asks.
  */
@@ -10,6 +11,7 @@ import { probeServer } from '../data/tracker-data.ts';
 import { followServerReach, isOffline, useConnectivity } from './connectivity.ts';
 import { interruptDownloads, resumeInterrupted, stopAllDownloads } from './downloads.ts';
 import { STOPPED } from './pack-download.ts';
+import { setStateOwner } from '../state/user-storage.ts';
 import { activateOfflineStore } from './offline-store.ts';
 
 function who(): { baseUrl: string; username: string } | null {
@@ -26,9 +28,11 @@ export function followSessionForOffline(): () => void {
     if (key === last) return;
     last = key;
     void stopAllDownloads();
+    setStateOwner(next);
     activateOfflineStore(next);
     void resumeInterrupted();
   };
+  setStateOwner(who());
   activateOfflineStore(who());
   void resumeInterrupted();
   const unsubscribe = useSession.subscribe(apply);
