@@ -2,8 +2,9 @@
  * The results grid in the field, end to end in Chromium against the real server behind a gate that can hang
  * (take connections and answer nothing, as a paused server or a captive portal does) or answer slowly:
  * searches and sorts sent while the server hangs end in the last query's rows once it answers again, never
- * in a grid stuck on "Loading…"; slow answers arriving after newer ones never show; and a new search or sort
- * starts at the first row, wherever the user had scrolled.
+ * in a grid stuck on "Loading…"; slow answers arriving after newer ones never show; a new search or sort
+ * starts at the first row, wherever the user had scrolled; and at 1280 px every default column is on screen
+ * with the names given room to be read.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { DEMO_USERS, type App, type AppWindow } from './support/app.ts';
@@ -130,4 +131,25 @@ test('a new search or sort starts at the first row, wherever the user had scroll
   await expect(page.getByRole('button', { name: 'Remove filter Search: co' })).toBeVisible();
   await expect.poll(() => column(page, 'Manifests', 'manifest_tracking_number')).toEqual(searched);
   expect(await scrollTop()).toBe(0);
+});
+
+test('at 1280 × 800 every default manifests column is on screen, and the names have room', async ({
+  window,
+}) => {
+  const { page } = window;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signInThroughUi(page, DEMO_USERS.inspector);
+  await openWorkspace(page, 'Manifests');
+  await column(page, 'Manifests', 'manifest_tracking_number');
+  const grid = results(page, 'Manifests');
+  const rows = await grid.locator('.ag-row[row-index="0"]').boundingBox();
+  const box = async (colId: string) => {
+    const found = await grid.locator(`.ag-row[row-index="0"] [col-id="${colId}"]`).boundingBox();
+    if (!found) throw new Error(`no ${colId} cell`);
+    return found;
+  };
+  const containers = await box('container_count');
+  expect(containers.x + containers.width).toBeLessThanOrEqual((rows?.x ?? 0) + (rows?.width ?? 0) + 0.5);
+  for (const name of ['generator_name', 'transporter', 'designated_facility_name'])
+    expect((await box(name)).width).toBeGreaterThanOrEqual(110);
 });

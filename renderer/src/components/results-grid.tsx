@@ -34,11 +34,38 @@ const COPY_NOTICE_MS = 4000;
 // background and text match the app's own surface and text colours.
 const theme = themeQuartz
   .withPart(colorSchemeVariable)
-  .withParams({ headerFontWeight: 600, fontSize: 13, rowHeight: 34, headerHeight: 38 })
+  // Cells a little tighter than Quartz's 16 px a side, which cost a 1280 px screen a whole column.
+  .withParams({
+    headerFontWeight: 600,
+    fontSize: 13,
+    rowHeight: 34,
+    headerHeight: 38,
+    cellHorizontalPaddingScale: 0.7,
+  })
   .withParams({ backgroundColor: '#ffffff', foregroundColor: '#1b1f24', accentColor: '#0b5fff' }, 'light')
   .withParams({ backgroundColor: '#16191e', foregroundColor: '#e6e9ee', accentColor: '#4d8bff' }, 'dark');
 
 export type { PageAnswer } from './grid-datasource.ts';
+
+/** AG Grid's own scrollbar, drawn over the rows where the system's scrollbars take no room. */
+const OVERLAY_SCROLLBAR_ROOM = 16;
+
+let overlay: boolean | undefined;
+/**
+ * True where scrollbars are overlays that take no room (GTK's, macOS's, headless Chromium's). AG Grid then
+ * lays its 16 px scrollbar over the last column without keeping room for it, and at 1280 px "Containers"
+ * lost its digits under it; told the width, it shares out the columns beside it.
+ */
+function overlayScrollbars(): boolean {
+  if (overlay === undefined) {
+    const probe = document.createElement('div');
+    probe.style.cssText = 'position:absolute;width:100px;height:100px;overflow:scroll;visibility:hidden';
+    document.body.append(probe);
+    overlay = probe.offsetWidth - probe.clientWidth === 0;
+    probe.remove();
+  }
+  return overlay;
+}
 
 type Props<Row> = {
   /** Accessible name of the grid's region, e.g. "Generators results". */
@@ -255,12 +282,20 @@ export function ResultsGrid<Row>(props: Props<Row>) {
         <AgGridReact<Row>
           theme={theme}
           columnDefs={columns}
-          defaultColDef={{ sortable: true, resizable: true, minWidth: 80 }}
+          // A header longer than its column wraps onto a second line rather than hide its last words.
+          defaultColDef={{
+            sortable: true,
+            resizable: true,
+            minWidth: 72,
+            wrapHeaderText: true,
+            autoHeaderHeight: true,
+          }}
           rowModelType="infinite"
           datasource={query.datasource}
           cacheBlockSize={pageSize}
           maxBlocksInCache={MAX_BLOCKS}
           maxConcurrentDatasourceRequests={2}
+          {...(overlayScrollbars() ? { scrollbarWidth: OVERLAY_SCROLLBAR_ROOM } : {})}
           blockLoadDebounceMillis={60}
           infiniteInitialRowCount={pageSize}
           getRowId={(params) => latest.current.getRowId(params.data)}

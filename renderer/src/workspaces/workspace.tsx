@@ -24,10 +24,18 @@ import { useNavigation } from '../state/navigation.ts';
 import { useScrollPlace } from '../state/scroll-place.ts';
 import type { FilterFields, WorkspaceStore } from '../state/workspace-store.ts';
 
-/** How the grid lays out one column of the catalogue; a column without one takes an even share. */
+/**
+ * How the grid lays out one column of the catalogue; a column without one takes an even share. Widths are
+ * sized to the cells' content (a header longer than that wraps), so that at 1280 px the names keep a share
+ * they can be read in and every default column fits; a name column shows its whole text as a tooltip.
+ */
 export type ColumnLayout<Row> = {
   width?: number;
   flex?: number;
+  /** A share's floor, px; the grid scrolls sideways rather than squeeze a name below it. */
+  minWidth?: number;
+  /** The cell's text may be longer than the column: the whole text shows when hovered. */
+  long?: boolean;
   /** The cell opens this generator's profile (EPA handler id of the row), when there is one. */
   profileOf?: (row: Row) => string | undefined;
 };
@@ -96,6 +104,8 @@ function columnDef<Row>(
     headerName: column.header,
     // flex is null, not left out, so a column that had a share gives it up when the grid updates it.
     ...(width ? { width, flex: null } : { flex: layout.flex ?? 1 }),
+    ...(layout.minWidth ? { minWidth: layout.minWidth } : {}),
+    ...(layout.long ? { tooltipField: column.field as ColDefField<Row> } : {}),
   };
   if (isNumeric(column.kind)) {
     def.type = 'rightAligned';
