@@ -80,7 +80,7 @@ beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
   useSession.setState({ status: null, expired: false });
   sessionChanged(SIGNED_IN, 'signed-in');
-  useConnectivity.setState({ workOffline: false, browserOffline: false, reach: 'online', savedAt: null });
+  useConnectivity.setState({ workOffline: false, browserOffline: false, reach: 'online' });
 });
 afterEach(() => {
   stopProbing?.();

@@ -44,7 +44,6 @@ import {
   isOffline,
   networkSkipped,
   probeSoon,
-  savedAnswerShown,
   serverOutOfReach,
   serverReached,
   serverSlow,
@@ -207,7 +206,6 @@ async function fromSaved<Name extends TrackerRequestName>(
     const kind = failure?.kind === 'timeout' ? 'timeout' : 'offline';
     return { ok: false, error: offlineError(kind, failure?.message, saved.missing) };
   }
-  savedAnswerShown(saved.fetchedAt);
   // Saved under this request's key (or answered by a pack exactly as the server would, or within its slice,
   // as `within` says), so it is what the network answered to this request.
   const { data, fetchedAt, within } = saved;
@@ -275,8 +273,8 @@ function revalidate<Name extends TrackerRequestName>(
       await cache.write(key, { data: answer.data, fetchedAt }).catch(() => undefined);
       const fresh = { ok: true as const, data: answer.data as DataOf<Name>, source: 'network' as const };
       onUpdate({ ...fresh, fetchedAt }, differs(kept.data, answer.data));
-    } else if (outOfReach(answer.error)) savedAnswerShown(kept.fetchedAt);
-    // Any other failure (a 401 included) shows on the next request the user makes; the saved answer stays.
+    }
+    // A failure (a 401 included) shows on the next request the user makes; the saved answer stays.
   }, ignoreAbort);
 }
 

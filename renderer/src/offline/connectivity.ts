@@ -39,8 +39,6 @@ type ConnectivityState = {
   browserOffline: boolean;
   /** What the requests and the probe found of the server. */
   reach: Reach;
-  /** The oldest fetch time among the saved answers shown since the app went offline. */
-  savedAt: number | null;
   /** Moves on each time the app comes back online, so views that showed saved data ask again. */
   backOnline: number;
   setWorkOffline: (workOffline: boolean) => void;
@@ -50,17 +48,14 @@ export function isOffline(state: Pick<ConnectivityState, 'workOffline' | 'browse
   return state.workOffline || state.browserOffline || state.reach === 'offline';
 }
 
-/**
- * Every change goes through here: coming back online moves `backOnline` on and forgets how old the saved
- * data shown offline was.
- */
+/** Every change goes through here: coming back online moves `backOnline` on. */
 function update(change: Partial<Omit<ConnectivityState, 'setWorkOffline'>>): void {
   const before = useConnectivity.getState();
   const after = { ...before, ...change };
   const returned = isOffline(before) && !isOffline(after);
   useConnectivity.setState({
     ...change,
-    ...(returned ? { backOnline: before.backOnline + 1, savedAt: null } : {}),
+    ...(returned ? { backOnline: before.backOnline + 1 } : {}),
   });
   if (probing && (returned || !isOffline(after))) probing.delay = PROBE_FIRST_MS;
   if (!networkSkipped() && before.workOffline && !after.workOffline) probeSoon();
@@ -72,7 +67,6 @@ export const useConnectivity = create<ConnectivityState>()(
       workOffline: false,
       browserOffline: typeof navigator !== 'undefined' && navigator.onLine === false,
       reach: 'online',
-      savedAt: null,
       backOnline: 0,
       setWorkOffline: (workOffline) => update({ workOffline }),
     }),
@@ -132,12 +126,6 @@ export function serverUnreachable(askedAt: number = performance.now()): void {
 export function serverSlow(): void {
   if (useConnectivity.getState().reach === 'online') update({ reach: 'doubtful' });
   probeSoon();
-}
-
-/** A saved answer fetched at `fetchedAt` is on screen because the app is offline. */
-export function savedAnswerShown(fetchedAt: number): void {
-  const { savedAt } = useConnectivity.getState();
-  if (savedAt === null || fetchedAt < savedAt) useConnectivity.setState({ savedAt: fetchedAt });
 }
 
 function probe(): void {

@@ -18,7 +18,7 @@ import { listPacks, refreshOf } from './packs.ts';
 import { storageEstimate } from './storage-estimate.ts';
 import { activeDatabase, activePageCache, useOfflineStore } from './offline-store.ts';
 import { PackProgress } from './pack-progress.tsx';
-import { useNow } from './offline-banner.tsx';
+import { useNow } from './clock.ts';
 import { formatBytes, relativeTime } from './relative-time.ts';
 
 interface Listing {

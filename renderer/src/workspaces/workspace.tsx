@@ -17,6 +17,7 @@ import { ResultsGrid, type PageAnswer } from '../components/results-grid.tsx';
 import { SummaryBoxes, type Box } from '../components/summary-boxes.tsx';
 import { useSettings } from '../data/settings.ts';
 import type { Answer, PageRequest, Update } from '../data/tracker-data.ts';
+import { ViewShown } from '../offline/freshness.tsx';
 import { MakeAvailableOffline } from '../offline/make-available-offline.tsx';
 import { formatValue } from '../format.ts';
 import { movedInto, orderedFields } from '../state/column-layout.ts';
@@ -201,77 +202,80 @@ export function Workspace<F extends FilterFields, Row, Totals>({
   const filtersActive = searchKey !== '' || Object.keys(filterFields).length > 0;
 
   return (
-    <div className="workspace" hidden={hidden}>
-      <FilterPanel
-        label={`${def.title.replace(/s$/, '')} filters`}
-        searchLabel={`Search ${def.noun}`}
-        store={store}
-        members={def.members}
-        {...(def.scalars ? { scalars: def.scalars } : {})}
-        lookup={def.lookup}
-      >
-        {filterExtras}
-      </FilterPanel>
-      <section className="workspace-main" aria-label={def.title}>
-        <SummaryBoxes
-          queryKey={totalsKey}
-          load={(signal, onUpdate) => def.totals(query, signal, onUpdate)}
-          boxes={def.boxes}
-          what={def.noun}
-          scope={def.scope}
-        />
-        <div className="results-toolbar">
-          <ColumnChooser
-            columns={order.flatMap((field) => {
-              const column = def.columns.find((c) => c.field === field);
-              return column ? [{ field, headerName: column.header }] : [];
-            })}
-            shown={shown}
-            onChange={setColumns}
-            onReset={resetColumns}
+    // Its saved data counts for the Offline banner only while it is shown.
+    <ViewShown.Provider value={!hidden}>
+      <div className="workspace" hidden={hidden}>
+        <FilterPanel
+          label={`${def.title.replace(/s$/, '')} filters`}
+          searchLabel={`Search ${def.noun}`}
+          store={store}
+          members={def.members}
+          {...(def.scalars ? { scalars: def.scalars } : {})}
+          lookup={def.lookup}
+        >
+          {filterExtras}
+        </FilterPanel>
+        <section className="workspace-main" aria-label={def.title}>
+          <SummaryBoxes
+            queryKey={totalsKey}
+            load={(signal, onUpdate) => def.totals(query, signal, onUpdate)}
+            boxes={def.boxes}
+            what={def.noun}
+            scope={def.scope}
           />
-          <ExportButtons
-            noun={def.title}
-            active={!hidden}
-            start={(format) =>
-              // A definition pairs its scope with its filter type; TypeScript cannot follow that pairing
-              // through the generic, and main parses the input against the list it names anyway.
-              startGridExport({
-                list: def.scope,
-                format,
-                filterFields,
-                searchKey,
-                fields: shown,
-                ...(sort ? { sort: `${sort.field} ${sort.direction}` } : {}),
-              } as ExportGridInput)
-            }
+          <div className="results-toolbar">
+            <ColumnChooser
+              columns={order.flatMap((field) => {
+                const column = def.columns.find((c) => c.field === field);
+                return column ? [{ field, headerName: column.header }] : [];
+              })}
+              shown={shown}
+              onChange={setColumns}
+              onReset={resetColumns}
+            />
+            <ExportButtons
+              noun={def.title}
+              active={!hidden}
+              start={(format) =>
+                // A definition pairs its scope with its filter type; TypeScript cannot follow that pairing
+                // through the generic, and main parses the input against the list it names anyway.
+                startGridExport({
+                  list: def.scope,
+                  format,
+                  filterFields,
+                  searchKey,
+                  fields: shown,
+                  ...(sort ? { sort: `${sort.field} ${sort.direction}` } : {}),
+                } as ExportGridInput)
+              }
+            />
+            {/* The workspace's scope names its list: the generators or the manifests endpoints. */}
+            <MakeAvailableOffline query={{ list: def.scope, ...query }} />
+          </div>
+          <ResultsGrid<Row>
+            key={pageSize}
+            pageSize={pageSize}
+            label={`${def.title} results`}
+            noun={def.noun}
+            scope={def.scope}
+            queryKey={pageKey}
+            columnDefs={columnDefs}
+            sort={sort}
+            onSortChange={setSort}
+            fetchPage={fetchPage}
+            getRowId={def.rowId}
+            {...(onRowActivated ? { onRowActivated } : {})}
+            onSelectionChange={setSelected}
+            onColumnsMoved={(fields) => setColumnOrder(movedInto(order, fields))}
+            onColumnsResized={setColumnWidths}
+            filtersActive={filtersActive}
+            onClearFilters={clearAll}
+            initialTopRow={initialTopRow}
+            onTopRowChange={(row) => setTopRow(def.noun, row)}
           />
-          {/* The workspace's scope names its list: the generators or the manifests endpoints. */}
-          <MakeAvailableOffline query={{ list: def.scope, ...query }} />
-        </div>
-        <ResultsGrid<Row>
-          key={pageSize}
-          pageSize={pageSize}
-          label={`${def.title} results`}
-          noun={def.noun}
-          scope={def.scope}
-          queryKey={pageKey}
-          columnDefs={columnDefs}
-          sort={sort}
-          onSortChange={setSort}
-          fetchPage={fetchPage}
-          getRowId={def.rowId}
-          {...(onRowActivated ? { onRowActivated } : {})}
-          onSelectionChange={setSelected}
-          onColumnsMoved={(fields) => setColumnOrder(movedInto(order, fields))}
-          onColumnsResized={setColumnWidths}
-          filtersActive={filtersActive}
-          onClearFilters={clearAll}
-          initialTopRow={initialTopRow}
-          onTopRowChange={(row) => setTopRow(def.noun, row)}
-        />
-        {below?.(selected)}
-      </section>
-    </div>
+          {below?.(selected)}
+        </section>
+      </div>
+    </ViewShown.Provider>
   );
 }

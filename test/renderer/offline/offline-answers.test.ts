@@ -50,7 +50,7 @@ async function offlineWithSlicePack(): Promise<string> {
 
 beforeEach(() => {
   useSession.setState({ status: null, expired: false });
-  useConnectivity.setState({ workOffline: false, browserOffline: false, reach: 'online', savedAt: null });
+  useConnectivity.setState({ workOffline: false, browserOffline: false, reach: 'online' });
   installTracker(DATA);
   uninstall = installEngine();
 });

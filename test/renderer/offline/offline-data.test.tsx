@@ -28,7 +28,7 @@ let unique = 0;
 
 beforeEach(async () => {
   useSession.setState({ status: null, expired: false });
-  useConnectivity.setState({ workOffline: false, browserOffline: false, reach: 'online', savedAt: null });
+  useConnectivity.setState({ workOffline: false, browserOffline: false, reach: 'online' });
   installTracker(dataset(120, 10));
   vi.stubGlobal('navigator', {
     ...navigator,

@@ -31,7 +31,7 @@ beforeEach(() => {
   db = openOfflineDatabase(`packs-${(unique += 1)}`);
   useSession.setState({ status: null, expired: false });
   sessionChanged({ signedIn: true, username: 'inspector', baseUrl: 'http://127.0.0.1:1' }, 'signed-in');
-  useConnectivity.setState({ workOffline: false, browserOffline: false, reach: 'online', savedAt: null });
+  useConnectivity.setState({ workOffline: false, browserOffline: false, reach: 'online' });
 });
 afterEach(() => {
   db.close();
