@@ -2,9 +2,10 @@
  * The connectivity state machine with the data pipeline, on a network that hangs: a request the server does
  * not answer within the short threshold is answered from saved data and the probe asks why; one timeout (of
  * a request or the probe) makes the app offline, answering from saved data at once without the network;
- * probes back off from 1 s to 30 s, start afresh when the user asks for something, and bring the app back
+ * probes back off from 1 s, start afresh when the user asks for something, and bring the app back
  * online with the first answer; a late failure never undoes a newer answer; requests in flight are answered
  * when the state flips. The clock is Vitest's; saved data is an in-memory cache hook.
+ * (Probes back off to 2 s while the window is shown, to 30 s while it is hidden.)
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GeneratorList } from '../../shared/api/index.ts';
@@ -16,6 +17,7 @@ import { sessionChanged, useSession } from '../../renderer/src/data/session.ts';
 import {
   PROBE_FIRST_MS,
   PROBE_MAX_MS,
+  PROBE_SHOWN_MAX_MS,
   SLOW_MS,
   followServerReach,
   serverReached,
@@ -154,8 +156,9 @@ describe('connectivity on a network that hangs', () => {
     });
   });
 
-  it('probes after 1 s, then twice as long each time up to 30 s, and afresh when the user asks', async () => {
+  it('probes after 1 s, then twice as long each time, up to 2 s while shown and 30 s while hidden, and afresh when the user asks', async () => {
     handServer();
+    const shown = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
     saved('page', Date.now());
     const probe = handProbe();
     stopProbing = probe.stop;
@@ -175,9 +178,24 @@ describe('connectivity on a network that hangs', () => {
     expect(waits).toEqual([1, 2, 4, 8, 16, 30, 30].map((seconds) => seconds * 1000));
     expect(PROBE_FIRST_MS).toBe(1000);
     expect(PROBE_MAX_MS).toBe(30_000);
+    // Shown again: the next waits are 2 s at most.
+    shown.mockReturnValue('visible');
+    const shownWaits: number[] = [];
+    last = Date.now();
+    for (let round = 0; round < 3; round += 1) {
+      const before = probe.ask.mock.calls.length;
+      while (probe.ask.mock.calls.length === before) await vi.advanceTimersByTimeAsync(100);
+      shownWaits.push(Date.now() - last);
+      last = Date.now();
+      probe.waiting.shift()?.(false);
+      await vi.advanceTimersByTimeAsync(0);
+    }
+    // The wait planned while hidden runs out first.
+    expect(shownWaits.slice(1)).toEqual([PROBE_SHOWN_MAX_MS, PROBE_SHOWN_MAX_MS]);
+    shown.mockReturnValue('hidden');
 
-    // A request while offline probes at once and starts the waits afresh.
-    await vi.advanceTimersByTimeAsync(5_000);
+    // A request while offline probes at once (a second after the last) and starts the waits afresh.
+    await vi.advanceTimersByTimeAsync(1_500);
     const before = probe.ask.mock.calls.length;
     await request('generators.list', LIST);
     expect(probe.ask).toHaveBeenCalledTimes(before + 1);
@@ -192,6 +210,7 @@ describe('connectivity on a network that hangs', () => {
     expect(useConnectivity.getState()).toMatchObject({ reach: 'online', backOnline: backOnline + 1 });
     await vi.advanceTimersByTimeAsync(PROBE_MAX_MS * 2);
     expect(probe.ask).toHaveBeenCalledTimes(before + 2);
+    shown.mockRestore();
   });
 
   it('a failure asked before the server’s last answer does not make the app offline', () => {

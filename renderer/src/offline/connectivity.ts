@@ -9,8 +9,10 @@
  *   and a probe asks whether the server answers at all.
  * - `offline`: a request found no server (refused, or no answer within its timeout), or the probe found none.
  *   Requests are answered from saved data at once and the network is not asked; the probe asks again after
- *   1 s, then twice as long each time up to 30 s, and at once (at most every second) when the user asks for
- *   something, the window comes back into view or the system says the network is back.
+ *   1 s, then twice as long each time, up to 2 s while the window is shown (so the app is back online within
+ *   a couple of seconds of the server answering, for the price of one small request every few seconds) and
+ *   up to 30 s while it is hidden; and at once (at most every second) when the user asks for something, the
+ *   window comes back into view or the system says the network is back.
  *
  * Any answer from the server (a refusal included) makes the app `online` again, and a failure counts only if
  * nothing answered since it was asked, so a late failure never undoes a newer answer. The user's "Work
@@ -24,8 +26,9 @@ import { persist } from 'zustand/middleware';
 
 /** How long a request waits for the server before saved data answers it (and a probe asks why). */
 export const SLOW_MS = 1_500;
-/** The probe's first wait after a failed probe, and its longest. */
+/** The probe's first wait after a failed probe, its longest while the window is shown, and while hidden. */
 export const PROBE_FIRST_MS = 1_000;
+export const PROBE_SHOWN_MAX_MS = 2_000;
 export const PROBE_MAX_MS = 30_000;
 /** Asking for something while offline probes at once, but not more often than this. */
 const PROBE_AT_MOST_EVERY_MS = 1_000;
@@ -150,7 +153,8 @@ function probe(): void {
 function planProbe(): void {
   const mine = probing;
   if (!mine || mine.inFlight || mine.timer !== undefined || networkSkipped()) return;
-  const delay = mine.delay;
+  const longest = document.visibilityState === 'hidden' ? PROBE_MAX_MS : PROBE_SHOWN_MAX_MS;
+  const delay = Math.min(mine.delay, longest);
   mine.delay = Math.min(delay * 2, PROBE_MAX_MS);
   mine.timer = setTimeout(() => {
     mine.timer = undefined;
