@@ -212,7 +212,10 @@ for (const failure of FAILURES) {
     // Waiting to resume by itself: Pause, and no Resume beside it.
     await expect(pack.getByRole('button', { name: 'Pause' })).toBeVisible();
     await expect(pack.getByRole('button', { name: 'Resume' })).toHaveCount(0);
-    if (failure === 'stopped') await screenshot(page, 'offline-data.png');
+    if (failure === 'stopped') {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await screenshot(page, 'offline-data.png');
+    }
     const interrupted = (await savedData(page, 'inspector')).packs[0]!;
     expect(interrupted.status).toBe('interrupted');
     expect(interrupted.detailIds.length).toBeLessThan(interrupted.generatorIds.length);

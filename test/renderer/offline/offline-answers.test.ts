@@ -1,15 +1,15 @@
 /**
  * What saved data answers offline, over a real (fake-indexeddb) database and the engine as the app runs it:
  * a filtered pack lists a filter box from its own values, marked as only those; a request beyond every pack
- * names the packs' slices; the newer of a saved page and a covering pack answers; and "Make available
- * offline" on a slice a pack already holds makes no second copy.
+ * names the packs' slices; the newer of a saved page and a covering pack answers; "Make available offline"
+ * on a slice a pack already holds makes no second copy; and working offline, Refresh downloads nothing.
  */
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { request } from '../../../renderer/src/data/pipeline.ts';
 import { sessionChanged, useSession } from '../../../renderer/src/data/session.ts';
 import { useConnectivity } from '../../../renderer/src/offline/connectivity.ts';
-import { makeAvailableOffline } from '../../../renderer/src/offline/downloads.ts';
+import { makeAvailableOffline, refreshPack } from '../../../renderer/src/offline/downloads.ts';
 import type { PackQuery } from '../../../renderer/src/offline/engine-seam.ts';
 import {
   activateOfflineStore,
@@ -35,6 +35,7 @@ const pageInfo = { page: 0, pageSize: 50 };
 
 let unique = 0;
 let uninstall: () => void;
+let tracker: ReturnType<typeof installTracker>['tracker'];
 
 /** Signs in a user of its own, stores a complete pack of SLICE, and works offline. */
 async function offlineWithSlicePack(): Promise<string> {
@@ -51,7 +52,7 @@ async function offlineWithSlicePack(): Promise<string> {
 beforeEach(() => {
   useSession.setState({ status: null, expired: false });
   useConnectivity.setState({ workOffline: false, browserOffline: false, reach: 'online' });
-  installTracker(DATA);
+  tracker = installTracker(DATA).tracker;
   uninstall = installEngine();
 });
 afterEach(() => {
@@ -119,5 +120,15 @@ describe('offline answers from saved data', () => {
     const other = await makeAvailableOffline(wider);
     expect(other.covered).toBeUndefined();
     expect(await db.packs.count()).toBe(2);
+  });
+
+  it('working offline, Refresh downloads nothing and says why', async () => {
+    await offlineWithSlicePack();
+    const db = activeDatabase()!;
+    const [pack] = await db.packs.toArray();
+    const asked = tracker.manifests.list.mock.calls.length;
+    await expect(refreshPack(pack!.id)).rejects.toThrow(/working offline/);
+    expect(await db.packs.count()).toBe(1);
+    expect(tracker.manifests.list).toHaveBeenCalledTimes(asked);
   });
 });
