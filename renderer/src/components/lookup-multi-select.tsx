@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { LookupResult } from '../../../shared/api/index.ts';
 import type { Result } from '../../../shared/ipc/contract.ts';
 import { ignoreAbort } from '../data/tracker-data.ts';
+import { useAskAgainWhenOnline } from '../offline/connectivity.ts';
 
 /**
  * One page of options, and, when it came from saved data that holds only part of the list (an offline pack
@@ -34,6 +35,9 @@ export function LookupMultiSelect({ label, selected, onChange, fetchPage, deboun
   const [loading, setLoading] = useState(false);
   /** The offline pack whose values the list holds, when it holds only those. */
   const [within, setWithin] = useState<string | null>(null);
+  /** Bumped to ask again: back online after a failure or a pack's values. */
+  const [attempt, setAttempt] = useState(0);
+  useAskAgainWhenOnline(error !== null || within !== null, () => setAttempt((n) => n + 1));
   // The current search's requests: a newer search, or leaving, aborts them, so an older search's answer
   // never overwrites the list of a newer one.
   const wanted = useRef<AbortController | null>(null);
@@ -60,7 +64,7 @@ export function LookupMultiSelect({ label, selected, onChange, fetchPage, deboun
       clearTimeout(timer);
       controller.abort();
     };
-  }, [search, fetchPage, debounceMs]);
+  }, [search, fetchPage, debounceMs, attempt]);
 
   const loadMore = () => {
     const controller = wanted.current;
