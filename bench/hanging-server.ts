@@ -79,22 +79,41 @@ export async function shownSince(
   }
 }
 
-/** Milliseconds from `since` (performance.now() in the page) until the Offline banner is shown, or gone. */
-export async function bannerMs(page: Page, shown: boolean, since: number): Promise<number | undefined> {
-  try {
-    const handle = await page.waitForFunction(
-      ([wanted, start]) => {
-        const { document } = globalThis as unknown as PageDocument;
-        const banner = document.querySelector('[role="status"][aria-label="Offline"]');
-        return (banner !== null) === wanted ? performance.now() - start : false;
-      },
-      [shown, since] as const,
-      { polling: 'raf', timeout: WAIT_MS },
-    );
-    return Number(await handle.jsonValue());
-  } catch {
-    return undefined;
-  }
+/**
+ * Starts watching, from now, for the Offline banner to be shown (or gone), frame by frame in the page;
+ * returns the function that resolves with the milliseconds it took (undefined when it did not happen within
+ * WAIT_MS). The time is taken when it happens, however late it is read.
+ */
+export async function watchBanner(page: Page, shown: boolean): Promise<() => Promise<number | undefined>> {
+  const key = `__bannerWatch${Math.random().toString(36).slice(2)}`;
+  await page.evaluate(
+    ([slot, wanted]) => {
+      const page = globalThis as unknown as PageDocument & {
+        requestAnimationFrame(callback: () => void): number;
+      } & Record<string, unknown>;
+      const start = performance.now();
+      page[slot] = null;
+      const frame = () => {
+        const banner = page.document.querySelector('[role="status"][aria-label="Offline"]');
+        if ((banner !== null) === wanted) page[slot] = performance.now() - start;
+        else page.requestAnimationFrame(frame);
+      };
+      page.requestAnimationFrame(frame);
+    },
+    [key, shown] as const,
+  );
+  return async () => {
+    try {
+      const handle = await page.waitForFunction(
+        (slot) => (globalThis as unknown as Record<string, number | null>)[slot] ?? false,
+        key,
+        { polling: 100, timeout: WAIT_MS },
+      );
+      return Number(await handle.jsonValue());
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 /** The page's clock now. */

@@ -7,23 +7,34 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Page } from '@playwright/test';
 import {
-  bannerMs,
   median,
   p95,
-  pageNow,
   pause,
   resume,
   rowsShownMs,
   search,
   shownText,
+  watchBanner,
   type FirstRow,
 } from './hanging-server.ts';
 
 const GRID: FirstRow = { region: 'Manifests results', colId: 'manifest_tracking_number' };
 const SEARCH_BOX = 'Search manifests';
 /** Searches never sent before, each answered by the pack: a few with the server up, the rest paused. */
-const ONLINE = ['acid', 'zinc', 'lead', 'salt', 'iron'] as const;
-const HANGING = ['ash', 'tin', 'oil', 'gas', 'lab', 'bay', 'tech', 'north', 'west', 'park', 'lake'] as const;
+const ONLINE = ['salt', 'gas', 'plat', 'ash', 'haul'] as const;
+const HANGING = [
+  'bay',
+  'tech',
+  'north',
+  'west',
+  'park',
+  'lake',
+  'clean',
+  'freight',
+  'star',
+  'river',
+  'lab',
+] as const;
 
 export interface HangingFigures {
   /** A search with the server answering, request to rows (ms), each once. */
@@ -76,18 +87,18 @@ export async function measureHangingPack(
   for (const text of ONLINE) note(await shown(page, known, text), figures.online);
 
   const [first, ...rest] = HANGING;
-  const pausedAt = await pageNow(page);
+  const offlineBanner = await watchBanner(page, true);
   pause(child);
   try {
     const firstMs = await shown(page, known, first);
     figures.first = firstMs ?? undefined;
     if (firstMs === undefined) figures.missed += 1;
-    figures.offlineAfter = await bannerMs(page, true, pausedAt);
+    figures.offlineAfter = await offlineBanner();
     for (const text of rest) note(await shown(page, known, text), figures.offline);
   } finally {
-    const resumedAt = await pageNow(page);
+    const bannerGone = await watchBanner(page, false);
     resume(child);
-    figures.backOnline = await bannerMs(page, false, resumedAt);
+    figures.backOnline = await bannerGone();
   }
   await search(page, SEARCH_BOX, '');
   return figures;

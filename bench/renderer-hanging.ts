@@ -11,7 +11,6 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Page } from '@playwright/test';
 import {
-  bannerMs,
   median,
   pageNow,
   pause,
@@ -20,6 +19,7 @@ import {
   search,
   shownSince,
   shownText,
+  watchBanner,
   type FirstRow,
 } from './hanging-server.ts';
 
@@ -101,7 +101,9 @@ export async function measureHangingGrid(
       afterResume = await shownSince(page, GRID, expected, resumedAt);
     }
     // The app is online again before the comparison is taken.
-    await bannerMs(page, false, await pageNow(page));
+    await (
+      await watchBanner(page, false)
+    )();
     const online = await rowsShownMs(page, GRID, fresh, () => search(page, SEARCH_BOX, round.fresh));
     figures.rounds.push({ pauseMs, afterResume, online });
   }
@@ -111,14 +113,14 @@ export async function measureHangingGrid(
   const expected = new Map<string, string | undefined>();
   for (const text of saved) expected.set(text, await firstOf(text, FINAL_SORT));
   await search(page, SEARCH_BOX, 'zz-never-saved');
-  const pausedAt = await pageNow(page);
+  const offlineBanner = await watchBanner(page, true);
   pause(child);
   try {
     const [first = '', ...rest] = saved;
     figures.savedFirst = await rowsShownMs(page, GRID, expected.get(first) ?? '', () =>
       search(page, SEARCH_BOX, first),
     );
-    figures.offlineAfter = await bannerMs(page, true, pausedAt);
+    figures.offlineAfter = await offlineBanner();
     for (const text of [...rest, first]) {
       const ms = await rowsShownMs(page, GRID, expected.get(text) ?? '', () =>
         search(page, SEARCH_BOX, text),
@@ -126,9 +128,9 @@ export async function measureHangingGrid(
       if (ms !== undefined) figures.savedOffline.push(ms);
     }
   } finally {
-    const resumedAt = await pageNow(page);
+    const bannerGone = await watchBanner(page, false);
     resume(child);
-    figures.backOnline = await bannerMs(page, false, resumedAt);
+    figures.backOnline = await bannerGone();
   }
   return figures;
 }

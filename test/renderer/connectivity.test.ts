@@ -55,6 +55,7 @@ function saved(where: 'pack' | 'page', fetchedAt: number): void {
     fetchedAt,
   });
   const hook: CacheHook = {
+    prepare: () => undefined,
     read: (key) => Promise.resolve(pages.get(key)),
     write: (key, answer) => {
       pages.set(key, answer);

@@ -23,6 +23,8 @@ export interface CacheHook {
   read(key: string): Promise<CachedAnswer | undefined>;
   /** Keeps a network answer under its key. */
   write(key: string, answer: CachedAnswer): Promise<void>;
+  /** A request goes to the network: make ready what would answer it offline, should the network hang. */
+  prepare(name: TrackerRequestName, input: TrackerRequests[TrackerRequestName]): void;
   /** Answers offline: from an offline pack that covers the request, else from the saved answer under `key`. */
   offline<Name extends TrackerRequestName>(
     name: Name,
@@ -38,5 +40,6 @@ export const NOTHING_SAVED =
 export const noCache: CacheHook = {
   read: () => Promise.resolve(undefined),
   write: () => Promise.resolve(),
+  prepare: () => undefined,
   offline: () => Promise.resolve({ ok: false, missing: NOTHING_SAVED }),
 };

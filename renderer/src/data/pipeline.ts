@@ -370,6 +370,7 @@ async function answerOf<Name extends TrackerRequestName>(
   }
   const network = fromNetwork(name, input, key, useCache, signal);
   if (!useCache) return (await network).answer;
+  cache.prepare(name, input);
   return withinReach(network, { name, input, key }, onUpdate, signal);
 }
 

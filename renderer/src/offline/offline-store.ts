@@ -71,14 +71,21 @@ export async function answerFromPack<Name extends EngineRequestName>(
 ): Promise<EngineOutputs[Name]> {
   const engine = offlineEngine();
   if (!engine) throw new Error('The offline engine is not running.');
+  await openInEngine(db, pack);
+  return engine.answer(pack.id, request);
+}
+
+/** The pack opened in the engine (once: later callers wait for the same open). */
+function openInEngine(db: OfflineDatabase, pack: PackRecord): Promise<void> {
+  const engine = offlineEngine();
+  if (!engine) return Promise.reject(new Error('The offline engine is not running.'));
   let opening = opened.get(pack.id);
   if (!opening) {
     opening = engine.openStored(pack.id, db.name);
     opened.set(pack.id, opening);
     opening.catch(() => opened.delete(pack.id));
   }
-  await opening;
-  return engine.answer(pack.id, request);
+  return opening;
 }
 
 /** When a pack's rows were saved: its last complete download. */
@@ -168,6 +175,24 @@ function hookOver(db: OfflineDatabase, cache: PageCache): CacheHook {
   return {
     read: (key) => cache.read(key),
     write: (key, answer) => cache.write(key, answer),
+    // A request a complete pack covers opens that pack in the engine while the network answers: opening a
+    // pack of 100,000 manifests takes about a second, which a network that hangs should not add to the
+    // short wait before the pack answers. Only packs the user is working inside are opened.
+    prepare: (name, input) => {
+      const engine = offlineEngine();
+      if (!engine) return;
+      const request = { name, input } as EngineRequest;
+      const live = current?.db === db ? current.packs() : undefined;
+      void (live ? Promise.resolve(live) : db.packs.toArray())
+        .then((packs) => {
+          const pack = packs
+            .filter((one) => one.status === 'complete' && engine.covers(one.query, request))
+            .sort((a, b) => packSavedAt(b) - packSavedAt(a))[0];
+          if (pack && !opened.has(pack.id)) return openInEngine(db, pack);
+          return undefined;
+        })
+        .catch(() => undefined);
+    },
     // The newest saved answer: a page seen since a pack was saved wins over the pack, and a pack saved since
     // over the page.
     offline: async <Name extends TrackerRequestName>(

@@ -2,7 +2,8 @@
  * What saved data answers offline, over a real (fake-indexeddb) database and the engine as the app runs it:
  * a filtered pack lists a filter box from its own values, marked as only those; a request beyond every pack
  * names the packs' slices; the newer of a saved page and a covering pack answers; "Make available offline"
- * on a slice a pack already holds makes no second copy; and working offline, Refresh downloads nothing.
+ * on a slice a pack already holds makes no second copy; working offline, Refresh downloads nothing; and a
+ * request a pack covers opens that pack while the network answers, ready should the network hang.
  */
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -10,7 +11,7 @@ import { request } from '../../../renderer/src/data/pipeline.ts';
 import { sessionChanged, useSession } from '../../../renderer/src/data/session.ts';
 import { useConnectivity } from '../../../renderer/src/offline/connectivity.ts';
 import { makeAvailableOffline, refreshPack } from '../../../renderer/src/offline/downloads.ts';
-import type { PackQuery } from '../../../renderer/src/offline/engine-seam.ts';
+import { offlineEngine, type PackQuery } from '../../../renderer/src/offline/engine-seam.ts';
 import {
   activateOfflineStore,
   activeDatabase,
@@ -130,5 +131,25 @@ describe('offline answers from saved data', () => {
     await expect(refreshPack(pack!.id)).rejects.toThrow(/working offline/);
     expect(await db.packs.count()).toBe(1);
     expect(tracker.manifests.list).toHaveBeenCalledTimes(asked);
+  });
+
+  it('opens the covering pack while the network answers a request, so a network that hangs finds it open', async () => {
+    await offlineWithSlicePack();
+    // The app starts afresh: the pack is stored, not open.
+    const username = useSession.getState().status?.username ?? '';
+    activateOfflineStore(null);
+    activateOfflineStore({ baseUrl: SERVER, username });
+    useConnectivity.setState({ workOffline: false });
+    const openStored = vi.spyOn(offlineEngine()!, 'openStored');
+    await vi.waitFor(async () => expect(await activeDatabase()!.packs.count()).toBe(1));
+    const input = { filterFields: { generator_names: [FIRST!] }, searchKey: '', pageInfo };
+    expect(await request('manifests.list', input)).toMatchObject({ ok: true, source: 'network' });
+    await vi.waitFor(() => expect(openStored).toHaveBeenCalledOnce());
+    // Outside every pack nothing is opened.
+    await request('manifests.list', { filterFields: {}, searchKey: 'x', pageInfo });
+    expect(openStored).toHaveBeenCalledOnce();
+    useConnectivity.setState({ workOffline: true });
+    expect(await request('manifests.list', { ...input, searchKey: 'z' })).toMatchObject({ source: 'cache' });
+    expect(openStored).toHaveBeenCalledOnce();
   });
 });
