@@ -289,11 +289,19 @@ export async function clearPageCache(): Promise<void> {
   packsChanged();
 }
 
+/** Why the app went offline, as the downloads it stopped say it. */
+const WENT_OFFLINE = {
+  workOffline: 'Stopped while you work offline; the download resumes when you switch “Work offline” off.',
+  browserOffline: 'This computer has no network; the download resumes when it has.',
+  serverOutOfReach: STOPPED.connection,
+} as const;
+
 /**
- * Stops every running download because the app went offline, each with `reason` on screen; each resumes by
- * itself when the app is back online.
+ * Stops every running download because the app went offline, each saying why; each resumes by itself when
+ * the app is back online.
  */
-export async function interruptDownloads(reason: string): Promise<void> {
+export async function interruptDownloads(cause: keyof typeof WENT_OFFLINE): Promise<void> {
+  const reason = WENT_OFFLINE[cause];
   for (const packId of [...retries.keys()]) cancelRetry(packId);
   await Promise.all(
     [...running.values()].map((run) => {

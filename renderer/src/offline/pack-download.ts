@@ -41,12 +41,6 @@ const KEY_SORT = { generators: 'epa_handler_id asc', manifests: 'manifest_tracki
 
 export const STOPPED = {
   connection: CONNECTION_LOST,
-  /** The app went offline while the download ran: why, in words, by cause. */
-  wentOffline: {
-    workOffline: 'Stopped while you work offline; the download resumes when you switch “Work offline” off.',
-    browserOffline: 'This computer has no network; the download resumes when it has.',
-    serverOutOfReach: CONNECTION_LOST,
-  },
   storageFull:
     'Storage is full: the rows downloaded so far are kept. Free some space (delete a pack or clear the cache) and resume.',
   failed: (message: string) => `The download stopped: ${message}`,

@@ -10,7 +10,6 @@ import { useSession } from '../data/session.ts';
 import { probeServer } from '../data/tracker-data.ts';
 import { followServerReach, isOffline, useConnectivity } from './connectivity.ts';
 import { interruptDownloads, resumeInterrupted, stopAllDownloads } from './downloads.ts';
-import { STOPPED } from './pack-download.ts';
 import { setStateOwner } from '../state/user-storage.ts';
 import { activateOfflineStore } from './offline-store.ts';
 
@@ -42,13 +41,12 @@ export function followSessionForOffline(): () => void {
   const stopResuming = useConnectivity.subscribe((state, previous) => {
     if (isOffline(previous) && !isOffline(state)) void resumeInterrupted();
     if (!isOffline(previous) && isOffline(state)) {
-      const { wentOffline } = STOPPED;
-      const reason = state.workOffline
-        ? wentOffline.workOffline
+      const cause = state.workOffline
+        ? 'workOffline'
         : state.browserOffline
-          ? wentOffline.browserOffline
-          : wentOffline.serverOutOfReach;
-      void interruptDownloads(reason);
+          ? 'browserOffline'
+          : 'serverOutOfReach';
+      void interruptDownloads(cause);
     }
   });
   return () => {

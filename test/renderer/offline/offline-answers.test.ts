@@ -2,15 +2,24 @@
  * What saved data answers offline, over a real (fake-indexeddb) database and the engine as the app runs it:
  * a filtered pack lists a filter box from its own values, marked as only those; a request beyond every pack
  * names the packs' slices; the newer of a saved page and a covering pack answers; "Make available offline"
- * on a slice a pack already holds makes no second copy; working offline, Refresh downloads nothing; and a
- * request a pack covers opens that pack while the network answers, ready should the network hang.
+ * on a slice a pack already holds makes no second copy; working offline, Refresh downloads nothing; a
+ * request a pack covers opens that pack while the network answers, ready should the network hang; and a
+ * download under way when the app goes offline stops at once saying why, and resumes when it is back.
  */
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { request } from '../../../renderer/src/data/pipeline.ts';
 import { sessionChanged, useSession } from '../../../renderer/src/data/session.ts';
 import { useConnectivity } from '../../../renderer/src/offline/connectivity.ts';
-import { makeAvailableOffline, refreshPack } from '../../../renderer/src/offline/downloads.ts';
+import {
+  interruptDownloads,
+  makeAvailableOffline,
+  refreshPack,
+  resumeInterrupted,
+  stopAllDownloads,
+  useDownloads,
+} from '../../../renderer/src/offline/downloads.ts';
+import { CONNECTION_LOST } from '../../../renderer/src/offline/database.ts';
 import { offlineEngine, type PackQuery } from '../../../renderer/src/offline/engine-seam.ts';
 import {
   activateOfflineStore,
@@ -56,7 +65,9 @@ beforeEach(() => {
   tracker = installTracker(DATA).tracker;
   uninstall = installEngine();
 });
-afterEach(() => {
+afterEach(async () => {
+  // As signing out does: downloads a test started stop before its database closes.
+  await stopAllDownloads();
   activateOfflineStore(null);
   uninstall();
   vi.unstubAllGlobals();
@@ -151,5 +162,25 @@ describe('offline answers from saved data', () => {
     useConnectivity.setState({ workOffline: true });
     expect(await request('manifests.list', { ...input, searchKey: 'z' })).toMatchObject({ source: 'cache' });
     expect(openStored).toHaveBeenCalledOnce();
+  });
+
+  it('stops a download under way when the app goes offline, says why, and resumes it when back online', async () => {
+    const username = `inspector-${(unique += 1)}`;
+    sessionChanged({ signedIn: true, username, baseUrl: SERVER }, 'signed-in');
+    activateOfflineStore({ baseUrl: SERVER, username });
+    // The server hangs on the generator profiles, as a paused one does.
+    const details = tracker.generators.details.getMockImplementation()!;
+    tracker.generators.details.mockImplementation(() => new Promise(() => undefined));
+    const { packId } = await makeAvailableOffline(SLICE);
+    await vi.waitFor(() => expect(tracker.generators.details).toHaveBeenCalled());
+
+    await interruptDownloads('serverOutOfReach');
+    const db = activeDatabase()!;
+    expect(await db.packs.get(packId)).toMatchObject({ status: 'interrupted' });
+    expect(useDownloads.getState().live[packId]).toMatchObject({ running: false, stopped: CONNECTION_LOST });
+
+    tracker.generators.details.mockImplementation(details);
+    await resumeInterrupted();
+    await vi.waitFor(async () => expect((await db.packs.get(packId))?.status).toBe('complete'));
   });
 });
