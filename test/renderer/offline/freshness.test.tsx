@@ -40,7 +40,9 @@ describe('freshness labels and the Offline banner', () => {
     const list = () => screen.getByRole('note', { name: 'Freshness of the generators list' }).textContent;
     expect(banner()).toBe('Offline — showing data saved 1 minute ago');
     expect(list()).toBe('Saved 1 minute ago');
-    act(() => vi.advanceTimersByTime(30_000));
+    act(() => {
+      vi.advanceTimersByTime(30_000);
+    });
     expect(banner()).toBe('Offline — showing data saved 2 minutes ago');
     expect(list()).toBe('Saved 2 minutes ago');
   });
