@@ -317,7 +317,12 @@ async function withinReach<Name extends TrackerRequestName>(
   const slow = after(SLOW_MS, SLOW);
   const first = await Promise.race([network, slow.promise]).finally(slow.cancel);
   if (first !== SLOW) return first.answer;
-  const saved = await fromSaved(name, input, key, undefined, signal);
+  // Whichever comes first: saved data (a pack may take a moment to open) or the network after all.
+  const fromDisk = fromSaved(name, input, key, undefined, signal);
+  fromDisk.catch(ignoreAbort);
+  const next = await Promise.race([network, fromDisk.then((saved) => ({ saved }))]);
+  if (!('saved' in next)) return next.answer;
+  const { saved } = next;
   if (saved.ok) {
     network.then(async ({ answer, kept }) => {
       if (!answer.ok || answer.source !== 'network' || signal?.aborted) return;
@@ -327,8 +332,8 @@ async function withinReach<Name extends TrackerRequestName>(
     return saved;
   }
   const offline = whenOffline(OUT_OF_REACH);
-  const next = await Promise.race([network, offline.promise]).finally(offline.cancel);
-  if (next !== OUT_OF_REACH) return next.answer;
+  const last = await Promise.race([network, offline.promise]).finally(offline.cancel);
+  if (last !== OUT_OF_REACH) return last.answer;
   network.catch(ignoreAbort);
   return saved;
 }
