@@ -1,10 +1,9 @@
 import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
-import { LIMITS, type LookupResult } from '../../../shared/api/index.ts';
-import type { Result } from '../../../shared/ipc/contract.ts';
+import { LIMITS } from '../../../shared/api/index.ts';
 import { formatPicked } from '../format.ts';
 import type { FilterFields, WorkspaceStore } from '../state/workspace-store.ts';
 import { FilterChips, type Chip } from './filter-chips.tsx';
-import { LookupMultiSelect } from './lookup-multi-select.tsx';
+import { LookupMultiSelect, type LookupAnswer } from './lookup-multi-select.tsx';
 
 /** A filterFields member picked from a lookup: its label and the lookup field that lists its values. */
 export type LookupMember = { member: string; field: string; label: string };
@@ -19,7 +18,7 @@ type Props<F extends FilterFields> = {
   store: WorkspaceStore<F>;
   members: readonly LookupMember[];
   scalars?: readonly ScalarMember[];
-  lookup: (field: string, search: string, page: number, signal: AbortSignal) => Promise<Result<LookupResult>>;
+  lookup: (field: string, search: string, page: number, signal: AbortSignal) => Promise<LookupAnswer>;
   /** Further controls (date ranges) under the lookups. */
   children?: ReactNode;
 };

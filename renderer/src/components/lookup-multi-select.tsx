@@ -2,13 +2,16 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { LIMITS, type LookupResult } from '../../../shared/api/index.ts';
 import type { Result } from '../../../shared/ipc/contract.ts';
 import { ignoreAbort } from '../data/tracker-data.ts';
+import { useAskAgainWhenOnline } from '../offline/connectivity.ts';
+
+/**
+ * One page of options, and, when it came from saved data that holds only part of the list (an offline pack
+ * of some rows), the slice it holds.
+ */
+export type LookupAnswer = Result<LookupResult> & { within?: string | undefined };
 
 /** Asks for one page of options; the signal aborts when the search it belongs to is no longer wanted. */
-export type LookupFetch = (
-  search: string,
-  page: number,
-  signal: AbortSignal,
-) => Promise<Result<LookupResult>>;
+export type LookupFetch = (search: string, page: number, signal: AbortSignal) => Promise<LookupAnswer>;
 type Option = LookupResult['results'][number];
 
 type Props = {
@@ -30,6 +33,11 @@ export function LookupMultiSelect({ label, selected, onChange, fetchPage, deboun
   const [more, setMore] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
+  /** The offline pack whose values the list holds, when it holds only those. */
+  const [within, setWithin] = useState<string | null>(null);
+  /** Bumped to ask again: back online after a failure or a pack's values. */
+  const [attempt, setAttempt] = useState(0);
+  useAskAgainWhenOnline(error !== null || within !== null, () => setAttempt((n) => n + 1));
   // The current search's requests: a newer search, or leaving, aborts them, so an older search's answer
   // never overwrites the list of a newer one.
   const wanted = useRef<AbortController | null>(null);
@@ -46,6 +54,7 @@ export function LookupMultiSelect({ label, selected, onChange, fetchPage, deboun
           setMore(answer.data.pagination.more);
           setPage(1);
           setError(null);
+          setWithin(answer.within ?? null);
         } else {
           setError(answer.error.message);
         }
@@ -55,7 +64,7 @@ export function LookupMultiSelect({ label, selected, onChange, fetchPage, deboun
       clearTimeout(timer);
       controller.abort();
     };
-  }, [search, fetchPage, debounceMs]);
+  }, [search, fetchPage, debounceMs, attempt]);
 
   const loadMore = () => {
     const controller = wanted.current;
@@ -110,6 +119,11 @@ export function LookupMultiSelect({ label, selected, onChange, fetchPage, deboun
           </li>
         ))}
       </ul>
+      {within && (
+        <p className="lookup-within" role="note">
+          Values in this offline pack only: “{within}”.
+        </p>
+      )}
       {error && <p role="alert">{error}</p>}
       {more && (
         <button type="button" onClick={loadMore} disabled={loading}>

@@ -3,6 +3,7 @@ import type { Scope } from '../../../shared/api/index.ts';
 import type { IpcError } from '../../../shared/ipc/contract.ts';
 import type { Provenance } from '../data/pipeline.ts';
 import { ignoreAbort, type Answer, type Update } from '../data/tracker-data.ts';
+import { useAskAgainWhenOnline } from '../offline/connectivity.ts';
 import { Freshness } from '../offline/freshness.tsx';
 import { ErrorBanner } from './error-banner.tsx';
 
@@ -43,6 +44,11 @@ export function SummaryBoxes<Totals>({ queryKey, load, boxes, what, scope }: Pro
     // load is derived from queryKey by the caller; the key (and a retry) decide when to ask again.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [queryKey, attempt]);
+
+  useAskAgainWhenOnline(
+    failed?.key === queryKey || (answered?.key === queryKey && answered.provenance.source === 'cache'),
+    () => setAttempt((n) => n + 1),
+  );
 
   if (failed?.key === queryKey)
     return (

@@ -12,6 +12,7 @@ import type {
 } from '../../../shared/api/index.ts';
 import { request, type Answer, type DataOf } from './pipeline.ts';
 import { sessionChanged } from './session.ts';
+import { serverReached } from '../offline/connectivity.ts';
 
 export { ignoreAbort, isAbortError, type Answer } from './pipeline.ts';
 
@@ -98,8 +99,17 @@ export function openExternal(url: string): Promise<Result<null>> {
 
 export async function signIn(input: SignInInput): Promise<Result<SessionStatus>> {
   const answer = await tracker().session.signIn(input);
-  if (answer.ok) sessionChanged(answer.data, 'signed-in');
+  if (answer.ok) {
+    // The server has just answered: whatever was found of it before, the data it holds is within reach.
+    serverReached();
+    sessionChanged(answer.data, 'signed-in');
+  }
   return answer;
+}
+
+/** Whether the session's server answers at all, within a few seconds (main's reachability probe). */
+export async function probeServer(): Promise<boolean> {
+  return (await tracker().session.probe()).ok;
 }
 
 export async function signOut(): Promise<Result<SessionStatus>> {

@@ -30,6 +30,8 @@ export function MakeAvailableOffline({ query }: { query: PackQuery }) {
   const [packId, setPackId] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [complete, setComplete] = useState(false);
+  /** The pack that already held these rows, when the button found one rather than make a copy. */
+  const [already, setAlready] = useState<string | null>(null);
   const live = useDownloads((state) => (packId ? state.live[packId] : undefined));
   const followed = live !== undefined;
 
@@ -56,12 +58,14 @@ export function MakeAvailableOffline({ query }: { query: PackQuery }) {
     if (!complete) return undefined;
     const timer = setTimeout(() => {
       setComplete(false);
+      setAlready(null);
       setPackId(null);
     }, COMPLETE_NOTICE_MS);
     return () => clearTimeout(timer);
   }, [complete]);
 
-  const notice = failure ?? (complete ? 'Available offline.' : live ? noticeOf(live) : null);
+  const done = already ? `Already available offline in “${already}”.` : 'Available offline.';
+  const notice = failure ?? (complete ? done : live ? noticeOf(live) : null);
   return (
     <>
       <button
@@ -71,9 +75,14 @@ export function MakeAvailableOffline({ query }: { query: PackQuery }) {
         onClick={() => {
           setFailure(null);
           setComplete(false);
+          setAlready(null);
           setPackId(null);
-          makeAvailableOffline(query).then(setPackId, (error: unknown) =>
-            setFailure(error instanceof Error ? error.message : String(error)),
+          makeAvailableOffline(query).then(
+            (made) => {
+              setAlready(made.covered?.title ?? null);
+              setPackId(made.packId);
+            },
+            (error: unknown) => setFailure(error instanceof Error ? error.message : String(error)),
           );
         }}
       >

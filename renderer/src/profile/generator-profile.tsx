@@ -14,6 +14,7 @@ import { exportProfile } from '../data/exports.ts';
 import { generatorDetail, ignoreAbort, openExternal, type Answer } from '../data/tracker-data.ts';
 import { ExportButtons } from '../exports/export-buttons.tsx';
 import { formatValue } from '../format.ts';
+import { useAskAgainWhenOnline } from '../offline/connectivity.ts';
 import { Freshness } from '../offline/freshness.tsx';
 import './profile.css';
 
@@ -177,6 +178,9 @@ export function GeneratorProfile({ handlerId, onClose }: { handlerId: string; on
   }, [onClose]);
 
   const shown = answer?.id === handlerId ? answer : null;
+  useAskAgainWhenOnline(shown !== null && ('error' in shown || shown.provenance.source === 'cache'), () =>
+    setAttempt((n) => n + 1),
+  );
   const name = shown && 'detail' in shown ? shown.detail.generator_data.generator_name : null;
   return (
     <section className="profile" aria-labelledby="profile-title" aria-busy={shown === null}>

@@ -5,18 +5,19 @@
  */
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import type { ColDef, ColDefField, ICellRendererParams } from 'ag-grid-community';
-import type { LookupResult, Scope } from '../../../shared/api/index.ts';
+import type { Scope } from '../../../shared/api/index.ts';
 import { defaultFields, isNumeric, type Column } from '../../../shared/columns.ts';
 import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
-import type { Result } from '../../../shared/ipc/contract.ts';
 import { ColumnChooser } from '../components/column-chooser.tsx';
 import { ExportButtons } from '../exports/export-buttons.tsx';
 import { startGridExport } from '../exports/offline-export.ts';
 import { FilterPanel, type LookupMember, type ScalarMember } from '../components/filter-panel.tsx';
+import type { LookupAnswer } from '../components/lookup-multi-select.tsx';
 import { ResultsGrid, type PageAnswer } from '../components/results-grid.tsx';
 import { SummaryBoxes, type Box } from '../components/summary-boxes.tsx';
 import { useSettings } from '../data/settings.ts';
 import type { Answer, PageRequest, Update } from '../data/tracker-data.ts';
+import { ViewShown } from '../offline/freshness.tsx';
 import { MakeAvailableOffline } from '../offline/make-available-offline.tsx';
 import { formatValue } from '../format.ts';
 import { movedInto, orderedFields } from '../state/column-layout.ts';
@@ -24,10 +25,18 @@ import { useNavigation } from '../state/navigation.ts';
 import { useScrollPlace } from '../state/scroll-place.ts';
 import type { FilterFields, WorkspaceStore } from '../state/workspace-store.ts';
 
-/** How the grid lays out one column of the catalogue; a column without one takes an even share. */
+/**
+ * How the grid lays out one column of the catalogue; a column without one takes an even share. Widths are
+ * sized to the cells' content (a header longer than that wraps), so that at 1280 px the names keep a share
+ * they can be read in and every default column fits; a name column shows its whole text as a tooltip.
+ */
 export type ColumnLayout<Row> = {
   width?: number;
   flex?: number;
+  /** A share's floor, px; the grid scrolls sideways rather than squeeze a name below it. */
+  minWidth?: number;
+  /** The cell's text may be longer than the column: the whole text shows when hovered. */
+  long?: boolean;
   /** The cell opens this generator's profile (EPA handler id of the row), when there is one. */
   profileOf?: (row: Row) => string | undefined;
 };
@@ -49,7 +58,7 @@ export type WorkspaceDefinition<F extends FilterFields, Row, Totals> = {
   requiredFields: readonly string[];
   members: readonly LookupMember[];
   scalars?: readonly ScalarMember[];
-  lookup: (field: string, search: string, page: number, signal: AbortSignal) => Promise<Result<LookupResult>>;
+  lookup: (field: string, search: string, page: number, signal: AbortSignal) => Promise<LookupAnswer>;
   /** `onUpdate` receives the network's answer after a saved one was given. */
   totals: (query: Query<F>, signal: AbortSignal, onUpdate?: Update<Totals>) => Promise<Answer<Totals>>;
   boxes: readonly Box<Totals>[];
@@ -96,6 +105,8 @@ function columnDef<Row>(
     headerName: column.header,
     // flex is null, not left out, so a column that had a share gives it up when the grid updates it.
     ...(width ? { width, flex: null } : { flex: layout.flex ?? 1 }),
+    ...(layout.minWidth ? { minWidth: layout.minWidth } : {}),
+    ...(layout.long ? { tooltipField: column.field as ColDefField<Row> } : {}),
   };
   if (isNumeric(column.kind)) {
     def.type = 'rightAligned';
@@ -191,77 +202,80 @@ export function Workspace<F extends FilterFields, Row, Totals>({
   const filtersActive = searchKey !== '' || Object.keys(filterFields).length > 0;
 
   return (
-    <div className="workspace" hidden={hidden}>
-      <FilterPanel
-        label={`${def.title.replace(/s$/, '')} filters`}
-        searchLabel={`Search ${def.noun}`}
-        store={store}
-        members={def.members}
-        {...(def.scalars ? { scalars: def.scalars } : {})}
-        lookup={def.lookup}
-      >
-        {filterExtras}
-      </FilterPanel>
-      <section className="workspace-main" aria-label={def.title}>
-        <SummaryBoxes
-          queryKey={totalsKey}
-          load={(signal, onUpdate) => def.totals(query, signal, onUpdate)}
-          boxes={def.boxes}
-          what={def.noun}
-          scope={def.scope}
-        />
-        <div className="results-toolbar">
-          <ColumnChooser
-            columns={order.flatMap((field) => {
-              const column = def.columns.find((c) => c.field === field);
-              return column ? [{ field, headerName: column.header }] : [];
-            })}
-            shown={shown}
-            onChange={setColumns}
-            onReset={resetColumns}
+    // Its saved data counts for the Offline banner only while it is shown.
+    <ViewShown.Provider value={!hidden}>
+      <div className="workspace" hidden={hidden}>
+        <FilterPanel
+          label={`${def.title.replace(/s$/, '')} filters`}
+          searchLabel={`Search ${def.noun}`}
+          store={store}
+          members={def.members}
+          {...(def.scalars ? { scalars: def.scalars } : {})}
+          lookup={def.lookup}
+        >
+          {filterExtras}
+        </FilterPanel>
+        <section className="workspace-main" aria-label={def.title}>
+          <SummaryBoxes
+            queryKey={totalsKey}
+            load={(signal, onUpdate) => def.totals(query, signal, onUpdate)}
+            boxes={def.boxes}
+            what={def.noun}
+            scope={def.scope}
           />
-          <ExportButtons
-            noun={def.title}
-            active={!hidden}
-            start={(format) =>
-              // A definition pairs its scope with its filter type; TypeScript cannot follow that pairing
-              // through the generic, and main parses the input against the list it names anyway.
-              startGridExport({
-                list: def.scope,
-                format,
-                filterFields,
-                searchKey,
-                fields: shown,
-                ...(sort ? { sort: `${sort.field} ${sort.direction}` } : {}),
-              } as ExportGridInput)
-            }
+          <div className="results-toolbar">
+            <ColumnChooser
+              columns={order.flatMap((field) => {
+                const column = def.columns.find((c) => c.field === field);
+                return column ? [{ field, headerName: column.header }] : [];
+              })}
+              shown={shown}
+              onChange={setColumns}
+              onReset={resetColumns}
+            />
+            <ExportButtons
+              noun={def.title}
+              active={!hidden}
+              start={(format) =>
+                // A definition pairs its scope with its filter type; TypeScript cannot follow that pairing
+                // through the generic, and main parses the input against the list it names anyway.
+                startGridExport({
+                  list: def.scope,
+                  format,
+                  filterFields,
+                  searchKey,
+                  fields: shown,
+                  ...(sort ? { sort: `${sort.field} ${sort.direction}` } : {}),
+                } as ExportGridInput)
+              }
+            />
+            {/* The workspace's scope names its list: the generators or the manifests endpoints. */}
+            <MakeAvailableOffline query={{ list: def.scope, ...query }} />
+          </div>
+          <ResultsGrid<Row>
+            key={pageSize}
+            pageSize={pageSize}
+            label={`${def.title} results`}
+            noun={def.noun}
+            scope={def.scope}
+            queryKey={pageKey}
+            columnDefs={columnDefs}
+            sort={sort}
+            onSortChange={setSort}
+            fetchPage={fetchPage}
+            getRowId={def.rowId}
+            {...(onRowActivated ? { onRowActivated } : {})}
+            onSelectionChange={setSelected}
+            onColumnsMoved={(fields) => setColumnOrder(movedInto(order, fields))}
+            onColumnsResized={setColumnWidths}
+            filtersActive={filtersActive}
+            onClearFilters={clearAll}
+            initialTopRow={initialTopRow}
+            onTopRowChange={(row) => setTopRow(def.noun, row)}
           />
-          {/* The workspace's scope names its list: the generators or the manifests endpoints. */}
-          <MakeAvailableOffline query={{ list: def.scope, ...query }} />
-        </div>
-        <ResultsGrid<Row>
-          key={pageSize}
-          pageSize={pageSize}
-          label={`${def.title} results`}
-          noun={def.noun}
-          scope={def.scope}
-          queryKey={pageKey}
-          columnDefs={columnDefs}
-          sort={sort}
-          onSortChange={setSort}
-          fetchPage={fetchPage}
-          getRowId={def.rowId}
-          {...(onRowActivated ? { onRowActivated } : {})}
-          onSelectionChange={setSelected}
-          onColumnsMoved={(fields) => setColumnOrder(movedInto(order, fields))}
-          onColumnsResized={setColumnWidths}
-          filtersActive={filtersActive}
-          onClearFilters={clearAll}
-          initialTopRow={initialTopRow}
-          onTopRowChange={(row) => setTopRow(def.noun, row)}
-        />
-        {below?.(selected)}
-      </section>
-    </div>
+          {below?.(selected)}
+        </section>
+      </div>
+    </ViewShown.Provider>
   );
 }
