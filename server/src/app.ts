@@ -37,6 +37,11 @@ export interface AppOptions {
    * main thread. Always false for a database that is not a file (workers open the file by its path).
    */
   readPool?: ReadPoolOptions | false;
+  /**
+   * Answer as a server that implements only the spec would (docs/api.md "Spec-only mode"): every addition
+   * of this server is refused or left out, so a client can be tested against what the spec promises.
+   */
+  specOnly?: boolean;
 }
 
 /** Guards against clients that connect and then send slowly or not at all (docs/api.md "Limits"). */
@@ -150,7 +155,15 @@ export function buildApp(options: AppOptions): FastifyInstance {
     done();
   });
 
-  authRoutes(app, { db: options.db, tokens, throttle });
-  trackerRoutes(app, { generators, manifests, details, pool, dialect: options.dialect ?? 'sample' });
+  const specOnly = options.specOnly ?? false;
+  authRoutes(app, { db: options.db, tokens, throttle, specOnly });
+  trackerRoutes(app, {
+    generators,
+    manifests,
+    details,
+    pool,
+    dialect: options.dialect ?? 'sample',
+    specOnly,
+  });
   return app;
 }

@@ -48,9 +48,13 @@ export function lookupQuery<const Fields extends readonly [string, ...string[]]>
   });
 }
 
-/** spec 2.7 */
+/**
+ * spec 2.7. `group` is this server's addition (docs/api.md "Lookups"): the heading a value is listed under
+ * when one lookup lists the values of several fields (the status lookup: registration and federal generator
+ * statuses). A server without it sends none, and a client lists the values under one heading.
+ */
 export const LookupResult = z.object({
-  results: z.array(z.object({ value: z.string(), text: z.string() })),
+  results: z.array(z.object({ value: z.string(), text: z.string(), group: z.string().optional() })),
   pagination: z.object({ more: z.boolean() }),
 });
 export type LookupResult = z.infer<typeof LookupResult>;

@@ -23,6 +23,8 @@ export interface TrackerServerOptions {
   throttle?: ThrottleOptions;
   /** Serve this database file instead of building one. */
   dbPath?: string;
+  /** Refuse every addition to the spec, as a server that implements only the spec would. */
+  specOnly?: boolean;
 }
 
 export interface TrackerServer {
@@ -51,6 +53,7 @@ export async function startTrackerServer(options: TrackerServerOptions = {}): Pr
     dialect: options.dialect ?? 'sample',
     tokenTtlMs: options.tokenTtlMs,
     throttle: options.throttle,
+    specOnly: options.specOnly ?? false,
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

@@ -23,7 +23,7 @@ const UNKNOWN_USER_HASH = [
 
 export function authRoutes(
   app: FastifyInstance,
-  deps: { db: Database; tokens: TokenStore; throttle: LoginThrottle },
+  deps: { db: Database; tokens: TokenStore; throttle: LoginThrottle; specOnly: boolean },
 ) {
   app.post('/api/tracker/auth/login/', { config: { public: true } }, async (request, reply) => {
     const parsed = LoginRequest.safeParse(request.body);
@@ -51,7 +51,8 @@ export function authRoutes(
       access_token: deps.tokens.issue(user.id),
       token_type: 'Bearer',
       expires_in: deps.tokens.ttlSeconds,
-      scopes: parseScopes(user.scopes),
+      // The spec has no permission model (spec 5.4: "not shown"); a spec-only server does not tell it.
+      ...(deps.specOnly ? {} : { scopes: parseScopes(user.scopes) }),
     });
   });
 

@@ -15,6 +15,7 @@ import {
   ManifestAggregateRequest,
   ManifestListRequest,
   ManifestLookupQuery,
+  SpecGeneratorLookupQuery,
   type Dialect,
 } from '../../../shared/api/index.ts';
 import {
@@ -41,6 +42,8 @@ export interface TrackerDeps {
   /** Runs the scanning calls off the main thread; without it they run here. */
   pool: ReadPool | undefined;
   dialect: Dialect;
+  /** Refuse the lookups the spec does not list (app.ts `specOnly`). */
+  specOnly: boolean;
 }
 
 /** The manifests page is sent as the bytes the repository writes (waste lines spliced in as stored JSON). */
@@ -102,7 +105,12 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
   });
 
   app.get('/api/tracker/generators/filters/', generatorsScope, (request) => {
-    const query = parse(GeneratorLookupQuery, request.query, 'query');
+    // A spec-only server knows only the spec's fields, and says which those are, as for any unknown one.
+    const query = parse(
+      deps.specOnly ? SpecGeneratorLookupQuery : GeneratorLookupQuery,
+      request.query,
+      'query',
+    );
     const search = valueOf(parseSearch(query.search, 'search'), 'query.search');
     if (!pool) return deps.generators.lookup(query.field, search, query.page);
     return (

@@ -22,6 +22,7 @@ import {
   GENERATOR_SORT_FIELDS,
 } from '../../../../shared/query/index.ts';
 import { parseSearch } from '../../../../shared/query/search.ts';
+import { withStatusGroups } from '../../../../shared/query/lookup.ts';
 import { compareCodePoints, GENERATOR_KEY } from '../../../../shared/query/sort.ts';
 import { compensatedTotal, fail, listPage, read, requireFields } from './answer-support.ts';
 import type { EngineAnswer, EngineOutputs, EngineRequests, GeneratorOwnTotals } from './contract.ts';
@@ -139,6 +140,7 @@ export function generatorAnswers(
       'offline',
       `This offline pack lacks the details of ${withoutDetail} generators, which this filter needs.`,
     );
+  let registrations: ReadonlySet<string> | undefined;
   const select = (filterFields: GeneratorFilterFields, searchKey: string) =>
     table.select(
       requestKey('generators.aggregate', { filterFields, searchKey }),
@@ -197,7 +199,11 @@ export function generatorAnswers(
       const search = parseSearch(query.value.search, 'search');
       if (!search.ok) return fail('bad-request', search.message);
       if (withoutDetail > 0 && FACT_LOOKUPS.includes(query.value.field)) return missingDetails();
-      return { ok: true, data: lookups.page(query.value.field, search.value, query.value.page) };
+      const page = lookups.page(query.value.field, search.value, query.value.page);
+      if (query.value.field !== 'status') return { ok: true, data: page };
+      // Grouped as the server groups them: by the registration statuses of the generators it holds.
+      registrations ??= new Set(records.map((record) => String(record.registration_status)));
+      return { ok: true, data: withStatusGroups(page, registrations) };
     },
   };
 }
