@@ -76,14 +76,26 @@ export function asciiFoldSuffices(key: string): boolean {
 
 const isControl = (unit: number) => unit < 0x20 || unit === 0x7f;
 
-/** Reads a search text (`name` is how the message calls it): refused when it holds a control character. */
-export function parseSearch(text: string, name: string): Parsed<string> {
+/** The first control character in a search, if any: its position (from 1) and code point ("U+0007"). */
+export function controlCharacterIn(text: string): { position: number; codePoint: string } | undefined {
   const characters = [...text];
   const at = characters.findIndex((character) => isControl(character.charCodeAt(0)));
-  if (at === -1) return { ok: true, value: text };
+  if (at === -1) return undefined;
   const point = (characters[at] ?? '').charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+  return { position: at + 1, codePoint: `U+${point}` };
+}
+
+/** A search without its control characters: what a user who pasted one by mistake meant. */
+export function withoutControlCharacters(text: string): string {
+  return [...text].filter((character) => !isControl(character.charCodeAt(0))).join('');
+}
+
+/** Reads a search text (`name` is how the message calls it): refused when it holds a control character. */
+export function parseSearch(text: string, name: string): Parsed<string> {
+  const found = controlCharacterIn(text);
+  if (!found) return { ok: true, value: text };
   return {
     ok: false,
-    message: `${name} must not hold control characters (U+0000–U+001F, U+007F); found U+${point} at character ${at + 1}`,
+    message: `${name} must not hold control characters (U+0000–U+001F, U+007F); found ${found.codePoint} at character ${found.position}`,
   };
 }

@@ -108,8 +108,8 @@ describe('GeneratorProfile', () => {
     expect(
       within(screen.getByRole('table', { name: 'Management methods' })).getByText('Fuel blending'),
     ).toBeTruthy();
-    expect(screen.getByText('29.69000')).toBeTruthy();
-    expect(screen.getByText('-95.20000')).toBeTruthy();
+    expect(screen.getByText('29.69')).toBeTruthy();
+    expect(screen.getByText('-95.2')).toBeTruthy();
   });
 
   it('never renders the server map HTML; only its https address is offered, opened by main', async () => {
@@ -140,7 +140,7 @@ describe('GeneratorProfile', () => {
       error: { kind: 'offline', message: 'down' },
     });
     render(<GeneratorProfile handlerId="TXD000000001" onClose={() => undefined} />);
-    expect((await screen.findByRole('alert')).textContent).toContain('could not be reached');
+    expect((await screen.findByRole('alert')).textContent).toContain('The server cannot be reached');
     tracker.generators.detail.mockResolvedValueOnce({ ok: true, data: wireDetail('') });
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('heading', { level: 2, name: /Gulf Coast/ })).toBeTruthy();

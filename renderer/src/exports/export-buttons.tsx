@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { IpcError, Result } from '../../../shared/ipc/contract.ts';
+import { ErrorBanner } from '../components/error-banner.tsx';
 import type { ExportFormat } from '../../../shared/ipc/exports.ts';
 import { useExports } from './export-store.ts';
 import type { StartedExport } from './offline-export.ts';
@@ -74,9 +75,10 @@ export function ExportButtons({
         </button>
       )}
       {error && (
-        <p role="alert" className="export-error">
-          {error.message}
-        </p>
+        // No Retry: the buttons beside it start the export again.
+        <div className="export-error">
+          <ErrorBanner error={error} what="the rows to export" />
+        </div>
       )}
     </div>
   );

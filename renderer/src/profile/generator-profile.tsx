@@ -207,7 +207,7 @@ export function GeneratorProfile({ handlerId, onClose }: { handlerId: string; on
         ) : (
           <ErrorBanner
             error={shown.error}
-            what="generator profiles"
+            what="this generator’s profile"
             scope="generators"
             onRetry={() => setAttempt((n) => n + 1)}
           />
