@@ -9,12 +9,10 @@ import { useEffect, useState } from 'react';
 import './exports.css';
 import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
 import { cancelExport, followExports } from '../data/exports.ts';
-import { formatCount } from '../format.ts';
+import { formatCount, formatTimestamp } from '../format.ts';
 import type { PackRecord } from '../offline/database.ts';
 import { pace, useExports, type ExportEntry } from './export-store.ts';
 import { exportFromPack, packCovering, savedAtOf } from './offline-export.ts';
-
-const SAVED_AT = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** "Export from offline data (saved …)" when a complete pack covers the failed export's query. */
 function OfflineOffer({ entry, grid }: { entry: ExportEntry; grid: ExportGridInput }) {
@@ -44,7 +42,7 @@ function OfflineOffer({ entry, grid }: { entry: ExportEntry; grid: ExportGridInp
   return (
     <>
       <button type="button" className="export-offer" onClick={run}>
-        Export from offline data (saved {SAVED_AT.format(savedAtOf(pack))})
+        Export from offline data (saved {formatTimestamp(savedAtOf(pack))})
       </button>
       {error && <span className="export-offer export-error">{error}</span>}
     </>

@@ -4,6 +4,7 @@
  * off as current.
  */
 import type { Provenance } from '../data/pipeline.ts';
+import { formatTimestamp } from '../format.ts';
 import { useNow } from './offline-banner.tsx';
 import { relativeTime } from './relative-time.ts';
 
@@ -16,7 +17,7 @@ export function Freshness({ provenance, what }: { provenance: Provenance | null;
       className={saved ? 'freshness saved' : 'freshness'}
       role="note"
       aria-label={`Freshness of the ${what}`}
-      title={new Date(provenance.fetchedAt).toLocaleString()}
+      title={formatTimestamp(provenance.fetchedAt)}
     >
       {saved ? `Saved ${relativeTime(provenance.fetchedAt, now)}` : 'Up to date'}
     </span>
