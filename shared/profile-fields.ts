@@ -158,6 +158,8 @@ export const PROFILE_SECTIONS: readonly string[] = [...new Set(PROFILE_FACTS.map
 export interface ProfileTable {
   /** The section's title on screen. */
   title: string;
+  /** One record, not a list (spec 2.3 site_activities is an object): the screen lists it as facts. */
+  record?: true;
   /** The workbook's sheet. */
   sheet: string;
   columns: readonly { header: string; kind: ColumnKind }[];
@@ -168,6 +170,7 @@ export const PROFILE_TABLES: readonly ProfileTable[] = [
   {
     title: 'Site activities',
     sheet: 'Site activities',
+    record: true,
     columns: [
       { header: 'Report year', kind: TEXT },
       { header: 'Generated (tons)', kind: TONS },

@@ -233,27 +233,27 @@ const CASES: Case[] = [
   },
   {
     field: 'site_activities.report_year',
-    where: { cell: { table: 'Site activities', column: 'Report year' } },
+    where: { fact: 'Report year' },
     expected: '2024',
   },
   {
     field: 'site_activities.generated_waste',
-    where: { cell: { table: 'Site activities', column: 'Generated (tons)' } },
+    where: { fact: 'Generated (tons)' },
     expected: '1,234.50',
   },
   {
     field: 'site_activities.managed_waste',
-    where: { cell: { table: 'Site activities', column: 'Managed (tons)' } },
+    where: { fact: 'Managed (tons)' },
     expected: '10.00',
   },
   {
     field: 'site_activities.shipped_waste',
-    where: { cell: { table: 'Site activities', column: 'Shipped (tons)' } },
+    where: { fact: 'Shipped (tons)' },
     expected: '1,200.25',
   },
   {
     field: 'site_activities.received_waste',
-    where: { cell: { table: 'Site activities', column: 'Received (tons)' } },
+    where: { fact: 'Received (tons)' },
     expected: '0.50',
   },
   {
