@@ -18,7 +18,8 @@ async function startExport(
   title: string,
 ): Promise<IpcError | null> {
   const answer = await start();
-  if (!answer.ok) return answer.error;
+  // Only the caller cancels its request, and it no longer wants to hear of it.
+  if (!answer.ok) return answer.error.kind === 'cancelled' ? null : answer.error;
   if (answer.data) useExports.getState().started(answer.data.id, title, answer.data.grid);
   return null;
 }

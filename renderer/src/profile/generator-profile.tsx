@@ -217,7 +217,9 @@ export function GeneratorProfile({ handlerId, onClose }: { handlerId: string; on
         'error' in shown &&
         (shown.error.kind === 'not-found' ? (
           <div role="alert" className="error-banner">
-            No generator with EPA ID {handlerId}.
+            <div className="error-text">
+              <p>No generator with EPA ID {handlerId}.</p>
+            </div>
           </div>
         ) : (
           <ErrorBanner
