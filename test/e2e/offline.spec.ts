@@ -100,10 +100,11 @@ test('pages seen stay browsable with the server stopped, with the banner and fre
   // A request never seen says what is missing and how to get it, and does not spin.
   await openWorkspace(page, 'Generators');
   await page.getByRole('searchbox', { name: 'Search generators' }).fill('never searched before');
-  await expect(results(page, 'Generators').getByRole('alert')).toContainText('Make available offline');
+  const workspace = page.getByRole('region', { name: 'Generators', exact: true });
+  await expect(workspace.getByRole('alert')).toContainText('Make available offline');
 
   await gate(app).reopen();
-  await results(page, 'Generators').getByRole('button', { name: 'Retry' }).click();
+  await workspace.getByRole('button', { name: 'Retry' }).click();
   await expect(page.getByRole('status', { name: 'Offline' })).toHaveCount(0);
 });
 
@@ -301,7 +302,9 @@ test('a second user signing in on the same profile sees none of the first userâ€
   await page.getByRole('switch', { name: 'Work offline' }).check();
   await page.getByRole('button', { name: 'Sign out' }).click();
   await signInThroughUi(page, DEMO_USERS.generatorsOnly);
-  await expect(results(page, 'Generators').getByRole('alert')).toContainText('Nothing saved on this machine');
+  await expect(
+    page.getByRole('region', { name: 'Generators', exact: true }).getByRole('alert'),
+  ).toContainText('Nothing saved on this machine');
   await expect(page.getByRole('note', { name: 'Freshness of the generators list' })).toHaveCount(0);
   const saved = await savedData(page, 'generators-only');
   expect(saved.answers).toEqual([]);

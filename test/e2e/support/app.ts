@@ -31,6 +31,8 @@ export interface AppOptions {
   manifests?: number;
   /** Put a gate in front of the server that tests can shut and reopen (`App.gate`). */
   gate?: boolean;
+  /** Run the server as one that implements only the spec (docs/api.md "Spec-only mode"). */
+  specOnly?: boolean;
 }
 
 export class App {
@@ -54,7 +56,10 @@ export class App {
   }
 
   static async start(options: AppOptions = {}): Promise<App> {
-    const server = await startTrackerServer({ manifests: options.manifests ?? 600 });
+    const server = await startTrackerServer({
+      manifests: options.manifests ?? 600,
+      specOnly: options.specOnly ?? false,
+    });
     const bridgeLog: string[] = [];
     let gate: ServerGate | undefined;
     try {
