@@ -25,7 +25,10 @@ const EXPECTED: Record<Exclude<ErrorKind, 'cancelled'>, { words: RegExp; retries
   offline: { words: /^The server cannot be reached/, retries: true },
   timeout: { words: /^The server did not answer in time/, retries: true },
   server: { words: /^The server failed while loading/, retries: true },
-  'invalid-response': { words: /^The server’s answer for .* could not be read|^The server's answer/, retries: true },
+  'invalid-response': {
+    words: /^The server’s answer for .* could not be read|^The server's answer/,
+    retries: true,
+  },
   'rate-limited': { words: /^Too many attempts/, retries: true },
   'bad-request': { words: /^The server did not accept the request/, retries: false },
   'not-found': { words: /^The server has nothing to show|^No generator with EPA ID/, retries: false },
@@ -101,11 +104,7 @@ const VIEWS: View[] = [
   {
     name: 'export buttons',
     render: () => (
-      <ExportButtons
-        noun="Generators"
-        active
-        start={() => window.tracker.exports.grid({} as never)}
-      />
+      <ExportButtons noun="Generators" active start={() => window.tracker.exports.grid({} as never)} />
     ),
     open: () => fireEvent.click(screen.getByRole('button', { name: 'Export to Excel' })),
     asks: (t) => [t.exports!.grid!],
@@ -139,47 +138,52 @@ function signIn(kind: ErrorKind) {
 const kinds = ERROR_KINDS.filter((kind) => kind !== 'cancelled');
 
 describe.each(VIEWS)('$name', (view) => {
-  it.each(kinds)('a %s failure is said once, in the user’s words, with Retry only where it can help', async (kind) => {
-    signIn(kind);
-    const tracker = install(kind);
-    render(view.render());
-    view.open?.();
-    const expected = EXPECTED[kind];
+  it.each(kinds)(
+    'a %s failure is said once, in the user’s words, with Retry only where it can help',
+    async (kind) => {
+      signIn(kind);
+      const tracker = install(kind);
+      render(view.render());
+      view.open?.();
+      const expected = EXPECTED[kind];
 
-    if (kind === 'forbidden' && view.refusedWholly) {
-      // The session learns the permission is missing; the workspace then says so instead of asking.
-      expect(await screen.findByRole('heading', { name: /are not available to you/ }, { timeout: 5000 })).toBeTruthy();
-      expect(screen.queryByRole('alert')).toBeNull();
-      expect(screen.queryByRole('button', { name: 'Export to Excel' })).toBeNull();
-      expect(screen.queryByRole('button', { name: 'Make available offline' })).toBeNull();
-      return;
-    }
+      if (kind === 'forbidden' && view.refusedWholly) {
+        // The session learns the permission is missing; the workspace then says so instead of asking.
+        expect(
+          await screen.findByRole('heading', { name: /are not available to you/ }, { timeout: 5000 }),
+        ).toBeTruthy();
+        expect(screen.queryByRole('alert')).toBeNull();
+        expect(screen.queryByRole('button', { name: 'Export to Excel' })).toBeNull();
+        expect(screen.queryByRole('button', { name: 'Make available offline' })).toBeNull();
+        return;
+      }
 
-    const alert = await screen.findByRole('alert', undefined, { timeout: 5000 });
-    // Every part that fails has answered before the view is judged.
-    await waitFor(() => {
-      for (const method of view.asks(tracker)) expect(method).toHaveBeenCalled();
-    });
-    await act(async () => {});
-    expect(screen.getAllByRole('alert')).toHaveLength(1);
-    const sentence = alert.querySelector('p')?.textContent ?? '';
-    expect(sentence).toMatch(expected.words);
-    expect(sentence).not.toContain('RAW-SERVER-WORDS');
-    expect(document.body.textContent).not.toMatch(/Loading/);
+      const alert = await screen.findByRole('alert', undefined, { timeout: 5000 });
+      // Every part that fails has answered before the view is judged.
+      await waitFor(() => {
+        for (const method of view.asks(tracker)) expect(method).toHaveBeenCalled();
+      });
+      await act(async () => {});
+      expect(screen.getAllByRole('alert')).toHaveLength(1);
+      const sentence = alert.querySelector('p')?.textContent ?? '';
+      expect(sentence).toMatch(expected.words);
+      expect(sentence).not.toContain('RAW-SERVER-WORDS');
+      expect(document.body.textContent).not.toMatch(/Loading/);
 
-    const retry = within(alert).queryByRole('button', { name: 'Retry' });
-    const retries = expected.retries && !view.neverRetries;
-    expect(retry !== null).toBe(retries);
-    if (retry) {
-      const before = view.asks(tracker).map((method) => method.mock.calls.length);
-      fireEvent.click(retry);
-      await waitFor(() =>
-        expect(view.asks(tracker).some((method, index) => method.mock.calls.length > before[index]!)).toBe(
-          true,
-        ),
-      );
-    }
-  });
+      const retry = within(alert).queryByRole('button', { name: 'Retry' });
+      const retries = expected.retries && !view.neverRetries;
+      expect(retry !== null).toBe(retries);
+      if (retry) {
+        const before = view.asks(tracker).map((method) => method.mock.calls.length);
+        fireEvent.click(retry);
+        await waitFor(() =>
+          expect(view.asks(tracker).some((method, index) => method.mock.calls.length > before[index]!)).toBe(
+            true,
+          ),
+        );
+      }
+    },
+  );
 
   it('a cancelled request shows nothing: only its caller cancels, and it no longer wants the answer', async () => {
     signIn('cancelled');
