@@ -67,6 +67,8 @@ export interface ErrorWords {
   retry: boolean;
 }
 
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 /**
  * What a failure means to the user of a view that was loading `what` ("the generators", "this profile");
  * `scope` is the permission the view needs, named when it is missing.
@@ -75,11 +77,9 @@ export function describeError(error: IpcError, what: string, scope?: Scope): Err
   const said = error.message.trim() === '' ? {} : { details: error.message };
   switch (error.kind) {
     case 'offline':
-      return {
-        message: `The server cannot be reached, so ${what} could not be loaded.`,
-        hint: error.message,
-        retry: true,
-      };
+      // Offline by the user's choice, or because nothing answers: the message after says which, and what
+      // saved data is missing.
+      return { message: `${capitalized(what)} could not be loaded offline.`, hint: error.message, retry: true };
     case 'timeout':
       return {
         message: `The server did not answer in time, so ${what} could not be loaded.`,

@@ -22,7 +22,7 @@ const RAW = 'body.searchKey: RAW-SERVER-WORDS';
 
 /** The first words of each kind's sentence, and whether trying again could help. */
 const EXPECTED: Record<Exclude<ErrorKind, 'cancelled'>, { words: RegExp; retries: boolean }> = {
-  offline: { words: /^The server cannot be reached/, retries: true },
+  offline: { words: /could not be loaded offline\.$/, retries: true },
   timeout: { words: /^The server did not answer in time/, retries: true },
   server: { words: /^The server failed while loading/, retries: true },
   'invalid-response': {

@@ -140,7 +140,7 @@ describe('GeneratorProfile', () => {
       error: { kind: 'offline', message: 'down' },
     });
     render(<GeneratorProfile handlerId="TXD000000001" onClose={() => undefined} />);
-    expect((await screen.findByRole('alert')).textContent).toContain('The server cannot be reached');
+    expect((await screen.findByRole('alert')).textContent).toContain('could not be loaded offline');
     tracker.generators.detail.mockResolvedValueOnce({ ok: true, data: wireDetail('') });
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('heading', { level: 2, name: /Gulf Coast/ })).toBeTruthy();

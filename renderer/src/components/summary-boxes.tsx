@@ -53,7 +53,7 @@ export function SummaryBoxes<Totals>({ queryKey, load, boxes, what, scope }: Pro
       {failure && (
         <Problem
           error={failure}
-          what={`the ${what} totals`}
+          what="the summary figures"
           scope={scope}
           onRetry={() => setAttempt((n) => n + 1)}
         />

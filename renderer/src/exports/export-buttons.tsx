@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { IpcError, Result } from '../../../shared/ipc/contract.ts';
-import { ErrorBanner } from '../components/error-banner.tsx';
+import { Problem } from '../components/problems.tsx';
 import type { ExportFormat } from '../../../shared/ipc/exports.ts';
 import { useExports } from './export-store.ts';
 import type { StartedExport } from './offline-export.ts';
@@ -75,12 +75,8 @@ export function ExportButtons({
           Export CSV
         </button>
       )}
-      {error && (
-        // No Retry: the buttons beside it start the export again.
-        <div className="export-error">
-          <ErrorBanner error={error} what="the rows to export" />
-        </div>
-      )}
+      {/* Shown with the view's other failures when it has a place for them; no Retry: these buttons are it. */}
+      {error && <Problem error={error} what="the rows to export" />}
     </div>
   );
 }
