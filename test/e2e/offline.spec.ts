@@ -117,15 +117,13 @@ for (const failure of FAILURES) {
     // A request never seen says what is missing and how to get it, and does not spin.
     await openWorkspace(page, 'Generators');
     await page.getByRole('searchbox', { name: 'Search generators' }).fill('never searched before');
-    await expect(results(page, 'Generators').getByRole('alert')).toContainText(
-      'Make available offline',
-      FOUND_OUT,
-    );
+    const workspace = page.getByRole('region', { name: 'Generators', exact: true });
+    await expect(workspace.getByRole('alert')).toContainText('Make available offline', FOUND_OUT);
 
     // No click: the app finds the server back within seconds, and the view asks again by itself.
     await gate(app).reopen();
     await expect(page.getByRole('status', { name: 'Offline' })).toHaveCount(0, FOUND_OUT);
-    await expect(results(page, 'Generators').getByRole('alert')).toHaveCount(0);
+    await expect(workspace.getByRole('alert')).toHaveCount(0);
     await expect(page.getByRole('note', { name: 'Freshness of the generators list' })).toHaveText(
       'Up to date',
     );
@@ -341,7 +339,9 @@ test('a second user signing in on the same profile sees none of the first userâ€
   await page.getByRole('switch', { name: 'Work offline' }).check();
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await signInThroughUi(page, DEMO_USERS.generatorsOnly);
-  await expect(results(page, 'Generators').getByRole('alert')).toContainText('Nothing saved on this machine');
+  await expect(
+    page.getByRole('region', { name: 'Generators', exact: true }).getByRole('alert'),
+  ).toContainText('Nothing saved on this machine');
   await expect(page.getByRole('note', { name: 'Freshness of the generators list' })).toHaveCount(0);
   const saved = await savedData(page, 'generators-only');
   expect(saved.answers).toEqual([]);

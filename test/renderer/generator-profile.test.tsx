@@ -110,8 +110,8 @@ describe('GeneratorProfile', () => {
     expect(
       within(screen.getByRole('table', { name: 'Management methods' })).getByText('Fuel blending'),
     ).toBeTruthy();
-    expect(screen.getByText('29.69000')).toBeTruthy();
-    expect(screen.getByText('-95.20000')).toBeTruthy();
+    expect(screen.getByText('29.69')).toBeTruthy();
+    expect(screen.getByText('-95.2')).toBeTruthy();
   });
 
   it('never renders the server map HTML; only its https address is offered, opened by main', async () => {
@@ -145,7 +145,7 @@ describe('GeneratorProfile', () => {
       error: { kind: 'offline', message: 'down' },
     });
     render(<GeneratorProfile handlerId="TXD000000001" onClose={() => undefined} />);
-    expect((await screen.findByRole('alert')).textContent).toContain('could not be reached');
+    expect((await screen.findByRole('alert')).textContent).toContain('could not be loaded offline');
     tracker.generators.detail.mockResolvedValueOnce({ ok: true, data: wireDetail('') });
     answers = true;
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));

@@ -18,9 +18,10 @@ import type { SortState } from '../state/workspace-store.ts';
 import { formatCount } from '../format.ts';
 import { useAskAgainWhenOnline } from '../offline/connectivity.ts';
 import { Freshness } from '../offline/freshness.tsx';
-import { ErrorBanner } from './error-banner.tsx';
 import { queryDatasource, type FetchPage } from './grid-datasource.ts';
 import { rowsAsTsv, tsvField, writeClipboard, type CopyColumn } from './grid-copy.ts';
+import { selectedNow, useFollowedSelection, type GridSelection } from './grid-selection.ts';
+import { Problem } from './problems.tsx';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
 
@@ -87,8 +88,11 @@ type Props<Row> = {
   getRowId: (row: Row) => string;
   /** Enter on a row, or a double click. */
   onRowActivated?: (row: Row) => void;
-  /** The row the user is looking at among the selected ones: the focused one, else the first. */
-  onSelectionChange?: (row: Row | undefined) => void;
+  /**
+   * The row the user is looking at among the selected ones (the focused one, else the first), only while
+   * it is among the current query's rows (grid-selection.ts).
+   */
+  onSelectionChange?: (selection: GridSelection<Row>) => void;
   /** The user dragged columns into a new order: every column's field, left to right. */
   onColumnsMoved?: (fields: string[]) => void;
   /** The user resized columns: the new widths (px) by field. */
@@ -111,7 +115,7 @@ function cellText<Row>(api: GridApi<Row>, node: IRowNode<Row>, column: Column): 
  * rows is how a user says "these rows"), else the focused cell alone. Undefined when nothing is focused.
  */
 function copyOf<Row>(api: GridApi<Row>): { text: string; notice: string } | undefined {
-  const selected = api.getSelectedNodes().filter((node) => node.data !== undefined);
+  const selected = selectedNow(api);
   if (selected.length > 1) {
     const columns: CopyColumn<IRowNode<Row>>[] = api.getAllDisplayedColumns().map((column) => ({
       header: column.getColDef().headerName ?? column.getColId(),
@@ -125,15 +129,6 @@ function copyOf<Row>(api: GridApi<Row>): { text: string; notice: string } | unde
   if (!focused || !node?.data) return undefined;
   const header = focused.column.getColDef().headerName ?? focused.column.getColId();
   return { text: tsvField(cellText(api, node, focused.column)), notice: `Copied ${header}` };
-}
-
-/** The focused row when it is selected (the one the user just reached), else the first selected. */
-function lookedAt<Row>(api: GridApi<Row>): Row | undefined {
-  const focused = api.getFocusedCell();
-  const node = focused ? api.getDisplayedRowAtIndex(focused.rowIndex) : undefined;
-  if (node?.isSelected() && node.data) return node.data;
-  const [first] = [...api.getSelectedNodes()].sort((a, b) => (a.rowIndex ?? 0) - (b.rowIndex ?? 0));
-  return first?.data;
 }
 
 /**
@@ -236,13 +231,23 @@ export function ResultsGrid<Row>(props: Props<Row>) {
     api.current?.refreshInfiniteCache();
   };
   useAskAgainWhenOnline(error !== null || shownFrom?.source === 'cache', askAgain);
+  const followSelection = useFollowedSelection({
+    api,
+    queryKey,
+    settled: count !== null || error !== null,
+    rowId: props.getRowId,
+    onChange: props.onSelectionChange,
+  });
 
   return (
     <section className="results" aria-label={label}>
       <div className="results-line">
         <div className="results-status" aria-live="polite">
           {count === null
-            ? `Loading ${noun}…`
+            ? // A failed query is not loading: the reason is shown above, once.
+              error
+              ? ''
+              : `Loading ${noun}…`
             : `${formatCount(count)} ${count === 1 ? noun.replace(/s$/, '') : noun}`}
         </div>
         {copyNotice && (
@@ -252,7 +257,7 @@ export function ResultsGrid<Row>(props: Props<Row>) {
         )}
       </div>
       <Freshness provenance={shownFrom} what={`${noun} list`} />
-      {error && <ErrorBanner error={error} what={noun} scope={scope} onRetry={askAgain} />}
+      {error && <Problem error={error} what={`the ${noun}`} scope={scope} onRetry={askAgain} />}
       <div
         className="grid-frame"
         onMouseDownCapture={(event) => {
@@ -282,14 +287,20 @@ export function ResultsGrid<Row>(props: Props<Row>) {
         <AgGridReact<Row>
           theme={theme}
           columnDefs={columns}
-          // A header longer than its column wraps onto a second line rather than hide its last words.
+          // A header longer than its column wraps onto a second line rather than hide its last words; a cell
+          // too narrow for its text ends in an ellipsis, and its tooltip says it whole.
           defaultColDef={{
             sortable: true,
             resizable: true,
             minWidth: 72,
             wrapHeaderText: true,
             autoHeaderHeight: true,
+            tooltip: true,
+            headerTooltip: true,
           }}
+          enableBrowserTooltips
+          // The empty state below says why there are no rows and offers a way out; AG Grid's own is a second voice.
+          suppressNoRowsOverlay
           rowModelType="infinite"
           datasource={query.datasource}
           cacheBlockSize={pageSize}
@@ -326,7 +337,7 @@ export function ResultsGrid<Row>(props: Props<Row>) {
             event.api.ensureIndexVisible(0, 'top');
             onSortChange(next);
           }}
-          onSelectionChanged={(event) => latest.current.onSelectionChange?.(lookedAt(event.api))}
+          onSelectionChanged={(event) => followSelection(event.api)}
           onColumnMoved={(event) => {
             if (!event.finished || event.source !== 'uiColumnMoved') return;
             latest.current.onColumnsMoved?.(event.api.getColumnState().map((state) => state.colId));

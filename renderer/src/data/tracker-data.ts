@@ -10,7 +10,9 @@ import type {
   ManifestFilterFields,
   ManifestLookupField,
 } from '../../../shared/api/index.ts';
+import type { Scope } from '../../../shared/api/index.ts';
 import { request, type Answer, type DataOf } from './pipeline.ts';
+import { scopeRefused } from './permissions.ts';
 import { sessionChanged } from './session.ts';
 import { serverReached } from '../offline/connectivity.ts';
 
@@ -30,12 +32,20 @@ function tracker(): TrackerApi {
   return window.tracker;
 }
 
+/** Notes a 403 for a request that needs `scope`, so views stop offering what can only be refused. */
+function noting<Data>(scope: Scope): (answer: Answer<Data>) => Answer<Data> {
+  return (answer) => {
+    if (!answer.ok && answer.error.kind === 'forbidden') scopeRefused(scope);
+    return answer;
+  };
+}
+
 export function generatorTotals(
   query: GeneratorQuery,
   signal?: AbortSignal,
   onUpdate?: Update<DataOf<'generators.aggregate'>>,
 ): Promise<Answer<DataOf<'generators.aggregate'>>> {
-  return request('generators.aggregate', query, { signal, onUpdate });
+  return request('generators.aggregate', query, { signal, onUpdate }).then(noting('generators'));
 }
 
 export function generatorPage(
@@ -44,7 +54,9 @@ export function generatorPage(
   signal?: AbortSignal,
   onUpdate?: Update<DataOf<'generators.list'>>,
 ): Promise<Answer<DataOf<'generators.list'>>> {
-  return request('generators.list', { ...query, pageInfo: page }, { signal, onUpdate });
+  return request('generators.list', { ...query, pageInfo: page }, { signal, onUpdate }).then(
+    noting('generators'),
+  );
 }
 
 export function generatorLookup(
@@ -54,7 +66,9 @@ export function generatorLookup(
   signal?: AbortSignal,
   onUpdate?: Update<DataOf<'generators.lookup'>>,
 ): Promise<Answer<DataOf<'generators.lookup'>>> {
-  return request('generators.lookup', { field, search, page }, { signal, onUpdate });
+  return request('generators.lookup', { field, search, page }, { signal, onUpdate }).then(
+    noting('generators'),
+  );
 }
 
 export function generatorDetail(
@@ -70,7 +84,7 @@ export function manifestTotals(
   signal?: AbortSignal,
   onUpdate?: Update<DataOf<'manifests.aggregate'>>,
 ): Promise<Answer<DataOf<'manifests.aggregate'>>> {
-  return request('manifests.aggregate', query, { signal, onUpdate });
+  return request('manifests.aggregate', query, { signal, onUpdate }).then(noting('manifests'));
 }
 
 export function manifestPage(
@@ -79,7 +93,9 @@ export function manifestPage(
   signal?: AbortSignal,
   onUpdate?: Update<DataOf<'manifests.list'>>,
 ): Promise<Answer<DataOf<'manifests.list'>>> {
-  return request('manifests.list', { ...query, pageInfo: page }, { signal, onUpdate });
+  return request('manifests.list', { ...query, pageInfo: page }, { signal, onUpdate }).then(
+    noting('manifests'),
+  );
 }
 
 export function manifestLookup(
@@ -89,7 +105,7 @@ export function manifestLookup(
   signal?: AbortSignal,
   onUpdate?: Update<DataOf<'manifests.lookup'>>,
 ): Promise<Answer<DataOf<'manifests.lookup'>>> {
-  return request('manifests.lookup', { field, search, page }, { signal, onUpdate });
+  return request('manifests.lookup', { field, search, page }, { signal, onUpdate }).then(noting('manifests'));
 }
 
 /** Asks main to open an https: link in the user's browser; main refuses anything else. */

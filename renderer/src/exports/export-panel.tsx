@@ -9,14 +9,12 @@ import { useEffect, useState } from 'react';
 import './exports.css';
 import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
 import { cancelExport, followExports } from '../data/exports.ts';
-import { formatCount } from '../format.ts';
+import { formatCount, formatTimestamp } from '../format.ts';
 import type { PackRecord } from '../offline/database.ts';
 import { pace, useExports, type ExportEntry } from './export-store.ts';
 import { exportFromPack, packCovering } from './offline-export.ts';
 import { isOffline, useConnectivity } from '../offline/connectivity.ts';
 import { packSavedAt } from '../offline/offline-store.ts';
-
-const SAVED_AT = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
  * "Export from offline data (saved …)" when a complete pack covers the query of an export that failed for
@@ -51,7 +49,7 @@ function OfflineOffer({ entry, grid }: { entry: ExportEntry; grid: ExportGridInp
   return (
     <>
       <button type="button" className="export-offer" onClick={run}>
-        Export from offline data (saved {SAVED_AT.format(packSavedAt(pack))})
+        Export from offline data (saved {formatTimestamp(packSavedAt(pack))})
       </button>
       {error && <span className="export-offer export-error">{error}</span>}
     </>

@@ -7,6 +7,7 @@
 import { createContext, useContext, useEffect, useId } from 'react';
 import { create } from 'zustand';
 import type { Provenance } from '../data/pipeline.ts';
+import { formatTimestamp } from '../format.ts';
 import { useNow } from './clock.ts';
 import { relativeTime } from './relative-time.ts';
 
@@ -46,7 +47,7 @@ export function Freshness({ provenance, what }: { provenance: Provenance | null;
       className={saved ? 'freshness saved' : 'freshness'}
       role="note"
       aria-label={`Freshness of the ${what}`}
-      title={new Date(provenance.fetchedAt).toLocaleString()}
+      title={formatTimestamp(provenance.fetchedAt)}
     >
       {saved ? `Saved ${relativeTime(provenance.fetchedAt, now)}` : 'Up to date'}
     </span>

@@ -8,6 +8,7 @@
  * stays mounted while the user is elsewhere, so a notice that outlived its download would read as current.
  */
 import { useEffect, useState } from 'react';
+import { useAccess } from '../data/permissions.ts';
 import { useConnectivity, isOffline } from './connectivity.ts';
 import { makeAvailableOffline, useDownloads, type LiveDownload } from './downloads.ts';
 import type { PackQuery } from './engine-seam.ts';
@@ -24,6 +25,24 @@ function noticeOf(live: LiveDownload): string {
 }
 
 export function MakeAvailableOffline({ query }: { query: PackQuery }) {
+  // A pack of manifests also takes their generators' rows and profiles (pack-download.ts).
+  const generators = useAccess('generators');
+  const manifests = useAccess('manifests');
+  const lacking = [
+    ...(generators === 'denied' ? ['generators'] : []),
+    ...(query.list === 'manifests' && manifests === 'denied' ? ['manifests'] : []),
+  ];
+  if (lacking.length > 0) {
+    return (
+      <span role="note" className="freshness">
+        No offline packs: they need the “{lacking.join('” and “')}” permission your account lacks.
+      </span>
+    );
+  }
+  return <PackButton query={query} />;
+}
+
+function PackButton({ query }: { query: PackQuery }) {
   const offline = useConnectivity(isOffline);
   const signedIn = useOfflineStore((state) => state.name !== null);
   /** The pack this button started last, while the notice follows it. */

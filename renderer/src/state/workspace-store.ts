@@ -21,8 +21,9 @@ export type PickedTexts = Record<string, Record<string, string>>;
 export type WorkspaceState<F extends FilterFields> = {
   filterFields: F;
   /**
-   * What the lookup showed for each picked value (NAICS: "code - description"), so a chip can say what a
-   * bare code means without asking the server again; kept only for values still picked.
+   * What the lookup showed for each picked value (NAICS: "code - description"; for a grouped lookup, the
+   * heading it was under), so a chip can say what a bare code means without asking the server again; kept
+   * only for values still picked.
    */
   pickedTexts: PickedTexts;
   searchKey: string;

@@ -120,9 +120,9 @@ export function ManifestsWorkspace({ hidden }: { hidden: boolean }) {
       hidden={hidden}
       onRowActivated={(row) => row.generator_epa_id && openProfile(row.generator_epa_id)}
       filterExtras={<DateFilters />}
-      below={(selected) => (
+      below={(selection) => (
         <section className="detail-pane" aria-label="Waste lines">
-          <WasteLines manifest={selected} />
+          <WasteLines selection={selection} />
         </section>
       )}
     />
