@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { posix } from 'node:path';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -33,9 +34,11 @@ function boundary(folders, modules, layerPatterns = []) {
 
 /**
  * Layers inside a process: each folder of `root` imports only the folders listed for it (and shared/ and the
- * packages its process allows). A folder's rule repeats its process boundary, because a later config's
- * options for a rule replace an earlier one's. Sibling folders are matched as relative imports
- * (`../session/…`, `../../data/…`), so shared/'s folders of the same name are not.
+ * packages its process allows), never the files at `root` itself (the app's entry and shell, above every
+ * folder). A folder's rule repeats its process boundary, because a later config's options for a rule replace
+ * an earlier one's. Imports are matched by the relative path from the folder to each forbidden one
+ * (`../session/x.ts`, `../../data/x.ts`, `../x.ts` from a nested folder to its parent), to files directly in
+ * it: a nested folder is a layer of its own.
  * @param {string} root the process's source folder, e.g. "main/src"
  * @param {Record<string, string[]>} allowed each folder, and the folders it may import
  * @param {string[]} folders project folders in other processes (the process boundary)
@@ -43,20 +46,26 @@ function boundary(folders, modules, layerPatterns = []) {
  */
 function layers(root, allowed, folders, modules) {
   const names = Object.keys(allowed);
+  const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const into = (from, to) => {
+    const path = posix.relative(from, to);
+    return `^${escape(path.startsWith('.') ? path : `./${path}`)}/[^/]+$`;
+  };
   return names.map((folder) => ({
     files: [`${root}/${folder}/**`],
-    rules: boundary(
-      folders,
-      modules(folder),
-      names
-        .filter(
-          (other) => other !== folder && !other.startsWith(`${folder}/`) && !allowed[folder]?.includes(other),
-        )
+    ignores: names.filter((other) => other.startsWith(`${folder}/`)).map((other) => `${root}/${other}/**`),
+    rules: boundary(folders, modules(folder), [
+      {
+        regex: into(folder, ''),
+        message: `${root}/${folder} must not import the files at ${root} itself, the top.`,
+      },
+      ...names
+        .filter((other) => other !== folder && !allowed[folder]?.includes(other))
         .map((other) => ({
-          regex: `^(\\.\\./)+${other.replaceAll('/', '\\/')}/`,
-          message: `${root}/${folder} is below ${root}/${other} in the layers (docs/architecture.md) and must not import it.`,
+          regex: into(folder, other),
+          message: `${root}/${folder} must not import ${root}/${other}: see the layers in docs/architecture.md.`,
         })),
-    ),
+    ]),
   }));
 }
 
@@ -71,6 +80,27 @@ const MAIN_LAYERS = {
   ipc: ['api', 'export', 'security', 'session', 'settings'],
   bridge: ['api', 'export', 'ipc', 'security', 'session', 'settings'],
   electron: ['api', 'export', 'ipc', 'security', 'session', 'settings', 'windows'],
+};
+
+/** The renderer's layers, lowest first. */
+const RENDERER_LAYERS = {
+  base: [],
+  data: ['base'],
+  'offline/engine': [],
+  offline: ['base', 'data', 'offline/engine'],
+  state: ['base', 'data', 'offline'],
+  components: ['base', 'data', 'offline', 'state'],
+  exports: ['base', 'data', 'offline', 'offline/engine', 'state', 'components'],
+  settings: ['base', 'data', 'components'],
+  profile: ['base', 'data', 'offline', 'state', 'components', 'exports'],
+  workspaces: ['base', 'data', 'offline', 'state', 'components', 'exports'],
+};
+
+/** window.tracker is main's surface: the data pipeline calls it, every other part of the renderer calls the pipeline. */
+const ONLY_DATA_CALLS_MAIN = {
+  object: 'window',
+  property: 'tracker',
+  message: 'Only renderer/src/data calls main (window.tracker); go through its pipeline.',
 };
 
 /** The server's layers, lowest first. */
@@ -151,6 +181,28 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       ...boundary(['server', 'main', 'preload'], ['electron', 'node:*', 'fs', 'path']),
     },
+  },
+  {
+    files: ['renderer/src/*'],
+    rules: { 'no-restricted-properties': ['error', ONLY_DATA_CALLS_MAIN] },
+  },
+  ...layers('renderer/src', RENDERER_LAYERS, ['server', 'main', 'preload'], (folder) => [
+    'electron',
+    'node:*',
+    'fs',
+    'path',
+    // The engine is pure TypeScript over rows: its storage is handed to it (offline/engine.worker.ts).
+    ...(folder === 'offline/engine' ? ['dexie', 'react', 'react-dom', 'zustand'] : []),
+  ]).map((layer) => ({
+    ...layer,
+    rules: {
+      ...layer.rules,
+      'no-restricted-properties': ['error', ONLY_DATA_CALLS_MAIN],
+    },
+  })),
+  {
+    files: ['renderer/src/data/**'],
+    rules: { 'no-restricted-properties': 'off' },
   },
   {
     files: ['**/*.js', '**/*.mjs'],

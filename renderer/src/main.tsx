@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app.tsx';
 import './styles.css';
 import { installProbe } from './data/probe.ts';
-import { EngineClient } from './offline/engine/engine-client.ts';
+import { EngineClient } from './offline/engine-client.ts';
 import { setOfflineEngine } from './offline/engine-seam.ts';
 import { followTheme } from './theme.ts';
 

@@ -12,7 +12,7 @@ import { FilterPanel } from '../../renderer/src/components/filter-panel.tsx';
 import { useSession } from '../../renderer/src/data/session.ts';
 import { usePermissions } from '../../renderer/src/data/permissions.ts';
 import { ExportButtons } from '../../renderer/src/exports/export-buttons.tsx';
-import { useConnectivity } from '../../renderer/src/offline/connectivity.ts';
+import { useConnectivity } from '../../renderer/src/data/connectivity.ts';
 import { GeneratorProfile } from '../../renderer/src/profile/generator-profile.tsx';
 import { GENERATORS, GeneratorsWorkspace } from '../../renderer/src/workspaces/generators.tsx';
 import { ManifestsWorkspace } from '../../renderer/src/workspaces/manifests.tsx';

@@ -7,7 +7,7 @@
 import { createContext, useContext, useEffect, useId } from 'react';
 import { create } from 'zustand';
 import type { Provenance } from '../data/pipeline.ts';
-import { formatTimestamp } from '../format.ts';
+import { formatTimestamp } from '../base/format.ts';
 import { useNow } from './clock.ts';
 import { relativeTime } from './relative-time.ts';
 
