@@ -12,10 +12,9 @@ import { networkSkipped, serverOutOfReach, useConnectivity } from '../data/conne
 import { RESUMING_STATUSES, isQuotaError, type OfflineDatabase, type PackRecord } from './database.ts';
 import { covers } from './engine/covers.ts';
 import type { PackQuery } from './engine-seam.ts';
+import { DownloadStop, STOPPED } from './pack-pages.ts';
 import {
-  DownloadStop,
   SET_ASIDE,
-  STOPPED,
   createPack,
   runDownload,
   type DownloadEnd,
