@@ -53,9 +53,3 @@ export function Freshness({ provenance, what }: { provenance: Provenance | null;
     </span>
   );
 }
-
-/** The provenance of an answer, when it has one (answers of the data pipeline do). */
-export function provenanceOf(answer: object): Provenance | null {
-  const { source, fetchedAt } = answer as Partial<Provenance>;
-  return source && typeof fetchedAt === 'number' ? { source, fetchedAt } : null;
-}
