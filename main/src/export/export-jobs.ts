@@ -16,6 +16,7 @@ import { CANCELLED_MESSAGE, ExportFailure, NetworkLost, failureMessage } from '.
 import { writeInThreads } from './export-threads.ts';
 import type { GridFile, SourcePages, WriteProgress } from './grid-file.ts';
 import { PartNotes, spillNameFor } from './leftovers.ts';
+import { EXCEL_SHEET_ROWS } from './sheet-series.ts';
 
 export interface ExportEvents {
   progress(id: string, progress: WriteProgress & { waiting?: 'sign-in' }): void;
@@ -63,6 +64,7 @@ export function createExports(deps: ExportDeps) {
   const running = new Map<string, Running>();
   const notes = new PartNotes(deps.spillFolder);
   const open = deps.open ?? createWriteStream;
+  const sheetRows = deps.sheetRows ?? EXCEL_SHEET_ROWS;
 
   async function run(id: string, target: string, write: Write, controller: AbortController): Promise<void> {
     let lastProgress = 0;
@@ -121,7 +123,7 @@ export function createExports(deps: ExportDeps) {
           {
             signal,
             spillPath: join(deps.spillFolder, spillNameFor(temporary)),
-            ...(deps.sheetRows ? { sheetRows: deps.sheetRows } : {}),
+            sheetRows,
             onProgress: (progress) => report.progress(progress),
           },
         );

@@ -23,12 +23,12 @@
  *     reading ─────────────────────────────► ending ──────────────────► ended (rows)
  *        │                                     │
  *        │  abort, the file fails, a page      │
- *        │  does not read, a thread dies       │
+ *        │  does not read, the reader dies     │
  *        └──────────────┬──────────────────────┘
  *                       ▼          writer: done | failed | exit, or STOP_GRACE_MS
  *                   stopping ──────────────────────────────────────────► ended (the stop's reason)
  *
- *     A failure the writer reports itself (a file-system error, a thread that dies) in reading or ending
+ *     A failure of the writer's own (a file-system error, its thread dying) in reading or ending
  *     ends the export at once with that failure. In `ended` both threads are terminated; on a failure the
  *     file is closed before the promise rejects (so no write lands after the caller removes it) and the
  *     spill file is removed.
@@ -105,7 +105,7 @@ export interface ThreadOptions {
   /** Where the writer keeps the waste lines while the first sheet is written; removed when done. */
   spillPath: string;
   /** Rows a sheet may hold, the header included: Excel's limit unless a test lowers it. */
-  sheetRows?: number;
+  sheetRows: number;
 }
 
 type State = 'reading' | 'ending' | 'stopping' | 'ended';
@@ -169,12 +169,7 @@ class ExportThreads {
     const { describe: _describe, ...shape } = file;
     const { spillPath, sheetRows } = options;
     const channel = new MessageChannel();
-    const setup: WriterSetup = {
-      file: shape,
-      spillPath,
-      pages: channel.port1,
-      ...(sheetRows ? { sheetRows } : {}),
-    };
+    const setup: WriterSetup = { file: shape, spillPath, sheetRows, pages: channel.port1 };
     this.writer = startThread(WRITER_FILE, setup, channel.port1, YOUNG_GENERATION_MB, OLD_GENERATION_MB);
     const readerSetup: ReaderSetup = {
       shape: { columns: file.columns, wasteLines: file.wasteLines },

@@ -14,7 +14,7 @@ export interface WriterSetup {
   file: FileShape;
   spillPath: string;
   /** Rows a sheet may hold, the header included (Excel's limit unless a test lowers it). */
-  sheetRows?: number;
+  sheetRows: number;
   pages: MessagePort;
 }
 

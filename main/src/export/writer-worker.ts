@@ -144,7 +144,7 @@ try {
   const rows = await writeGridFile({ ...file, describe: () => query }, pagesFromReader(), outputToMain(), {
     signal: controller.signal,
     spillPath,
-    ...(sheetRows ? { sheetRows } : {}),
+    sheetRows,
     onProgress: (progress) => post({ type: 'progress', progress }),
   });
   post({ type: 'done', rows });
