@@ -159,7 +159,7 @@ describe.each(VIEWS)('$name', (view) => {
       }
 
       const alert = await screen.findByRole('alert', undefined, { timeout: 5000 });
-      // A failure that finds no server takes the app offline (offline/connectivity.ts): the parts not yet
+      // A failure that finds no server takes the app offline (data/connectivity.ts): the parts not yet
       // asked are answered from saved data, here none, without asking the network again.
       const noServer = kind === 'offline' || kind === 'timeout';
       // Every part that fails has answered before the view is judged.
