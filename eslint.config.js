@@ -34,13 +34,14 @@ function boundary(folders, modules, layerPatterns = []) {
 
 /**
  * Layers inside a process: each folder of `root` imports only the folders listed for it (and shared/ and the
- * packages its process allows), never the files at `root` itself (the app's entry and shell, above every
- * folder). A folder's rule repeats its process boundary, because a later config's options for a rule replace
+ * packages its process allows), and the files at `root` itself (the entry and the shell, above the folders)
+ * only where it lists '.'. A folder's rule repeats its process boundary, because a later config's options for a rule replace
  * an earlier one's. Imports are matched by the relative path from the folder to each forbidden one
  * (`../session/x.ts`, `../../data/x.ts`, `../x.ts` from a nested folder to its parent), to files directly in
  * it: a nested folder is a layer of its own.
  * @param {string} root the process's source folder, e.g. "main/src"
- * @param {Record<string, string[]>} allowed each folder, and the folders it may import
+ * @param {Record<string, string[]>} allowed each folder (every folder with files, nested ones too), and the
+ *   folders it may import
  * @param {string[]} folders project folders in other processes (the process boundary)
  * @param {(folder: string) => string[]} modules packages or builtins a folder must not load
  */
@@ -55,10 +56,14 @@ function layers(root, allowed, folders, modules) {
     files: [`${root}/${folder}/**`],
     ignores: names.filter((other) => other.startsWith(`${folder}/`)).map((other) => `${root}/${other}/**`),
     rules: boundary(folders, modules(folder), [
-      {
-        regex: into(folder, ''),
-        message: `${root}/${folder} must not import the files at ${root} itself, the top.`,
-      },
+      ...(allowed[folder]?.includes('.')
+        ? []
+        : [
+            {
+              regex: into(folder, ''),
+              message: `${root}/${folder} must not import the files at ${root} itself.`,
+            },
+          ]),
       ...names
         .filter((other) => other !== folder && !allowed[folder]?.includes(other))
         .map((other) => ({
@@ -111,8 +116,10 @@ const SERVER_LAYERS = {
   http: ['db', 'repositories', 'workers'],
   auth: ['db', 'repositories', 'workers', 'http'],
   data: ['db', 'auth'],
+  'data/demo': ['db', 'auth', 'data'],
   routes: ['db', 'repositories', 'workers', 'http', 'auth'],
-  cli: ['db', 'repositories', 'workers', 'http', 'auth', 'data', 'routes'],
+  // The command-line entries start the app (server/src/app.ts, server.ts): the top.
+  cli: ['db', 'repositories', 'workers', 'http', 'auth', 'data', 'data/demo', 'routes', '.'],
 };
 
 export default tseslint.config(
