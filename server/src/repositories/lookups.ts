@@ -21,7 +21,7 @@ import {
 } from '../../../shared/query/lookup.ts';
 import { foldCase } from '../../../shared/query/search.ts';
 import { lookupSearchTable } from '../db/lookup-index.ts';
-import type { LookupLoad } from '../db/lookup-lists.ts';
+import { loadList, type LookupList } from '../db/lookup-lists.ts';
 import { TRIGRAM_MIN_LENGTH, trigramPhrase } from '../db/search-index.ts';
 import type { StatementCache } from '../db/statements.ts';
 import { foldedContains } from './trigram-search.ts';
@@ -83,7 +83,6 @@ export class IndexedLookup implements LookupSource {
   private readonly list: string;
   private readonly table: string;
   private readonly short: MemoryLookup | ColumnScanLookup;
-  private size: number | undefined;
 
   /** `list`: the list's name in the lookup index ("<table>.<field>"). */
   constructor(statements: StatementCache, list: string, short: MemoryLookup | ColumnScanLookup) {
@@ -115,32 +114,17 @@ export class IndexedLookup implements LookupSource {
   }
 
   page(search: string, page: number): LookupResult {
-    const skip = (page - 1) * PAGE;
-    if ([...search].length < INDEXED_KEY_LENGTH) {
-      if (search !== '' || this.short instanceof MemoryLookup) return this.short.page(search, page);
-      // Rowids 1, 2, … in lookup order: a page is a rowid range, read row by row because FTS5 scans its
-      // whole table for a range but seeks for one rowid.
-      const size = this.listSize();
-      const read = this.statements.get(`SELECT value, text FROM ${this.table} WHERE rowid = ?`);
-      const entries: LookupEntry[] = [];
-      for (let rowid = skip + 1; rowid <= Math.min(size, skip + PAGE); rowid += 1) {
-        entries.push(read.get(rowid) as LookupEntry);
-      }
-      return { results: entries, pagination: { more: skip + PAGE < size } };
-    }
+    if ([...search].length < INDEXED_KEY_LENGTH) return this.short.page(search, page);
+    // Rowids 1, 2, … are the list's lookup order, so the matches come in order and the walk stops once the
+    // page is full; a list an import has added to since it was written in order sorts its matches instead.
+    const ordered = this.statements.get('SELECT ordered FROM lookup_lists WHERE list = ?').pluck().get(this.list);
     const entries = this.statements
       .get(
-        `SELECT value, text FROM ${this.table} WHERE ${this.table} MATCH ? ORDER BY rowid LIMIT ? OFFSET ?`,
+        `SELECT value, text FROM ${this.table} WHERE ${this.table} MATCH ?
+         ORDER BY ${ordered === 1 ? 'rowid' : 'text'} LIMIT ? OFFSET ?`,
       )
-      .all(trigramPhrase(search), PAGE + 1, skip) as LookupEntry[];
+      .all(trigramPhrase(search), PAGE + 1, (page - 1) * PAGE) as LookupEntry[];
     return { results: entries.slice(0, PAGE), pagination: { more: entries.length > PAGE } };
-  }
-
-  private listSize(): number {
-    this.size ??=
-      (this.statements.get('SELECT size FROM lookup_lists WHERE list = ?').pluck().get(this.list) as
-        number | undefined) ?? 0;
-    return this.size;
   }
 }
 
@@ -161,6 +145,16 @@ export class ColumnScanLookup implements LookupSource {
   }
 
   page(search: string, page: number): LookupResult {
+    if (search === '') {
+      const values = this.statements
+        .get(
+          `SELECT ${this.column} FROM ${this.table} WHERE ${this.column} <> ''
+           ORDER BY ${this.column} LIMIT ? OFFSET ?`,
+        )
+        .pluck()
+        .all(PAGE + 1, (page - 1) * PAGE) as string[];
+      return pageOf(values);
+    }
     const match = foldedContains(this.column, search);
     const values = this.statements
       .get(
@@ -204,7 +198,7 @@ export function indexedLookups<Field extends string>(
   db: Database,
   statements: StatementCache,
   table: string,
-  lists: Record<Field, LookupLoad>,
+  lists: Record<Field, LookupList>,
   scanned: Partial<Record<Field, string>>,
 ): Record<Field, IndexedLookup> {
   const lookups = {} as Record<Field, IndexedLookup>;
@@ -212,7 +206,7 @@ export function indexedLookups<Field extends string>(
     const column = scanned[field];
     const short =
       column === undefined
-        ? new MemoryLookup(() => lists[field](db))
+        ? new MemoryLookup(() => loadList(lists[field])(db))
         : new ColumnScanLookup(statements, table, column);
     lookups[field] = new IndexedLookup(statements, `${table}.${field}`, short);
   }

@@ -1,0 +1,296 @@
+/**
+ * What the serving queries read beside the rows, brought up to date for the rows one import batch touched,
+ * in the batch's transaction: so a server reading the database sees each transaction whole, its rows in
+ * lists, totals, searches, lookups and profiles at once (docs/api.md "The data while serving").
+ *
+ * - every touched manifest's transporter, containers, line count and tons, and its lines' transporter id,
+ *   the stored waste-line JSON, the per-manifest
+ *   line sets and their per-value totals, the per-generator sets and shipment totals, the search index
+ *   entries and the lookup lists (db/lookup-index.ts).
+ * An import into an empty database (bulk mode) leaves all of it to one pass after the load
+ * (ALL_MANIFEST_AGGREGATES_SQL, then finalize()), several times faster than row by row.
+ */
+import type { Database, Statement } from 'better-sqlite3';
+import { GENERATOR_SEARCH_FIELDS, MANIFEST_SEARCH_FIELDS } from '../../../../shared/query/index.ts';
+import { LINE_SET_COLUMNS } from '../../db/derive.ts';
+import { ONE_PER_ROW_LISTS, addLookupEntry, listedText, removeLookupEntry } from '../../db/lookup-index.ts';
+import { entryOf, entrySql, lookupLists, type LookupList } from '../../db/lookup-lists.ts';
+import { WASTE_LINE_COLUMNS, wasteLine } from '../../db/waste-lines-json.ts';
+import type { Touched } from './writers.ts';
+
+const IDS = 'SELECT value FROM json_each(?)';
+
+const MANIFEST_AGGREGATES_SQL = `
+UPDATE manifests SET
+  transporter = coalesce((SELECT coalesce(nullif(t.name, ''), t.epa_id) FROM manifest_transporters t
+                          WHERE t.manifest_id = manifests.id AND t.transporter_order = 1), ''),
+  container_count = coalesce((SELECT sum(w.container_count) FROM waste_lines w WHERE w.manifest_id = manifests.id), 0),
+  waste_stream_count = (SELECT count(*) FROM waste_lines w WHERE w.manifest_id = manifests.id),
+  total_waste_quantity_tons = coalesce(source_total_tons,
+    (SELECT round(coalesce(sum(w.waste_quantity_tons), 0), 4) FROM waste_lines w WHERE w.manifest_id = manifests.id))
+WHERE id IN (${IDS});
+UPDATE waste_lines SET transporter = coalesce((SELECT t.epa_id FROM manifest_transporters t
+    WHERE t.manifest_id = waste_lines.manifest_id AND t.transporter_order = 1), '')
+WHERE manifest_id IN (${IDS});`;
+
+/** The same for every manifest at once, after a bulk load (joins instead of a subquery per row). */
+export const ALL_MANIFEST_AGGREGATES_SQL = `
+UPDATE manifests SET container_count = t.containers, waste_stream_count = t.lines,
+  total_waste_quantity_tons = coalesce(manifests.source_total_tons, t.tons)
+FROM (SELECT manifest_id, sum(container_count) AS containers, count(*) AS lines,
+             round(sum(waste_quantity_tons), 4) AS tons
+      FROM waste_lines GROUP BY manifest_id) t
+WHERE manifests.id = t.manifest_id;
+UPDATE manifests SET total_waste_quantity_tons = source_total_tons
+WHERE source_total_tons IS NOT NULL AND waste_stream_count = 0;
+UPDATE manifests SET transporter = coalesce(nullif(t.name, ''), t.epa_id)
+FROM manifest_transporters t WHERE t.manifest_id = manifests.id AND t.transporter_order = 1;
+UPDATE waste_lines SET transporter = t.epa_id
+FROM manifest_transporters t
+WHERE t.manifest_id = waste_lines.manifest_id AND t.transporter_order = 1 AND waste_lines.transporter <> t.epa_id;`;
+
+/** derive.ts's per-generator sets and totals, for some generators only. */
+const GENERATOR_SQL = `
+DELETE FROM generator_shipped_years WHERE generator_id IN (${IDS});
+DELETE FROM generator_waste_codes WHERE generator_id IN (${IDS});
+DELETE FROM generator_handling_codes WHERE generator_id IN (${IDS});
+DELETE FROM generator_statuses WHERE generator_id IN (${IDS});
+INSERT OR IGNORE INTO generator_statuses (status, generator_id)
+SELECT registration_status, id FROM generators WHERE registration_status <> '' AND id IN (${IDS})
+UNION ALL
+SELECT federal_generator_status_universe, id FROM generators
+WHERE federal_generator_status_universe <> '' AND id IN (${IDS});
+INSERT OR IGNORE INTO generator_shipped_years (year, generator_id)
+SELECT DISTINCT substr(shipped_date, 1, 4), generator_id FROM manifests
+WHERE generator_id IN (${IDS}) AND shipped_date <> '';
+INSERT OR IGNORE INTO generator_handling_codes (code, generator_id)
+SELECT DISTINCT w.management_method_code, m.generator_id
+FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
+WHERE m.generator_id IN (${IDS}) AND w.management_method_code <> '';
+INSERT OR IGNORE INTO generator_waste_codes (code, generator_id)
+SELECT DISTINCT trim(j.value), m.generator_id
+FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id,
+     json_each('["' || replace(w.federal_waste_codes, ',', '","') || '"]') j
+WHERE m.generator_id IN (${IDS}) AND w.federal_waste_codes <> '' AND trim(j.value) <> '';
+UPDATE generators SET
+  shipped_tons = coalesce((SELECT round(sum(total_waste_quantity_tons), 4) FROM manifests m WHERE m.generator_id = generators.id), 0),
+  shipped_count = (SELECT count(*) FROM manifests m WHERE m.generator_id = generators.id),
+  container_count = coalesce((SELECT sum(container_count) FROM manifests m WHERE m.generator_id = generators.id), 0),
+  shipped_years = coalesce((SELECT group_concat(year, ',') FROM (SELECT year FROM generator_shipped_years
+                            WHERE generator_id = generators.id ORDER BY year)), ''),
+  federal_waste_codes = coalesce((SELECT group_concat(code, ',') FROM (SELECT code FROM generator_waste_codes
+                                  WHERE generator_id = generators.id ORDER BY code)), ''),
+  mmc_count = (SELECT count(*) FROM generator_handling_codes WHERE generator_id = generators.id),
+  management_method_code = coalesce((
+    SELECT w.management_method_code FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
+    WHERE m.generator_id = generators.id AND w.management_method_code <> ''
+    GROUP BY w.management_method_code ORDER BY count(*) DESC, w.management_method_code LIMIT 1), '')
+WHERE id IN (${IDS});`;
+
+function lineSetsSql(): string {
+  return Object.entries(LINE_SET_COLUMNS)
+    .map(
+      ([member, column]) => `
+INSERT OR IGNORE INTO manifest_line_sets
+  (member, code, shipped_date, manifest_tracking_number, manifest_id, tons, containers, streams)
+SELECT '${member}', w.${column}, m.shipped_date, m.manifest_tracking_number, m.id,
+       m.total_waste_quantity_tons, m.container_count, m.waste_stream_count
+FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
+WHERE m.id IN (${IDS}) AND w.${column} <> '';`,
+    )
+    .join('\n');
+}
+
+/** A list's values that a batch may have added or removed. */
+type Candidates = Map<string, Set<string>>;
+
+/** Which lists each table's columns feed, for the candidates of a touched row (one-per-row lists apart). */
+function listsOf(from: string): [string, LookupList][] {
+  return lookupLists().filter(([name, list]) => list.from === from && !ONE_PER_ROW_LISTS.has(name));
+}
+
+export class DerivedData {
+  private readonly db: Database;
+  private readonly incremental: boolean;
+  private readonly statements = new Map<string, Statement>();
+  /** Old search index entries and list values of the rows the batch changed, read before it changed them. */
+  private readonly oldSearch = { manifests: new Map<number, unknown[]>(), generators: new Map<number, unknown[]>() };
+  private readonly candidates: Candidates = new Map();
+
+  constructor(db: Database, incremental: boolean) {
+    this.db = db;
+    this.incremental = incremental;
+  }
+
+  private sql(text: string): Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  private exec(text: string, ids: string): void {
+    // Multi-statement SQL with one JSON parameter each: run statement by statement, binding it where used.
+    for (const part of text.split(';\n')) {
+      const statement = part.trim();
+      if (statement === '') continue;
+      const count = statement.split(IDS).length - 1;
+      this.sql(statement).run(...Array.from({ length: count }, () => ids));
+    }
+  }
+
+  private candidate(list: string, value: unknown): void {
+    if (typeof value !== 'string' || value === '') return;
+    let values = this.candidates.get(list);
+    if (!values) {
+      values = new Set();
+      this.candidates.set(list, values);
+    }
+    values.add(value);
+  }
+
+  /** Before an existing row first changes in a batch: its index entry and the list values it held. */
+  readonly beforeChange = (table: 'manifests' | 'generators', id: number): void => {
+    if (!this.incremental) return;
+    const fields = table === 'manifests' ? MANIFEST_SEARCH_FIELDS : GENERATOR_SEARCH_FIELDS;
+    const lists = listsOf(table);
+    const row = this.sql(
+      `SELECT ${[...fields, ...lists.map(([, list]) => list.column)].join(', ')} FROM ${table} WHERE id = ?`,
+    )
+      .raw()
+      .get(id) as unknown[];
+    this.oldSearch[table].set(id, row.slice(0, fields.length));
+    lists.forEach(([name], index) => this.candidate(name, row[fields.length + index]));
+  };
+
+  /** Brings the derived data of the batch's touched rows up to date. */
+  afterBatch(touched: Touched): void {
+    if (!this.incremental) return;
+    const manifests = JSON.stringify([...touched.manifests]);
+    if (touched.manifests.size > 0) this.exec(MANIFEST_AGGREGATES_SQL, manifests);
+    const generators = JSON.stringify([...touched.generators]);
+    this.noteSetValues(touched, manifests, generators);
+    if (touched.manifests.size > 0) {
+      this.wasteLinesJson(touched.manifests);
+      this.lineSets(manifests);
+    }
+    if (touched.generators.size > 0) this.exec(GENERATOR_SQL, generators);
+    this.search('manifests', MANIFEST_SEARCH_FIELDS, touched.manifests);
+    this.search('generators', GENERATOR_SEARCH_FIELDS, [...touched.newGenerators, ...touched.existingGenerators]);
+    this.noteRowValues('manifests', touched.manifests);
+    this.noteRowValues('generators', touched.generators);
+    this.noteSetValues(touched, manifests, generators);
+    this.lookups();
+    this.newRows('manifests.manifest_number', 'manifests', 'manifest_tracking_number', touched.newManifests);
+    this.newRows('generators.epa_handler_id', 'generators', 'epa_handler_id', touched.newGenerators);
+  }
+
+  /** A one-per-row list's entries for the rows the batch created. */
+  private newRows(name: string, table: string, column: string, ids: Set<number>): void {
+    if (ids.size === 0) return;
+    const values = this.sql(`SELECT ${column} FROM ${table} WHERE id IN (${IDS})`)
+      .pluck()
+      .all(JSON.stringify([...ids])) as string[];
+    for (const value of values) addLookupEntry(this.db, name, { value, text: value });
+  }
+
+  /** The values the set-fed lists hold for the touched rows (called before and after they are rebuilt). */
+  private noteSetValues(touched: Touched, manifests: string, generators: string): void {
+    for (const [name, list] of lookupLists()) {
+      const ids = list.from === 'manifest_line_sets' ? manifests : generators;
+      const key = list.from === 'manifest_line_sets' ? 'manifest_id' : 'generator_id';
+      if (list.from === 'manifests' || list.from === 'generators') continue;
+      if ((key === 'manifest_id' ? touched.manifests : touched.generators).size === 0) continue;
+      const values = this.sql(
+        `SELECT DISTINCT ${list.column} FROM ${list.from} WHERE ${key} IN (${IDS})${list.where ? ` AND ${list.where}` : ''}`,
+      )
+        .pluck()
+        .all(ids) as string[];
+      for (const value of values) this.candidate(name, value);
+    }
+  }
+
+  private noteRowValues(table: 'manifests' | 'generators', ids: Iterable<number>): void {
+    const lists = listsOf(table);
+    const list = [...ids];
+    if (list.length === 0) return;
+    const rows = this.sql(
+      `SELECT ${lists.map(([, each]) => each.column).join(', ')} FROM ${table} WHERE id IN (${IDS})`,
+    )
+      .raw()
+      .all(JSON.stringify(list)) as unknown[][];
+    for (const row of rows) lists.forEach(([name], index) => this.candidate(name, row[index]));
+  }
+
+  private wasteLinesJson(ids: Set<number>): void {
+    const read = this.sql(
+      `SELECT m.manifest_tracking_number, ${WASTE_LINE_COLUMNS.map((column) => `w.${column}`).join(', ')}
+       FROM waste_lines w JOIN manifests m ON m.id = w.manifest_id
+       WHERE w.manifest_id = ? ORDER BY w.waste_line_number`,
+    ).raw();
+    const remove = this.sql('DELETE FROM manifest_waste_lines_json WHERE manifest_id = ?');
+    const insert = this.sql('INSERT INTO manifest_waste_lines_json (manifest_id, json) VALUES (?, ?)');
+    for (const id of ids) {
+      remove.run(id);
+      const lines = (read.all(id) as unknown[][]).map(([number, ...values]) => wasteLine(number, values));
+      if (lines.length > 0) insert.run(id, JSON.stringify(lines));
+    }
+  }
+
+  /** The touched manifests' line sets replaced, and each value's totals moved by the difference. */
+  private lineSets(ids: string): void {
+    const shift = (sign: 1 | -1) =>
+      this.sql(
+        `INSERT INTO manifest_line_set_totals (member, code, manifests, tons, containers, streams)
+         SELECT member, code, ${sign} * count(*), ${sign} * sum(tons), ${sign} * sum(containers), ${sign} * sum(streams)
+         FROM manifest_line_sets WHERE manifest_id IN (${IDS}) GROUP BY member, code
+         ON CONFLICT (member, code) DO UPDATE SET manifests = manifests + excluded.manifests,
+           tons = round(tons + excluded.tons, 4), containers = containers + excluded.containers,
+           streams = streams + excluded.streams`,
+      ).run(ids);
+    shift(-1);
+    this.sql(`DELETE FROM manifest_line_sets WHERE manifest_id IN (${IDS})`).run(ids);
+    this.exec(lineSetsSql(), ids);
+    shift(1);
+    this.sql('DELETE FROM manifest_line_set_totals WHERE manifests <= 0').run();
+  }
+
+  /** Replaces the search index entries of these rows: the old entry out (as read before), the new one in. */
+  private search(table: 'manifests' | 'generators', fields: readonly string[], ids: Iterable<number>): void {
+    const index = `${table}_search`;
+    const remove = this.sql(
+      `INSERT INTO ${index} (${index}, rowid, ${fields.join(', ')}) VALUES ('delete', ?, ${fields.map(() => '?').join(', ')})`,
+    );
+    const insert = this.sql(
+      `INSERT INTO ${index} (rowid, ${fields.join(', ')}) SELECT id, ${fields.join(', ')} FROM ${table} WHERE id = ?`,
+    );
+    const old = this.oldSearch[table];
+    for (const id of ids) {
+      const before = old.get(id);
+      if (before) remove.run(id, ...before);
+      insert.run(id);
+    }
+    old.clear();
+  }
+
+  /** Each candidate value in or out of its lookup list, as its source now holds it. */
+  private lookups(): void {
+    const lists = new Map(lookupLists());
+    for (const [name, values] of this.candidates) {
+      const list = lists.get(name);
+      if (!list) continue;
+      const source = this.sql(entrySql(list)).raw();
+      for (const value of values) {
+        const row = source.get(value) as [string, string | null] | undefined;
+        const entry = row ? entryOf(row) : undefined;
+        const current = listedText(this.db, name, value);
+        if (entry?.text === current) continue;
+        if (current !== undefined) removeLookupEntry(this.db, name, value);
+        if (entry) addLookupEntry(this.db, name, entry);
+      }
+    }
+    this.candidates.clear();
+  }
+}
