@@ -45,7 +45,8 @@ function progress(): (event: ImportEvent) => void {
         );
         return;
       case 'file': {
-        const resume = event.resumeAfterRows > 0 ? `, resuming after row ${count(event.resumeAfterRows)}` : '';
+        const resume =
+          event.resumeAfterRows > 0 ? `, resuming after row ${count(event.resumeAfterRows)}` : '';
         console.error(`${tty ? '\n' : ''}${event.path} (${event.table}${resume})`);
         if (event.unknownColumns.length > 0) {
           console.error(`  columns not read: ${event.unknownColumns.join(', ')}`);
@@ -116,7 +117,17 @@ async function main(): Promise<void> {
   });
   if (process.stderr.isTTY) console.error('');
   console.error(`\nImported into ${db} in ${duration(result.seconds)}:`);
-  const header = ['file', 'table', 'read', 'stored', 'updated', 'unchanged', 'skipped', 'rejected', 'pending'];
+  const header = [
+    'file',
+    'table',
+    'read',
+    'stored',
+    'updated',
+    'unchanged',
+    'skipped',
+    'rejected',
+    'pending',
+  ];
   const rows = result.files.map((file) => [
     file.path,
     file.refused ? `${file.table} (not read)` : file.table,
@@ -144,16 +155,24 @@ async function main(): Promise<void> {
       totals.pending,
     ].map(count),
   ]);
-  const widths = header.map((name, index) => Math.max(name.length, ...rows.map((row) => (row[index] ?? '').length)));
+  const widths = header.map((name, index) =>
+    Math.max(name.length, ...rows.map((row) => (row[index] ?? '').length)),
+  );
   const line = (cells: string[]) =>
-    cells.map((cell, index) => (index < 2 ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0))).join('  ');
+    cells
+      .map((cell, index) => (index < 2 ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0)))
+      .join('  ');
   console.log(line(header));
   for (const row of rows) console.log(line(row));
   if (result.generatorsFromManifests > 0) {
-    console.error(`${count(result.generatorsFromManifests)} generator(s) created from manifests (no handler file named them)`);
+    console.error(
+      `${count(result.generatorsFromManifests)} generator(s) created from manifests (no handler file named them)`,
+    );
   }
   if (result.appliedFromEarlierRuns > 0) {
-    console.error(`${count(result.appliedFromEarlierRuns)} row(s) kept pending by earlier imports were applied`);
+    console.error(
+      `${count(result.appliedFromEarlierRuns)} row(s) kept pending by earlier imports were applied`,
+    );
   }
   if (result.reportPath) {
     console.error(`${count(result.reportRows)} rejected or pending row(s) listed in ${result.reportPath}`);

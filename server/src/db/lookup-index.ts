@@ -80,7 +80,11 @@ export function addLookupEntry(db: Database, name: string, entry: LookupEntry): 
   const table = lookupSearchTable(name);
   db.prepare(`INSERT INTO ${table} (text, value) VALUES (?, ?)`).run(entry.text, entry.value);
   if (!ONE_PER_ROW_LISTS.has(name)) {
-    db.prepare('INSERT INTO lookup_values (list, value, text) VALUES (?, ?, ?)').run(name, entry.value, entry.text);
+    db.prepare('INSERT INTO lookup_values (list, value, text) VALUES (?, ?, ?)').run(
+      name,
+      entry.value,
+      entry.text,
+    );
   }
   db.prepare('UPDATE lookup_lists SET ordered = 0 WHERE list = ? AND ordered = 1').run(name);
 }
@@ -97,9 +101,10 @@ export function removeLookupEntry(db: Database, name: string, value: string): vo
 
 /** The text a list shows for a value, when it lists it (not for ONE_PER_ROW_LISTS). */
 export function listedText(db: Database, name: string, value: string): string | undefined {
-  return db.prepare('SELECT text FROM lookup_values WHERE list = ? AND value = ?').pluck().get(name, value) as
-    | string
-    | undefined;
+  return db
+    .prepare('SELECT text FROM lookup_values WHERE list = ? AND value = ?')
+    .pluck()
+    .get(name, value) as string | undefined;
 }
 
 /** Lists an import left out of order, to be written in order again. */

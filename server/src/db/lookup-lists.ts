@@ -46,7 +46,10 @@ export const MANIFEST_LOOKUP_LISTS: Record<ManifestLookupField, LookupList> = {
 const and = (list: LookupList) => (list.where ? ` AND ${list.where}` : '');
 
 function entry(value: string, description: string | undefined): LookupEntry {
-  return { value, text: description === undefined || description === '' ? value : `${value} - ${description}` };
+  return {
+    value,
+    text: description === undefined || description === '' ? value : `${value} - ${description}`,
+  };
 }
 
 /** Every value of the list with its text (unsorted; shared/query/lookup.ts orders them). */
@@ -56,7 +59,9 @@ export function loadList(list: LookupList): LookupLoad {
     // One text per value: the smallest description when rows disagree.
     const sql = `SELECT ${list.column}, min(${list.description}) FROM ${list.from}${where} GROUP BY 1`;
     return (db) =>
-      (db.prepare(sql).raw().all() as [string, string][]).map(([value, description]) => entry(value, description));
+      (db.prepare(sql).raw().all() as [string, string][]).map(([value, description]) =>
+        entry(value, description),
+      );
   }
   const sql = `SELECT DISTINCT ${list.column} FROM ${list.from}${where}`;
   return (db) => (db.prepare(sql).pluck().all() as string[]).map((value) => entry(value, undefined));

@@ -75,7 +75,12 @@ function site(json: Json, path: string, updated: string): GeneratorRecord {
   return generator;
 }
 
-function wasteLine(json: Json, index: number, trackingNumber: string, context: MappingContext): WasteLineRecord {
+function wasteLine(
+  json: Json,
+  index: number,
+  trackingNumber: string,
+  context: MappingContext,
+): WasteLineRecord {
   const path = `wastes[${index}]`;
   const lineNumber = number(json.lineNumber, `${path}.lineNumber`) ?? index + 1;
   const quantity = object(json.quantity);

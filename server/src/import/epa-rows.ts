@@ -6,13 +6,7 @@
  */
 import type { GeneratorStatus } from '../data/reference.ts';
 import type { HeaderMap } from './epa-layouts.ts';
-import {
-  bareGenerator,
-  type Address,
-  type ImportRecord,
-  type Origin,
-  type Rejection,
-} from './records.ts';
+import { bareGenerator, type Address, type ImportRecord, type Origin, type Rejection } from './records.ts';
 import { toTons, type UnitTables } from './units.ts';
 import {
   TRACKING_NUMBER,
@@ -165,7 +159,8 @@ const MAPPERS: Record<HeaderMap['layout']['table'], { kind: ImportRecord['kind']
     kind: 'wasteLine',
     map: (row, context) => {
       const line = row.count('line');
-      if (line === undefined || line < 1) throw new RowProblem(row.column('line'), `no ${row.column('line')}`);
+      if (line === undefined || line < 1)
+        throw new RowProblem(row.column('line'), `no ${row.column('line')}`);
       let tons = row.number('tons');
       const kilograms = row.number('kilograms');
       if (tons === undefined && kilograms !== undefined) tons = kilograms * KILOGRAMS_TO_TONS;
@@ -199,7 +194,8 @@ const MAPPERS: Record<HeaderMap['layout']['table'], { kind: ImportRecord['kind']
     kind: 'transporter',
     map: (row) => {
       const order = row.count('order');
-      if (order === undefined || order < 1) throw new RowProblem(row.column('order'), `no ${row.column('order')}`);
+      if (order === undefined || order < 1)
+        throw new RowProblem(row.column('order'), `no ${row.column('order')}`);
       return {
         trackingNumber: row.tracking(),
         order,
@@ -212,7 +208,8 @@ const MAPPERS: Record<HeaderMap['layout']['table'], { kind: ImportRecord['kind']
     kind: 'wasteCode',
     map: (row) => {
       const line = row.count('line');
-      if (line === undefined || line < 1) throw new RowProblem(row.column('line'), `no ${row.column('line')}`);
+      if (line === undefined || line < 1)
+        throw new RowProblem(row.column('line'), `no ${row.column('line')}`);
       return { trackingNumber: row.tracking(), lineNumber: line, code: row.key('code').toUpperCase() };
     },
   },
@@ -313,7 +310,8 @@ export function mapRow(
   try {
     return { record: { kind, record: map(row, context), origin } as ImportRecord };
   } catch (error) {
-    if (error instanceof RowProblem) return { rejection: { ...origin, column: error.column, reason: error.message } };
+    if (error instanceof RowProblem)
+      return { rejection: { ...origin, column: error.column, reason: error.message } };
     throw error;
   }
 }

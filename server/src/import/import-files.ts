@@ -34,7 +34,8 @@ export async function importFiles(options: ImportFilesOptions): Promise<ImportFi
       batchRows: options.batchRows,
       onEvent: options.onEvent,
     });
-    const path = options.report ?? join(dirname(options.db), `${basename(options.db)}.import-${result.runId}.csv`);
+    const path =
+      options.report ?? join(dirname(options.db), `${basename(options.db)}.import-${result.runId}.csv`);
     const reportRows = await writeReport(path, sink.reportRows());
     return { ...result, reportPath: reportRows > 0 ? path : undefined, reportRows };
   } finally {

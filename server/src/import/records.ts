@@ -160,4 +160,3 @@ export function bareGenerator(epaHandlerId: string, name: string): GeneratorReco
     source: 'manifest',
   };
 }
-

@@ -13,7 +13,7 @@ import { mapRow, type MappingContext } from './epa-rows.ts';
 import { jsonValueBatches } from './json-reader.ts';
 import type { ImportRecord, Origin, Rejection } from './records.ts';
 import { NO_COUNTS, addCounts, type FileCounts, type ImportSink, type RunFinish } from './sink.ts';
-import { discoverSources, type Source } from './sources.ts';
+import { discoverSources } from './sources.ts';
 import { loadUnits } from './units.ts';
 
 /** Rows per transaction: bounds memory and how long a reader waits to see new rows. */
@@ -84,7 +84,12 @@ class Batcher {
   }
 
   take(): Pick<Batcher, 'records' | 'rejections' | 'skipped' | 'rows'> {
-    const batch = { records: this.records, rejections: this.rejections, skipped: this.skipped, rows: this.rows };
+    const batch = {
+      records: this.records,
+      rejections: this.rejections,
+      skipped: this.skipped,
+      rows: this.rows,
+    };
     this.records = [];
     this.rejections = [];
     this.skipped = 0;
@@ -100,7 +105,13 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   const sources = await discoverSources(options.paths);
   const run = await sink.begin(sources, { restart: options.restart ?? false });
   const totalBytes = sources.reduce((sum, source) => sum + source.storedBytes, 0);
-  onEvent?.({ kind: 'start', files: sources.length, bytes: totalBytes, resumed: run.resumed, runId: run.runId });
+  onEvent?.({
+    kind: 'start',
+    files: sources.length,
+    bytes: totalBytes,
+    resumed: run.resumed,
+    runId: run.runId,
+  });
 
   let bytesBefore = 0;
   let rowsRead = 0;
@@ -179,7 +190,11 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
             if (row <= skip) continue;
             if (record.unterminated) {
               batcher.add({
-                rejection: { ...origin, column: '', reason: 'the file ends inside a quoted field: a cut last line' },
+                rejection: {
+                  ...origin,
+                  column: '',
+                  reason: 'the file ends inside a quoted field: a cut last line',
+                },
               });
             } else {
               batcher.add(mapRow(header, record.fields, origin, context));
@@ -192,7 +207,13 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
           else await flush(true);
         }
       } else {
-        onEvent?.({ kind: 'file', path: source.path, table: 'JSON', resumeAfterRows: skip, unknownColumns: [] });
+        onEvent?.({
+          kind: 'file',
+          path: source.path,
+          table: 'JSON',
+          resumeAfterRows: skip,
+          unknownColumns: [],
+        });
         let row = 0;
         for await (const values of jsonValueBatches(stream as AsyncIterable<Buffer>)) {
           for (const value of values) {

@@ -29,7 +29,9 @@ export function loadUnits(dir: string = REFERENCE_DIR): UnitTables {
     new Map(rows.filter((row) => row.factor !== '').map((row) => [row.code, Number(row.factor)]));
   return {
     tonsPerUnit: factors(
-      quantity.filter((row) => row.kind === 'mass').map((row) => ({ code: row.code, factor: row.short_tons_per_unit })),
+      quantity
+        .filter((row) => row.kind === 'mass')
+        .map((row) => ({ code: row.code, factor: row.short_tons_per_unit })),
     ),
     gallonsPerUnit: factors(
       quantity

@@ -47,7 +47,8 @@ export function readDate(text: string): Read<string> {
   let date: string | undefined;
   let match = ISO.exec(value);
   if (match) date = calendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
-  else if ((match = US.exec(value))) date = calendarDate(Number(match[3]), Number(match[1]), Number(match[2]));
+  else if ((match = US.exec(value)))
+    date = calendarDate(Number(match[3]), Number(match[1]), Number(match[2]));
   else if ((match = ORACLE.exec(value))) {
     const year = (match[3] ?? '').length === 2 ? 2000 + Number(match[3]) : Number(match[3]);
     date = calendarDate(year, MONTHS[(match[2] ?? '').toUpperCase()] ?? 0, Number(match[1]));
@@ -67,7 +68,9 @@ export function readNumber(text: string): Read<number | undefined> {
     return { ok: false, message: `not a number: "${value}"` };
   }
   const number = Number(value.replaceAll(',', ''));
-  return Number.isFinite(number) ? { ok: true, value: number } : { ok: false, message: `not a number: "${value}"` };
+  return Number.isFinite(number)
+    ? { ok: true, value: number }
+    : { ok: false, message: `not a number: "${value}"` };
 }
 
 /** A whole number ≥ 0; empty text is undefined. */

@@ -115,11 +115,17 @@ export async function zipEntryStream(
     throw new ZipError(`${path}: damaged local header for ${entry.name}`);
   }
   if (entry.method !== 0 && entry.method !== 8) {
-    throw new ZipError(`${path}: ${entry.name} uses compression method ${entry.method}; only deflate is read`);
+    throw new ZipError(
+      `${path}: ${entry.name} uses compression method ${entry.method}; only deflate is read`,
+    );
   }
   if (entry.compressedSize === 0) return { stream: Readable.from([]), storedBytesRead: () => 0 };
   const start = entry.headerOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
-  const raw = createReadStream(path, { start, end: start + entry.compressedSize - 1, highWaterMark: 1 << 20 });
+  const raw = createReadStream(path, {
+    start,
+    end: start + entry.compressedSize - 1,
+    highWaterMark: 1 << 20,
+  });
   const storedBytesRead = () => raw.bytesRead;
   if (entry.method === 0) return { stream: raw, storedBytesRead };
   const inflate = createInflateRaw({ chunkSize: 1 << 20 });

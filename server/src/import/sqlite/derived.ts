@@ -114,7 +114,10 @@ export class DerivedData {
   private readonly incremental: boolean;
   private readonly statements = new Map<string, Statement>();
   /** Old search index entries and list values of the rows the batch changed, read before it changed them. */
-  private readonly oldSearch = { manifests: new Map<number, unknown[]>(), generators: new Map<number, unknown[]>() };
+  private readonly oldSearch = {
+    manifests: new Map<number, unknown[]>(),
+    generators: new Map<number, unknown[]>(),
+  };
   private readonly candidates: Candidates = new Map();
 
   constructor(db: Database, incremental: boolean) {
@@ -178,7 +181,10 @@ export class DerivedData {
     }
     if (touched.generators.size > 0) this.exec(GENERATOR_SQL, generators);
     this.search('manifests', MANIFEST_SEARCH_FIELDS, touched.manifests);
-    this.search('generators', GENERATOR_SEARCH_FIELDS, [...touched.newGenerators, ...touched.existingGenerators]);
+    this.search('generators', GENERATOR_SEARCH_FIELDS, [
+      ...touched.newGenerators,
+      ...touched.existingGenerators,
+    ]);
     this.noteRowValues('manifests', touched.manifests);
     this.noteRowValues('generators', touched.generators);
     this.noteSetValues(touched, manifests, generators);

@@ -32,7 +32,15 @@ export class SinkError extends Error {}
 
 type Counter = keyof FileCounts;
 
-const COUNTERS: readonly Counter[] = ['read', 'stored', 'updated', 'unchanged', 'skipped', 'rejected', 'pending'];
+const COUNTERS: readonly Counter[] = [
+  'read',
+  'stored',
+  'updated',
+  'unchanged',
+  'skipped',
+  'rejected',
+  'pending',
+];
 
 /** Opens (or creates) a tracker database for importing. */
 function openForImport(path: string): Database.Database {
@@ -49,9 +57,10 @@ function openForImport(path: string): Database.Database {
     fillReferenceTables(db);
     return db;
   }
-  let version: unknown;
+  let version: string | undefined;
   try {
-    version = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get();
+    version = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() as
+      string | undefined;
   } catch {
     version = undefined;
   }
@@ -66,7 +75,7 @@ function openForImport(path: string): Database.Database {
   } else if (version !== String(SCHEMA_VERSION)) {
     db.close();
     throw new SinkError(
-      `${path} is a tracker database of schema version ${String(version)}, not ${SCHEMA_VERSION}: build it anew`,
+      `${path} is a tracker database of schema version ${version}, not ${SCHEMA_VERSION}: build it anew`,
     );
   }
   return db;
@@ -113,14 +122,14 @@ export class SqliteSink implements ImportSink {
     } else {
       if (open) this.db.prepare("UPDATE import_runs SET state = 'abandoned' WHERE id = ?").run(open.id);
       const empty =
-        this.db.prepare('SELECT (SELECT count(*) FROM manifests) + (SELECT count(*) FROM generators)').pluck().get() ===
-        0;
+        this.db
+          .prepare('SELECT (SELECT count(*) FROM manifests) + (SELECT count(*) FROM generators)')
+          .pluck()
+          .get() === 0;
       this.mode = empty ? 'bulk' : 'incremental';
       this.runId = Number(
         this.db
-          .prepare(
-            "INSERT INTO import_runs (files, mode, state, started_at) VALUES (?, ?, 'running', ?)",
-          )
+          .prepare("INSERT INTO import_runs (files, mode, state, started_at) VALUES (?, ?, 'running', ?)")
           .run(keys, this.mode, new Date().toISOString()).lastInsertRowid,
       );
       const insert = this.db.prepare('INSERT INTO import_files (run_id, file_key, path) VALUES (?, ?, ?)');
@@ -133,11 +142,17 @@ export class SqliteSink implements ImportSink {
     const progress = new Map<string, FileProgress>();
     for (const row of this.db
       .prepare(`SELECT file_key, rows_done, done, ${COUNTERS.join(', ')} FROM import_files WHERE run_id = ?`)
-      .all(this.runId) as (Record<Counter, number> & { file_key: string; rows_done: number; done: number })[]) {
+      .all(this.runId) as (Record<Counter, number> & {
+      file_key: string;
+      rows_done: number;
+      done: number;
+    })[]) {
       progress.set(row.file_key, {
         rowsDone: row.rows_done,
         done: row.done === 1,
-        counts: Object.fromEntries(COUNTERS.map((counter) => [counter, row[counter]])) as unknown as FileCounts,
+        counts: Object.fromEntries(
+          COUNTERS.map((counter) => [counter, row[counter]]),
+        ) as unknown as FileCounts,
       });
     }
     return Promise.resolve({ runId: this.runId, resumed, progress });
@@ -159,7 +174,14 @@ export class SqliteSink implements ImportSink {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const rejected = (rejection: Rejection) =>
-      reject.run(this.runId, rejection.file, rejection.line, rejection.column, rejection.reason, rejection.raw);
+      reject.run(
+        this.runId,
+        rejection.file,
+        rejection.line,
+        rejection.column,
+        rejection.reason,
+        rejection.raw,
+      );
     this.db.transaction(() => {
       writers.startBatch();
       for (const rejection of batch.rejections) rejected(rejection);
@@ -314,7 +336,9 @@ export class SqliteSink implements ImportSink {
         `SELECT file, line, '' AS column, kind, wait_key, raw FROM import_pending
          WHERE run_id = ? ORDER BY file, line`,
       )
-      .iterate(this.runId) as IterableIterator<Omit<Rejection, 'reason'> & { kind: string; wait_key: string }>;
+      .iterate(this.runId) as IterableIterator<
+      Omit<Rejection, 'reason'> & { kind: string; wait_key: string }
+    >;
     for (const row of pending) {
       const owner = row.kind === 'naics' ? 'handler' : row.kind === 'wasteCode' ? 'waste line' : 'manifest';
       yield {

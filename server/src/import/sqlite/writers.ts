@@ -5,6 +5,7 @@
  * derived data can be brought up to date (derived.ts).
  */
 import type { Database, Statement } from 'better-sqlite3';
+import { loadReference } from '../../data/reference.ts';
 import type {
   GeneratorRecord,
   ImportRecord,
@@ -16,12 +17,7 @@ import type {
 } from '../records.ts';
 
 export type Outcome =
-  | 'stored'
-  | 'updated'
-  | 'unchanged'
-  | 'skipped'
-  | { pending: string }
-  | { rejected: string; column: string };
+  'stored' | 'updated' | 'unchanged' | 'skipped' | { pending: string } | { rejected: string; column: string };
 
 /** What a generator created from manifests says in its public notes. */
 export const FROM_MANIFESTS_NOTE =
@@ -187,8 +183,12 @@ export class SqliteWriters {
     this.beforeChange = beforeChange;
     this.db = db;
     this.runId = runId;
+    // RCRAInfo's short text where there is one, as e-Manifest writes it beside the code (as the demo does).
     this.methodDescriptions = new Map(
-      db.prepare('SELECT code, description FROM management_methods').raw().all() as [string, string][],
+      loadReference().managementMethods.map((method) => [
+        method.code,
+        method.shortDescription || method.description.toUpperCase(),
+      ]),
     );
     this.naicsDescriptions = new Map(
       db.prepare('SELECT code, description FROM naics_codes').raw().all() as [string, string][],
@@ -311,8 +311,9 @@ export class SqliteWriters {
   }
 
   private naics(record: NaicsRecord): Outcome {
-    const id = this.sql('SELECT id FROM generators WHERE epa_handler_id = ?').pluck().get(record.epaHandlerId) as
-      number | undefined;
+    const id = this.sql('SELECT id FROM generators WHERE epa_handler_id = ?')
+      .pluck()
+      .get(record.epaHandlerId) as number | undefined;
     if (id === undefined) return { pending: record.epaHandlerId };
     const description = this.naicsDescriptions.get(record.code) ?? '';
     const stored = this.sql(
@@ -370,8 +371,10 @@ export class SqliteWriters {
   private isStale(tracking: string): boolean {
     return (
       this.anyStale &&
-      this.sql('SELECT 1 FROM import_stale WHERE run_id = ? AND tracking_number = ?').get(this.runId, tracking) !==
-        undefined
+      this.sql('SELECT 1 FROM import_stale WHERE run_id = ? AND tracking_number = ?').get(
+        this.runId,
+        tracking,
+      ) !== undefined
     );
   }
 
@@ -387,9 +390,9 @@ export class SqliteWriters {
     }
     if (stored && record.updatedDate === '' && stored.updated_date !== '') return 'skipped';
     const generator = this.generator(record.generator);
-    const name = record.generator.name || (this.sql('SELECT generator_name FROM generators WHERE id = ?')
-      .pluck()
-      .get(generator.id) as string);
+    const name =
+      record.generator.name ||
+      (this.sql('SELECT generator_name FROM generators WHERE id = ?').pluck().get(generator.id) as string);
     const values = [
       generator.id,
       name,
@@ -468,7 +471,10 @@ export class SqliteWriters {
       .raw()
       .all(id) as unknown[][];
     const sorted = [...(record.lines ?? [])].sort((a, b) => a.lineNumber - b.lineNumber);
-    return same(lines.flat(), sorted.flatMap((line) => this.lineValues(line)));
+    return same(
+      lines.flat(),
+      sorted.flatMap((line) => this.lineValues(line)),
+    );
   }
 
   // ---------------------------------------------------------------------------------------------------
@@ -494,6 +500,19 @@ export class SqliteWriters {
       line.managementMethodCode,
       this.mmcAndDescription(line),
     ];
+  }
+
+  /**
+   * A stored line equals a row when every value does, except that the stored codes may hold more: codes
+   * EM_FEDERAL_WASTE_CODE added to the line's own list are kept when the line is read again.
+   */
+  private sameLine(stored: readonly unknown[], values: readonly unknown[]): boolean {
+    const codes = LINE_COLUMNS.indexOf('federal_waste_codes');
+    if (!same(stored.toSpliced(codes, 1), values.toSpliced(codes, 1))) return false;
+    const have = new Set(String(stored[codes]).split(','));
+    return String(values[codes])
+      .split(',')
+      .every((code) => code === '' || have.has(code));
   }
 
   private insertLine(id: number, line: WasteLineRecord, transporter: string): void {
@@ -530,12 +549,15 @@ export class SqliteWriters {
     )
       .raw()
       .get(owner.id, line.lineNumber) as unknown[] | undefined;
-    if (stored && same(stored, values)) return 'unchanged';
+    if (stored && this.sameLine(stored, values)) return 'unchanged';
     if (stored) {
       const conflict = this.changed(owner, `waste line ${line.lineNumber}`);
       if (conflict) return conflict;
       this.changingManifest(owner.id);
-      this.sql('DELETE FROM waste_lines WHERE manifest_id = ? AND waste_line_number = ?').run(owner.id, line.lineNumber);
+      this.sql('DELETE FROM waste_lines WHERE manifest_id = ? AND waste_line_number = ?').run(
+        owner.id,
+        line.lineNumber,
+      );
     }
     this.changingManifest(owner.id);
     this.insertLine(owner.id, line, owner.firstTransporter);
