@@ -122,6 +122,55 @@ const LINE_COLUMNS = [
   'mmc_and_desc',
 ] as const;
 
+const list = (columns: readonly string[]) => columns.join(', ');
+const marks = (columns: readonly string[]) => columns.map(() => '?').join(', ');
+const sets = (columns: readonly string[]) => columns.map((column) => `${column} = ?`).join(', ');
+
+/** Every statement the writers run, written once: a statement is found by its text, hashed once per string. */
+const SQL = {
+  generator: `SELECT id, record_source, source_updated, ${list(GENERATOR_COLUMNS)} FROM generators WHERE epa_handler_id = ?`,
+  insertGenerator: `INSERT INTO generators (epa_handler_id, ${list(GENERATOR_COLUMNS)}) VALUES (?, ${marks(GENERATOR_COLUMNS)})`,
+  updateGenerator: `UPDATE generators SET ${sets(GENERATOR_COLUMNS)} WHERE id = ?`,
+  generatorId: 'SELECT id FROM generators WHERE epa_handler_id = ?',
+  generatorName: 'SELECT generator_name FROM generators WHERE id = ?',
+  primaryNaics: 'SELECT primary_naics_code FROM generators WHERE id = ?',
+  setPrimaryNaics: 'UPDATE generators SET primary_naics_code = ?, primary_naics_desc = ? WHERE id = ?',
+  deleteNaics: 'DELETE FROM generator_naics WHERE generator_id = ?',
+  upsertNaics: `INSERT OR REPLACE INTO generator_naics (generator_id, naics_code, naics_desc, is_active) VALUES (?, ?, ?, ?)`,
+  naics: 'SELECT naics_desc, is_active FROM generator_naics WHERE generator_id = ? AND naics_code = ?',
+  upsertNaicsActive: `INSERT OR REPLACE INTO generator_naics (generator_id, naics_code, naics_desc, is_active) VALUES (?, ?, ?, 'Y')`,
+  manifestId: 'SELECT id FROM manifests WHERE manifest_tracking_number = ?',
+  manifest: `SELECT m.id, m.generator_id, m.updated_date, m.import_run, coalesce(t.epa_id, ''),
+               ${MANIFEST_COLUMNS.map((column) => `m.${column}`).join(', ')}
+             FROM manifests m
+             LEFT JOIN manifest_transporters t ON t.manifest_id = m.id AND t.transporter_order = 1
+             WHERE m.id = ?`,
+  insertManifest: `INSERT INTO manifests (manifest_tracking_number, ${list(MANIFEST_COLUMNS)}, import_run,
+                     transporter, total_waste_quantity_tons, container_count, waste_stream_count)
+                   VALUES (?, ${marks(MANIFEST_COLUMNS)}, ?, '', 0, 0, 0)`,
+  updateManifest: `UPDATE manifests SET ${sets(MANIFEST_COLUMNS)}, import_run = ? WHERE id = ?`,
+  touchManifest: 'UPDATE manifests SET import_run = ? WHERE id = ?',
+  stale: 'SELECT 1 FROM import_stale WHERE run_id = ? AND tracking_number = ?',
+  addStale: 'INSERT OR IGNORE INTO import_stale (run_id, tracking_number) VALUES (?, ?)',
+  deleteLines: 'DELETE FROM waste_lines WHERE manifest_id = ?',
+  deleteTransporters: 'DELETE FROM manifest_transporters WHERE manifest_id = ?',
+  transporters:
+    'SELECT epa_id, name FROM manifest_transporters WHERE manifest_id = ? ORDER BY transporter_order',
+  lines: `SELECT ${list(LINE_COLUMNS)} FROM waste_lines WHERE manifest_id = ? ORDER BY waste_line_number`,
+  line: `SELECT ${list(LINE_COLUMNS)} FROM waste_lines WHERE manifest_id = ? AND waste_line_number = ?`,
+  insertLine: `INSERT OR IGNORE INTO waste_lines (manifest_id, waste_line_number, ${list(LINE_COLUMNS)}, transporter)
+               VALUES (?, ?, ${marks(LINE_COLUMNS)}, ?)`,
+  deleteLine: 'DELETE FROM waste_lines WHERE manifest_id = ? AND waste_line_number = ?',
+  lineCodes: 'SELECT federal_waste_codes FROM waste_lines WHERE manifest_id = ? AND waste_line_number = ?',
+  setLineCodes:
+    'UPDATE waste_lines SET federal_waste_codes = ? WHERE manifest_id = ? AND waste_line_number = ?',
+  transporter:
+    'SELECT epa_id, name FROM manifest_transporters WHERE manifest_id = ? AND transporter_order = ?',
+  insertTransporter:
+    'INSERT INTO manifest_transporters (manifest_id, transporter_order, epa_id, name) VALUES (?, ?, ?, ?)',
+  deleteTransporter: 'DELETE FROM manifest_transporters WHERE manifest_id = ? AND transporter_order = ?',
+} as const;
+
 const same = (a: readonly unknown[], b: readonly unknown[]) =>
   a.length === b.length && a.every((value, index) => value === b[index]);
 
@@ -160,6 +209,9 @@ export function noneTouched(): Touched {
   };
 }
 
+/** Generator ids kept in memory at most: ~10 MB. */
+const HANDLER_CACHE = 100_000;
+
 export class SqliteWriters {
   private readonly db: Database;
   private readonly runId: number;
@@ -172,6 +224,8 @@ export class SqliteWriters {
   private lastManifest: { tracking: string; stored: StoredManifest } | undefined;
   touched: Touched = noneTouched();
   generatorsFromManifests = 0;
+  /** Generators described by a handler file, by EPA id (rows of this connection's database, never stale). */
+  private readonly fromHandlers = new Map<string, number>();
   /** Called before an existing manifest or generator is first changed in a batch (derived.ts reads its old index entry). */
   private readonly beforeChange: (table: 'manifests' | 'generators', id: number) => void;
 
@@ -233,20 +287,16 @@ export class SqliteWriters {
   // Generators
 
   private generator(record: GeneratorRecord): { id: number; outcome: Outcome } {
-    const stored = this.sql(
-      `SELECT id, record_source, source_updated, ${GENERATOR_COLUMNS.join(', ')}
-       FROM generators WHERE epa_handler_id = ?`,
-    )
-      .raw()
-      .get(record.epaHandlerId) as unknown[] | undefined;
+    // A manifest's generator details never change a generator a handler file described: the commonest
+    // case (every manifest names one) answered without reading the row.
+    if (record.source === 'manifest') {
+      const id = this.fromHandlers.get(record.epaHandlerId);
+      if (id !== undefined) return { id, outcome: 'unchanged' };
+    }
+    const stored = this.sql(SQL.generator).raw().get(record.epaHandlerId) as unknown[] | undefined;
     const values = generatorValues(record);
     if (!stored) {
-      const id = Number(
-        this.sql(
-          `INSERT INTO generators (epa_handler_id, ${GENERATOR_COLUMNS.join(', ')})
-           VALUES (?, ${GENERATOR_COLUMNS.map(() => '?').join(', ')})`,
-        ).run(record.epaHandlerId, ...values).lastInsertRowid,
-      );
+      const id = Number(this.sql(SQL.insertGenerator).run(record.epaHandlerId, ...values).lastInsertRowid);
       this.naicsList(id, record);
       this.touched.generators.add(id);
       this.touched.newGenerators.add(id);
@@ -255,6 +305,7 @@ export class SqliteWriters {
       return { id, outcome: 'stored' };
     }
     const [id, source, updated, ...current] = stored as [number, string, string, ...unknown[]];
+    if (source === 'handler') this.rememberHandler(record.epaHandlerId, id);
     // A handler file's details win over a manifest's; within one source the newer change date wins.
     const older =
       (source === 'handler' && record.source === 'manifest') ||
@@ -263,11 +314,18 @@ export class SqliteWriters {
     if (older) return { id, outcome: record.source === 'manifest' ? 'unchanged' : 'skipped' };
     if (same(current, values) && this.naicsSame(id, record)) return { id, outcome: 'unchanged' };
     this.changingGenerator(id);
-    this.sql(
-      `UPDATE generators SET ${GENERATOR_COLUMNS.map((column) => `${column} = ?`).join(', ')} WHERE id = ?`,
-    ).run(...values, id);
+    this.sql(SQL.updateGenerator).run(...values, id);
     if (record.naics.length > 0) this.naicsList(id, record);
     return { id, outcome: 'updated' };
+  }
+
+  private rememberHandler(epaHandlerId: string, id: number): void {
+    // Bounded: a national handler table has ~1.6M rows; past the bound the oldest are looked up again.
+    if (this.fromHandlers.size >= HANDLER_CACHE) {
+      const oldest = this.fromHandlers.keys().next().value;
+      if (oldest !== undefined) this.fromHandlers.delete(oldest);
+    }
+    this.fromHandlers.set(epaHandlerId, id);
   }
 
   private changingGenerator(id: number): void {
@@ -288,53 +346,38 @@ export class SqliteWriters {
 
   private naicsSame(id: number, record: GeneratorRecord): boolean {
     if (record.naics.length === 0) return true;
-    const primary = this.sql('SELECT primary_naics_code FROM generators WHERE id = ?').pluck().get(id);
+    const primary = this.sql(SQL.primaryNaics).pluck().get(id);
     return primary === record.naics[0]?.code;
   }
 
   /** Replaces a generator's NAICS codes with the record's (the first is its primary). */
   private naicsList(id: number, record: GeneratorRecord): void {
     if (record.naics.length === 0) return;
-    this.sql('DELETE FROM generator_naics WHERE generator_id = ?').run(id);
+    this.sql(SQL.deleteNaics).run(id);
     for (const naics of record.naics) {
-      this.sql(
-        `INSERT OR REPLACE INTO generator_naics (generator_id, naics_code, naics_desc, is_active)
-         VALUES (?, ?, ?, ?)`,
-      ).run(id, naics.code, this.naicsDescriptions.get(naics.code) ?? '', naics.active ? 'Y' : 'N');
+      this.sql(SQL.upsertNaics).run(
+        id,
+        naics.code,
+        this.naicsDescriptions.get(naics.code) ?? '',
+        naics.active ? 'Y' : 'N',
+      );
     }
     const primary = record.naics[0]?.code ?? '';
-    this.sql('UPDATE generators SET primary_naics_code = ?, primary_naics_desc = ? WHERE id = ?').run(
-      primary,
-      this.naicsDescriptions.get(primary) ?? '',
-      id,
-    );
+    this.sql(SQL.setPrimaryNaics).run(primary, this.naicsDescriptions.get(primary) ?? '', id);
   }
 
   private naics(record: NaicsRecord): Outcome {
-    const id = this.sql('SELECT id FROM generators WHERE epa_handler_id = ?')
-      .pluck()
-      .get(record.epaHandlerId) as number | undefined;
+    const id = this.sql(SQL.generatorId).pluck().get(record.epaHandlerId) as number | undefined;
     if (id === undefined) return { pending: record.epaHandlerId };
     const description = this.naicsDescriptions.get(record.code) ?? '';
-    const stored = this.sql(
-      'SELECT naics_desc, is_active FROM generator_naics WHERE generator_id = ? AND naics_code = ?',
-    )
-      .raw()
-      .get(id, record.code) as [string, string] | undefined;
-    const primary = this.sql('SELECT primary_naics_code FROM generators WHERE id = ?').pluck().get(id);
+    const stored = this.sql(SQL.naics).raw().get(id, record.code) as [string, string] | undefined;
+    const primary = this.sql(SQL.primaryNaics).pluck().get(id);
     const primaryChange = record.sequence === 1 && primary !== record.code;
     if (stored && !primaryChange) return 'unchanged';
-    this.sql(
-      `INSERT OR REPLACE INTO generator_naics (generator_id, naics_code, naics_desc, is_active)
-       VALUES (?, ?, ?, 'Y')`,
-    ).run(id, record.code, description);
+    this.sql(SQL.upsertNaicsActive).run(id, record.code, description);
     if (primaryChange) {
       this.changingGenerator(id);
-      this.sql('UPDATE generators SET primary_naics_code = ?, primary_naics_desc = ? WHERE id = ?').run(
-        record.code,
-        description,
-        id,
-      );
+      this.sql(SQL.setPrimaryNaics).run(record.code, description, id);
     }
     this.touched.generators.add(id);
     return stored ? 'updated' : 'stored';
@@ -343,21 +386,16 @@ export class SqliteWriters {
   // ---------------------------------------------------------------------------------------------------
   // Manifests
 
+  /** The stored manifest with this tracking number, read whole (its values compared with a row's). */
   private storedManifest(tracking: string): StoredManifest | undefined {
     if (this.lastManifest?.tracking === tracking) return this.lastManifest.stored;
-    const row = this.sql(
-      `SELECT m.id, m.generator_id, m.updated_date, m.import_run, coalesce(t.epa_id, ''),
-              ${MANIFEST_COLUMNS.map((column) => `m.${column}`).join(', ')}
-       FROM manifests m
-       LEFT JOIN manifest_transporters t ON t.manifest_id = m.id AND t.transporter_order = 1
-       WHERE m.manifest_tracking_number = ?`,
-    )
+    const id = this.sql(SQL.manifestId).pluck().get(tracking) as number | undefined;
+    if (id === undefined) return undefined;
+    const [, generatorId, updated, run, firstTransporter, ...values] = this.sql(SQL.manifest)
       .raw()
-      .get(tracking) as unknown[] | undefined;
-    if (!row) return undefined;
-    const [id, generatorId, updated, run, firstTransporter, ...values] = row;
+      .get(id) as unknown[];
     const stored: StoredManifest = {
-      id: Number(id),
+      id,
       generator_id: Number(generatorId),
       updated_date: String(updated),
       import_run: Number(run),
@@ -369,30 +407,19 @@ export class SqliteWriters {
   }
 
   private isStale(tracking: string): boolean {
-    return (
-      this.anyStale &&
-      this.sql('SELECT 1 FROM import_stale WHERE run_id = ? AND tracking_number = ?').get(
-        this.runId,
-        tracking,
-      ) !== undefined
-    );
+    return this.anyStale && this.sql(SQL.stale).get(this.runId, tracking) !== undefined;
   }
 
   private manifest(record: ManifestRecord): Outcome {
     const stored = this.storedManifest(record.trackingNumber);
     if (stored && record.updatedDate !== '' && stored.updated_date > record.updatedDate) {
-      this.sql('INSERT OR IGNORE INTO import_stale (run_id, tracking_number) VALUES (?, ?)').run(
-        this.runId,
-        record.trackingNumber,
-      );
+      this.sql(SQL.addStale).run(this.runId, record.trackingNumber);
       this.anyStale = true;
       return 'skipped';
     }
     if (stored && record.updatedDate === '' && stored.updated_date !== '') return 'skipped';
     const generator = this.generator(record.generator);
-    const name =
-      record.generator.name ||
-      (this.sql('SELECT generator_name FROM generators WHERE id = ?').pluck().get(generator.id) as string);
+    const name = record.generator.name || (this.sql(SQL.generatorName).pluck().get(generator.id) as string);
     const values = [
       generator.id,
       name,
@@ -407,16 +434,22 @@ export class SqliteWriters {
     ];
     if (!stored) {
       const id = Number(
-        this.sql(
-          `INSERT INTO manifests (manifest_tracking_number, ${MANIFEST_COLUMNS.join(', ')}, import_run,
-             transporter, total_waste_quantity_tons, container_count, waste_stream_count)
-           VALUES (?, ${MANIFEST_COLUMNS.map(() => '?').join(', ')}, ?, '', 0, 0, 0)`,
-        ).run(record.trackingNumber, ...values, this.runId).lastInsertRowid,
+        this.sql(SQL.insertManifest).run(record.trackingNumber, ...values, this.runId).lastInsertRowid,
       );
-      this.lastManifest = undefined;
       this.touched.newManifests.add(id);
       this.whole(id, record);
       this.noteManifest(id, generator.id, record.trackingNumber);
+      this.lastManifest = {
+        tracking: record.trackingNumber,
+        stored: {
+          id,
+          generator_id: generator.id,
+          updated_date: record.updatedDate,
+          import_run: this.runId,
+          firstTransporter: record.transporters?.[0]?.epaId ?? '',
+          values,
+        },
+      };
       return 'stored';
     }
     const newer = record.updatedDate > stored.updated_date;
@@ -429,14 +462,11 @@ export class SqliteWriters {
     }
     this.changingManifest(stored.id);
     this.touched.generators.add(stored.generator_id);
-    this.sql(
-      `UPDATE manifests SET ${MANIFEST_COLUMNS.map((column) => `${column} = ?`).join(', ')}, import_run = ?
-       WHERE id = ?`,
-    ).run(...values, this.runId, stored.id);
+    this.sql(SQL.updateManifest).run(...values, this.runId, stored.id);
     // A newer version replaces the manifest and its lines: this version's lines and transporters follow
     // (EM_WASTE_LINE, EM_TRANSPORTER) or come with it (JSON).
-    this.sql('DELETE FROM waste_lines WHERE manifest_id = ?').run(stored.id);
-    this.sql('DELETE FROM manifest_transporters WHERE manifest_id = ?').run(stored.id);
+    this.sql(SQL.deleteLines).run(stored.id);
+    this.sql(SQL.deleteTransporters).run(stored.id);
     this.lastManifest = undefined;
     this.whole(stored.id, record);
     this.noteManifest(stored.id, generator.id, record.trackingNumber);
@@ -458,18 +488,10 @@ export class SqliteWriters {
 
   private wholeSame(id: number, record: ManifestRecord): boolean {
     if (!record.lines && !record.transporters) return true;
-    const transporters = this.sql(
-      'SELECT epa_id, name FROM manifest_transporters WHERE manifest_id = ? ORDER BY transporter_order',
-    )
-      .raw()
-      .all(id) as unknown[][];
+    const transporters = this.sql(SQL.transporters).raw().all(id) as unknown[][];
     const wanted = (record.transporters ?? []).map((transporter) => [transporter.epaId, transporter.name]);
     if (!same(transporters.flat(), wanted.flat())) return false;
-    const lines = this.sql(
-      `SELECT ${LINE_COLUMNS.join(', ')} FROM waste_lines WHERE manifest_id = ? ORDER BY waste_line_number`,
-    )
-      .raw()
-      .all(id) as unknown[][];
+    const lines = this.sql(SQL.lines).raw().all(id) as unknown[][];
     const sorted = [...(record.lines ?? [])].sort((a, b) => a.lineNumber - b.lineNumber);
     return same(
       lines.flat(),
@@ -515,11 +537,11 @@ export class SqliteWriters {
       .every((code) => code === '' || have.has(code));
   }
 
-  private insertLine(id: number, line: WasteLineRecord, transporter: string): void {
-    this.sql(
-      `INSERT INTO waste_lines (manifest_id, waste_line_number, ${LINE_COLUMNS.join(', ')}, transporter)
-       VALUES (?, ?, ${LINE_COLUMNS.map(() => '?').join(', ')}, ?)`,
-    ).run(id, line.lineNumber, ...this.lineValues(line), transporter);
+  /** Inserts the line unless the manifest already has one of its number; true when it did. */
+  private insertLine(id: number, line: WasteLineRecord, transporter: string): boolean {
+    return (
+      this.sql(SQL.insertLine).run(id, line.lineNumber, ...this.lineValues(line), transporter).changes === 1
+    );
   }
 
   /** The manifest a row of one of its tables belongs to, or why the row cannot apply now. */
@@ -534,7 +556,7 @@ export class SqliteWriters {
     if (manifest.import_run === this.runId) {
       return { rejected: `conflicts with the ${what} this import already stored`, column: '' };
     }
-    this.sql('UPDATE manifests SET import_run = ? WHERE id = ?').run(this.runId, manifest.id);
+    this.sql(SQL.touchManifest).run(this.runId, manifest.id);
     manifest.import_run = this.runId;
     return undefined;
   }
@@ -544,20 +566,22 @@ export class SqliteWriters {
     if ('outcome' in found) return found.outcome;
     const owner = found.manifest;
     const values = this.lineValues(line);
-    const stored = this.sql(
-      `SELECT ${LINE_COLUMNS.join(', ')} FROM waste_lines WHERE manifest_id = ? AND waste_line_number = ?`,
-    )
-      .raw()
-      .get(owner.id, line.lineNumber) as unknown[] | undefined;
+    // A manifest this run wrote (the common case: its lines follow it) takes the line at once; only a line
+    // already there is compared, and differs only as a conflict within the run.
+    if (owner.import_run === this.runId) {
+      this.changingManifest(owner.id);
+      if (this.insertLine(owner.id, line, owner.firstTransporter)) {
+        this.noteManifest(owner.id, owner.generator_id, line.trackingNumber);
+        return 'stored';
+      }
+    }
+    const stored = this.sql(SQL.line).raw().get(owner.id, line.lineNumber) as unknown[] | undefined;
     if (stored && this.sameLine(stored, values)) return 'unchanged';
     if (stored) {
       const conflict = this.changed(owner, `waste line ${line.lineNumber}`);
       if (conflict) return conflict;
       this.changingManifest(owner.id);
-      this.sql('DELETE FROM waste_lines WHERE manifest_id = ? AND waste_line_number = ?').run(
-        owner.id,
-        line.lineNumber,
-      );
+      this.sql(SQL.deleteLine).run(owner.id, line.lineNumber);
     }
     this.changingManifest(owner.id);
     this.insertLine(owner.id, line, owner.firstTransporter);
@@ -566,29 +590,20 @@ export class SqliteWriters {
   }
 
   private insertTransporter(id: number, transporter: TransporterRecord): void {
-    this.sql(
-      `INSERT INTO manifest_transporters (manifest_id, transporter_order, epa_id, name) VALUES (?, ?, ?, ?)`,
-    ).run(id, transporter.order, transporter.epaId, transporter.name);
+    this.sql(SQL.insertTransporter).run(id, transporter.order, transporter.epaId, transporter.name);
   }
 
   private transporter(transporter: TransporterRecord): Outcome {
     const found = this.owner(transporter.trackingNumber);
     if ('outcome' in found) return found.outcome;
     const owner = found.manifest;
-    const stored = this.sql(
-      'SELECT epa_id, name FROM manifest_transporters WHERE manifest_id = ? AND transporter_order = ?',
-    )
-      .raw()
-      .get(owner.id, transporter.order) as unknown[] | undefined;
+    const stored = this.sql(SQL.transporter).raw().get(owner.id, transporter.order) as unknown[] | undefined;
     if (stored && same(stored, [transporter.epaId, transporter.name])) return 'unchanged';
     if (stored) {
       const conflict = this.changed(owner, `transporter ${transporter.order}`);
       if (conflict) return conflict;
       this.changingManifest(owner.id);
-      this.sql('DELETE FROM manifest_transporters WHERE manifest_id = ? AND transporter_order = ?').run(
-        owner.id,
-        transporter.order,
-      );
+      this.sql(SQL.deleteTransporter).run(owner.id, transporter.order);
     }
     this.changingManifest(owner.id);
     this.insertTransporter(owner.id, transporter);
@@ -601,18 +616,12 @@ export class SqliteWriters {
     const found = this.owner(record.trackingNumber);
     if ('outcome' in found) return found.outcome;
     const owner = found.manifest;
-    const codes = this.sql(
-      'SELECT federal_waste_codes FROM waste_lines WHERE manifest_id = ? AND waste_line_number = ?',
-    )
-      .pluck()
-      .get(owner.id, record.lineNumber) as string | undefined;
+    const codes = this.sql(SQL.lineCodes).pluck().get(owner.id, record.lineNumber) as string | undefined;
     if (codes === undefined) return { pending: record.trackingNumber };
     const list = codes === '' ? [] : codes.split(',');
     if (list.includes(record.code)) return 'unchanged';
     this.changingManifest(owner.id);
-    this.sql(
-      'UPDATE waste_lines SET federal_waste_codes = ? WHERE manifest_id = ? AND waste_line_number = ?',
-    ).run([...list, record.code].join(','), owner.id, record.lineNumber);
+    this.sql(SQL.setLineCodes).run([...list, record.code].join(','), owner.id, record.lineNumber);
     this.noteManifest(owner.id, owner.generator_id, record.trackingNumber);
     return 'updated';
   }
