@@ -133,8 +133,19 @@ export interface EpaFiles {
 export async function writeEpaFiles(
   db: Database,
   dir: string,
-  options: { linesPerPart?: number; handlers?: boolean; updatedDate?: string } = {},
+  options: {
+    linesPerPart?: number;
+    handlers?: boolean;
+    updatedDate?: string;
+    /** Only the first N manifests (by id) and their lines. */
+    manifests?: number;
+    /** Replaces each tracking number's three-letter suffix: the same manifests as new ones. */
+    suffix?: string;
+  } = {},
 ): Promise<EpaFiles> {
+  const limit = options.manifests ?? Number.MAX_SAFE_INTEGER;
+  const tracking = (number: unknown) =>
+    options.suffix === undefined ? String(number) : `${String(number).slice(0, 9)}${options.suffix}`;
   const paths: string[] = [];
   let handlers = 0;
   if (options.handlers ?? true) {
@@ -206,12 +217,12 @@ export async function writeEpaFiles(
               m.generator_location_state, g.location_zip, m.designated_facility_name, m.total_waste_quantity_tons,
               m.transporter, (SELECT w.transporter FROM waste_lines w WHERE w.manifest_id = m.id
                               ORDER BY w.waste_line_number LIMIT 1)
-       FROM manifests m JOIN generators g ON g.id = m.generator_id ORDER BY m.id`,
+       FROM manifests m JOIN generators g ON g.id = m.generator_id WHERE m.id <= ? ORDER BY m.id`,
     )
     .raw()
-    .iterate() as IterableIterator<(string | number | null)[]>;
+    .iterate(limit) as IterableIterator<(string | number | null)[]>;
   for (const row of manifests) {
-    const [tracking, received, shipped, epaId, name, ...rest] = row;
+    const [number, received, shipped, epaId, name, ...rest] = row;
     const [
       mail1,
       mail2,
@@ -227,7 +238,7 @@ export async function writeEpaFiles(
       transporterId,
     ] = rest;
     await manifestFile.row([
-      tracking,
+      tracking(number),
       options.updatedDate ?? received,
       shipped,
       received,
@@ -249,7 +260,8 @@ export async function writeEpaFiles(
       '',
       tons,
     ]);
-    if (transporter !== '') await transporterFile.row([tracking, 1, transporterId ?? '', transporter]);
+    if (transporter !== '')
+      await transporterFile.row([tracking(number), 1, transporterId ?? '', transporter]);
   }
   await manifestFile.close();
   await transporterFile.close();
@@ -264,11 +276,12 @@ export async function writeEpaFiles(
       `SELECT m.manifest_tracking_number, w.waste_line_number, w.usdot_haz_indicator, w.usdot_id_number,
               w.usdot_desc, w.container_count, w.container_type_code, w.waste_quantity_tons,
               w.federal_waste_codes, w.management_method_code, w.mmc_and_desc, w.epa_waste_indicator
-       FROM waste_lines w JOIN manifests m ON m.id = w.manifest_id ORDER BY w.manifest_id, w.waste_line_number`,
+       FROM waste_lines w JOIN manifests m ON m.id = w.manifest_id WHERE w.manifest_id <= ?
+       ORDER BY w.manifest_id, w.waste_line_number`,
     )
     .raw()
-    .iterate() as IterableIterator<(string | number | null)[]>;
-  for (const [tracking, number, haz, dot, desc, containers, type, tons, codes, method, text, epa] of lines) {
+    .iterate(limit) as IterableIterator<(string | number | null)[]>;
+  for (const [manifest, number, haz, dot, desc, containers, type, tons, codes, method, text, epa] of lines) {
     if (!lineFile || lineFile.rows >= linesPerPart) {
       await lineFile?.close();
       const path = join(dir, `EM_WASTE_LINE_${part}.csv`);
@@ -278,7 +291,7 @@ export async function writeEpaFiles(
     }
     const description = String(text).split(' - ').slice(1).join(' - ');
     await lineFile.row([
-      tracking,
+      tracking(manifest),
       number,
       haz,
       dot,
