@@ -9,6 +9,10 @@
  * names it, and in a shared table a manifest-number search for "000000" read the postings of "000" in
  * every list (60,826 entries, ~55k of them EPA handler ids) four times, 6.6 ms a search on 1M manifests.
  *
+ * Every list but the two of one value per row also has its entries in the ordinary table `lookup_values`,
+ * by value (for an import to find one) and by text (the lookup order, for pages and searches too short for
+ * trigrams).
+ *
  * Folded as the list search index folds (trigram, case_sensitive 0), which is the search rule itself
  * (shared/query/search.ts). `value` is stored beside the text but not indexed.
  */
@@ -43,6 +47,8 @@ CREATE TABLE IF NOT EXISTS lookup_values (
   text  TEXT NOT NULL,
   PRIMARY KEY (list, value)
 ) WITHOUT ROWID;
+-- A list's entries in lookup order (text by code point), for pages and short searches (repositories/lookups.ts).
+CREATE INDEX IF NOT EXISTS lookup_values_text ON lookup_values (list, text);
 `;
 
 /** Writes one list's table anew, its entries under rowids 1, 2, … in lookup order. */

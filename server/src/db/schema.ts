@@ -256,6 +256,12 @@ CREATE TABLE IF NOT EXISTS import_stale (
   PRIMARY KEY (run_id, tracking_number)
 ) WITHOUT ROWID;
 
+-- Whole-dataset counts, totals and receipt lag (db/tallies.ts), current with every commit.
+CREATE TABLE IF NOT EXISTS data_tallies (
+  name  TEXT PRIMARY KEY,
+  value REAL NOT NULL
+) WITHOUT ROWID;
+
 CREATE TABLE IF NOT EXISTS users (
   id            INTEGER PRIMARY KEY,
   username      TEXT NOT NULL UNIQUE,

@@ -1,6 +1,8 @@
 /**
  * How many generators a request matches and what they shipped, worked out in memory from per-value id lists
- * and per-generator sums read once (the data does not change while it is served, docs/api.md).
+ * and per-generator sums read at once, for the data as it was then: when an import changes the data the
+ * repository stops using them and has new ones built off the main thread (`snapshot`, the read pool), then
+ * swaps them in (docs/api.md "The data while serving").
  *
  * SQL has to probe an index per candidate for these: counting states CA + shippedYears 2024 cost 3–4 ms,
  * and summing the boxes for wasteCodes D001 35–45 ms. Here each filter member marks the generators it
@@ -24,7 +26,7 @@ const MEMBER_SOURCES = {
   handlingCodes: 'SELECT code, json_group_array(generator_id) FROM generator_handling_codes GROUP BY 1',
 } as const satisfies Record<keyof GeneratorFilterFields, string>;
 
-type Member = keyof typeof MEMBER_SOURCES;
+export type Member = keyof typeof MEMBER_SOURCES;
 
 export interface GeneratorSums {
   count: number;
@@ -41,13 +43,54 @@ interface PerGenerator {
   containerCount: Float64Array;
 }
 
+/** Generator ids, as read (number[]) or as received from a worker (a view of one Int32Array). */
+type Ids = readonly number[] | Int32Array;
+
+/**
+ * Everything the matches hold, as typed arrays and value lists that cross to another thread as they are:
+ * per member, its values and each value's ids (ids[offsets[i]] up to ids[offsets[i + 1]]).
+ */
+export interface MatchesSnapshot {
+  members: { member: Member; values: string[]; offsets: Int32Array; ids: Int32Array }[];
+  sums: PerGenerator;
+}
+
 export class GeneratorMatches {
   private readonly statements: StatementCache;
-  private readonly members = new Map<Member, Map<string, readonly number[]>>();
+  private readonly members = new Map<Member, Map<string, Ids>>();
   private perGenerator: PerGenerator | undefined;
 
-  constructor(statements: StatementCache) {
+  /** `statements` reads what a snapshot did not bring. */
+  constructor(statements: StatementCache, snapshot?: MatchesSnapshot) {
     this.statements = statements;
+    if (snapshot) {
+      for (const { member, values, offsets, ids } of snapshot.members) {
+        this.members.set(
+          member,
+          new Map(values.map((value, index) => [value, ids.subarray(offsets[index], offsets[index + 1])])),
+        );
+      }
+      this.perGenerator = snapshot.sums;
+    }
+  }
+
+  /** Reads every list and sum (in a read pool worker) for a repository on another thread to swap in. */
+  snapshot(): MatchesSnapshot {
+    const members = (Object.keys(MEMBER_SOURCES) as Member[]).map((member) => {
+      const byValue = this.idsByValue(member);
+      const values = [...byValue.keys()];
+      const offsets = new Int32Array(values.length + 1);
+      let total = 0;
+      values.forEach((value, index) => {
+        offsets[index] = total;
+        total += byValue.get(value)?.length ?? 0;
+      });
+      offsets[values.length] = total;
+      const ids = new Int32Array(total);
+      values.forEach((value, index) => ids.set(byValue.get(value) ?? [], offsets[index]));
+      return { member, values, offsets, ids };
+    });
+    return { members, sums: this.sums() };
   }
 
   warm(): void {
@@ -61,7 +104,7 @@ export class GeneratorMatches {
    */
   summarize(filters: GeneratorFilterFields, searchIds?: readonly number[]): GeneratorSums {
     const sums = this.sums();
-    const lists: (readonly number[])[][] = [];
+    const lists: Ids[][] = [];
     for (const member of Object.keys(MEMBER_SOURCES) as Member[]) {
       const values = filters[member];
       if (!values || values.length === 0) continue;
@@ -106,11 +149,11 @@ export class GeneratorMatches {
     return result;
   }
 
-  private idsByValue(member: Member): Map<string, readonly number[]> {
+  private idsByValue(member: Member): Map<string, Ids> {
     let byValue = this.members.get(member);
     if (!byValue) {
       const rows = this.statements.get(MEMBER_SOURCES[member]).raw().all() as [string, string][];
-      byValue = new Map(rows.map(([value, ids]) => [value, JSON.parse(ids) as number[]]));
+      byValue = new Map(rows.map(([value, ids]): [string, Ids] => [value, JSON.parse(ids) as number[]]));
       this.members.set(member, byValue);
     }
     return byValue;

@@ -9,12 +9,13 @@ import { GENERATOR_SEARCH_FIELDS, type Sort } from '../../../shared/query/index.
 import { GENERATOR_KEY } from '../../../shared/query/sort.ts';
 import { GENERATOR_LOOKUP_LISTS } from '../db/lookup-lists.ts';
 import { StatementCache } from '../db/statements.ts';
-import { GeneratorMatches } from './generator-matches.ts';
+import { readTallies } from '../db/tallies.ts';
+import { GeneratorMatches, type MatchesSnapshot } from './generator-matches.ts';
 import type { IndexedLookup } from './lookups.ts';
 import { indexedLookups } from './lookups.ts';
 import { PagedList } from './paged-list.ts';
 import { TrigramSearch, type SearchClause } from './trigram-search.ts';
-import { GENERATOR_COLUMN_FILTERS, generatorWhere, type Where } from './where.ts';
+import { generatorWhere, type Where } from './where.ts';
 
 export interface GeneratorTotalsRow {
   epa_total: number;
@@ -37,8 +38,12 @@ export class GeneratorsRepository {
   private readonly list: PagedList;
   private readonly search: TrigramSearch;
   private readonly lookups: Record<GeneratorLookupField, IndexedLookup>;
-  private readonly matches: GeneratorMatches;
-  private unfilteredTotals: GeneratorTotalsRow | undefined;
+  private matches: GeneratorMatches;
+  /**
+   * True from a data change until new matches are swapped in: meanwhile counts and boxes are read with SQL,
+   * slower for some filters but never stale.
+   */
+  private matchesStale = false;
 
   /** `searchListLimit`: see TrigramSearch; tests lower it to drive the many-matches path on small data. */
   constructor(db: Database, options: { searchListLimit?: number } = {}) {
@@ -52,18 +57,34 @@ export class GeneratorsRepository {
       GENERATOR_SEARCH_FIELDS,
       options.searchListLimit,
     );
-    this.lookups = indexedLookups(db, this.statements, 'generators', GENERATOR_LOOKUP_LISTS, {
+    this.lookups = indexedLookups(this.statements, 'generators', GENERATOR_LOOKUP_LISTS, {
       epa_handler_id: 'epa_handler_id',
     });
   }
 
-  /** Reads the in-memory lookup lists now, so the first user does not wait for them. */
+  /** Reads the in-memory matches now, so the first user does not wait for them. */
   warm(): void {
-    for (const lookup of Object.values(this.lookups)) lookup.warm();
-    for (const [column] of GENERATOR_COLUMN_FILTERS) this.list.valueCounts(column);
     this.matches.warm();
-    this.totals({}, '');
-    this.list.count(generatorWhere({}));
+  }
+
+  /**
+   * Another connection has committed (an import): what was read from the rows before is dropped, and the
+   * matches are not used until `swapMatches` brings ones read after the change.
+   */
+  dataChanged(): void {
+    this.list.dataChanged();
+    this.matchesStale = true;
+  }
+
+  /** Matches read from the data as it is now, for a repository on another thread (the read pool's job). */
+  matchesSnapshot(): MatchesSnapshot {
+    return new GeneratorMatches(this.statements).snapshot();
+  }
+
+  /** Puts in matches read after the last data change. */
+  swapMatches(snapshot: MatchesSnapshot | undefined): void {
+    this.matches = new GeneratorMatches(this.statements, snapshot);
+    this.matchesStale = false;
   }
 
   page(query: GeneratorListQuery): { totalElements: number; content: Record<string, unknown>[] } {
@@ -86,25 +107,33 @@ export class GeneratorsRepository {
   private count(filterFields: GeneratorFilterFields, search: SearchClause | undefined, where: Where): number {
     const known = where.unfiltered || where.count !== undefined || where.countOf !== undefined;
     // A key too short for the trigram index has no id list: SQLite counts its scan.
-    if (known || (search && !search.ids)) return this.list.count(where);
+    if (known || (search && !search.ids) || this.matchesStale) return this.list.count(where);
     return this.matches.summarize(filterFields, search?.ids).count;
   }
 
   totals(filterFields: GeneratorFilterFields, searchKey: string): GeneratorTotalsRow {
     const search = this.search.clause(searchKey, 'totals');
-    if (search && !search.ids) return this.sqlTotals(generatorWhere(filterFields, search, 'list'));
-    const unfiltered = !search && generatorWhere(filterFields).unfiltered;
-    if (unfiltered && this.unfilteredTotals) return this.unfilteredTotals;
+    if (!search && generatorWhere(filterFields).unfiltered) {
+      // The whole dataset's boxes are tallies kept current by every commit (db/tallies.ts).
+      const tallies = readTallies(this.statements);
+      return {
+        epa_total: Math.round(tallies.generator_tons * 10_000) / 10_000,
+        shipped_count: tallies.generator_shipped,
+        container_count: tallies.generator_containers,
+        mmc_count: tallies.generator_shippers,
+      };
+    }
+    if ((search && !search.ids) || this.matchesStale) {
+      return this.sqlTotals(generatorWhere(filterFields, search, 'list'));
+    }
     const sums = this.matches.summarize(filterFields, search?.ids);
-    const totals = {
+    return {
       // As SQL's round(sum, 4): the boxes show two decimals, the typed dialect up to four.
       epa_total: Math.round(sums.shippedTons * 10_000) / 10_000,
       shipped_count: sums.shippedCount,
       container_count: sums.containerCount,
       mmc_count: sums.shippers,
     };
-    if (unfiltered) this.unfilteredTotals = totals;
-    return totals;
   }
 
   private sqlTotals(where: Where): GeneratorTotalsRow {

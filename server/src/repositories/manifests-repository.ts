@@ -9,8 +9,8 @@ import type { IndexedLookup } from './lookups.ts';
 import { indexedLookups } from './lookups.ts';
 import { PagedList } from './paged-list.ts';
 import { TrigramSearch } from './trigram-search.ts';
+import { readTallies } from '../db/tallies.ts';
 import {
-  MANIFEST_COLUMN_FILTERS,
   manifestWhere,
   receivedWindow,
   singleLineSet,
@@ -79,8 +79,6 @@ export class ManifestsRepository {
   private readonly list: PagedList;
   private readonly search: TrigramSearch;
   private readonly lookups: Record<ManifestLookupField, IndexedLookup>;
-  private unfilteredTotals: ManifestTotalsRow | undefined;
-  private receiptLag: ReceiptLag | undefined;
 
   /** `searchListLimit`: see TrigramSearch; tests lower it to drive the many-matches path on small data. */
   constructor(db: Database, options: { searchListLimit?: number } = {}) {
@@ -93,29 +91,20 @@ export class ManifestsRepository {
       MANIFEST_SEARCH_FIELDS,
       options.searchListLimit,
     );
-    this.lookups = indexedLookups(db, this.statements, 'manifests', MANIFEST_LOOKUP_LISTS, {
+    this.lookups = indexedLookups(this.statements, 'manifests', MANIFEST_LOOKUP_LISTS, {
       manifest_number: 'manifest_tracking_number',
     });
   }
 
-  warm(): void {
-    for (const lookup of Object.values(this.lookups)) lookup.warm();
-    for (const [column] of MANIFEST_COLUMN_FILTERS) this.list.valueCounts(column);
-    this.totals({}, '');
-    this.list.count(manifestWhere({}));
-    this.lag();
+  /** Another connection has committed (an import): forget what was read from the rows before. */
+  dataChanged(): void {
+    this.list.dataChanged();
   }
 
-  /** The fewest and most days between shipment and receipt over the dataset, read once (the data is fixed). */
+  /** The fewest and most days between shipment and receipt over the dataset (a tally, db/tallies.ts). */
   private lag(): ReceiptLag {
-    this.receiptLag ??= this.statements
-      .get(
-        `SELECT coalesce(min(julianday(received_date) - julianday(shipped_date)), 0) AS minDays,
-                coalesce(max(julianday(received_date) - julianday(shipped_date)), 0) AS maxDays
-         FROM manifests`,
-      )
-      .get() as ReceiptLag;
-    return this.receiptLag;
+    const tallies = readTallies(this.statements);
+    return { minDays: tallies.lag_min_days, maxDays: tallies.lag_max_days };
   }
 
   /** A page as objects; the wire sends pageBytes, which is this page serialised. */
@@ -288,8 +277,17 @@ export class ManifestsRepository {
     const single = singleLineSet(filterFields, searchKey);
     if (single) return this.singleSetTotals(single);
     const where = manifestWhere(filterFields, this.search.clause(searchKey, 'totals'));
-    if (where.unfiltered && this.unfilteredTotals) return this.unfilteredTotals;
-    const totals = this.statements
+    if (where.unfiltered) {
+      // Summing a million rows per request is what the tallies save (db/tallies.ts).
+      const tallies = readTallies(this.statements);
+      return {
+        total_waste: Math.round(tallies.manifest_tons * 10_000) / 10_000,
+        shipped_count: tallies.manifests,
+        container_count: tallies.manifest_containers,
+        waste_streams: tallies.manifest_streams,
+      };
+    }
+    return this.statements
       .get(
         `SELECT round(coalesce(sum(t.total_waste_quantity_tons), 0), 4) AS total_waste,
                 count(*) AS shipped_count,
@@ -298,8 +296,6 @@ export class ManifestsRepository {
          FROM manifests t ${where.sql}`,
       )
       .get(...where.params) as ManifestTotalsRow;
-    if (where.unfiltered) this.unfilteredTotals = totals;
-    return totals;
   }
 
   lookup(field: ManifestLookupField, search: string, page: number) {

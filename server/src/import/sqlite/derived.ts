@@ -15,6 +15,7 @@ import { GENERATOR_SEARCH_FIELDS, MANIFEST_SEARCH_FIELDS } from '../../../../sha
 import { LINE_SET_COLUMNS } from '../../db/derive.ts';
 import { ONE_PER_ROW_LISTS, addLookupEntry, listedText, removeLookupEntry } from '../../db/lookup-index.ts';
 import { entryOf, entrySql, lookupLists, type LookupList } from '../../db/lookup-lists.ts';
+import { shiftTallies } from '../../db/tallies.ts';
 import { WASTE_LINE_COLUMNS, wasteLine } from '../../db/waste-lines-json.ts';
 import type { Touched } from './writers.ts';
 
@@ -48,6 +49,13 @@ FROM manifest_transporters t WHERE t.manifest_id = manifests.id AND t.transporte
 UPDATE waste_lines SET transporter = t.epa_id
 FROM manifest_transporters t
 WHERE t.manifest_id = waste_lines.manifest_id AND t.transporter_order = 1 AND waste_lines.transporter <> t.epa_id;`;
+
+const MANIFEST_SUMS_SQL = `SELECT total(total_waste_quantity_tons), total(container_count), total(waste_stream_count)
+FROM manifests WHERE id IN (${IDS})`;
+const GENERATOR_SUMS_SQL = `SELECT total(shipped_tons), total(shipped_count), total(container_count), total(shipped_count > 0)
+FROM generators WHERE id IN (${IDS})`;
+const LAG_SQL = `SELECT min(julianday(received_date) - julianday(shipped_date)),
+  max(julianday(received_date) - julianday(shipped_date)) FROM manifests WHERE id IN (${IDS})`;
 
 /** derive.ts's per-generator sets and totals, for some generators only. */
 const GENERATOR_SQL = `
@@ -172,14 +180,17 @@ export class DerivedData {
   afterBatch(touched: Touched): void {
     if (!this.incremental) return;
     const manifests = JSON.stringify([...touched.manifests]);
-    if (touched.manifests.size > 0) this.exec(MANIFEST_AGGREGATES_SQL, manifests);
     const generators = JSON.stringify([...touched.generators]);
+    const manifestsBefore = this.sums(MANIFEST_SUMS_SQL, manifests);
+    if (touched.manifests.size > 0) this.exec(MANIFEST_AGGREGATES_SQL, manifests);
     this.noteSetValues(touched, manifests, generators);
     if (touched.manifests.size > 0) {
       this.wasteLinesJson(touched.manifests);
       this.lineSets(manifests);
     }
+    const generatorsBefore = this.sums(GENERATOR_SUMS_SQL, generators);
     if (touched.generators.size > 0) this.exec(GENERATOR_SQL, generators);
+    this.tallies(touched, manifests, generators, manifestsBefore, generatorsBefore);
     this.search('manifests', MANIFEST_SEARCH_FIELDS, touched.manifests);
     this.search('generators', GENERATOR_SEARCH_FIELDS, [
       ...touched.newGenerators,
@@ -200,6 +211,37 @@ export class DerivedData {
       .pluck()
       .all(JSON.stringify([...ids])) as string[];
     for (const value of values) addLookupEntry(this.db, name, { value, text: value });
+  }
+
+  private sums(sql: string, ids: string): number[] {
+    return this.sql(sql).raw().get(ids) as number[];
+  }
+
+  /** The dataset's tallies moved by what the batch changed (db/tallies.ts). */
+  private tallies(
+    touched: Touched,
+    manifests: string,
+    generators: string,
+    manifestsBefore: number[],
+    generatorsBefore: number[],
+  ): void {
+    const manifestsAfter = this.sums(MANIFEST_SUMS_SQL, manifests);
+    const generatorsAfter = this.sums(GENERATOR_SUMS_SQL, generators);
+    const change = (after: number[], before: number[], index: number) =>
+      (after[index] ?? 0) - (before[index] ?? 0);
+    const [lagMin, lagMax] = this.sums(LAG_SQL, manifests);
+    shiftTallies(this.db, {
+      manifests: touched.newManifests.size,
+      manifest_tons: change(manifestsAfter, manifestsBefore, 0),
+      manifest_containers: change(manifestsAfter, manifestsBefore, 1),
+      manifest_streams: change(manifestsAfter, manifestsBefore, 2),
+      generators: touched.newGenerators.size,
+      generator_tons: change(generatorsAfter, generatorsBefore, 0),
+      generator_shipped: change(generatorsAfter, generatorsBefore, 1),
+      generator_containers: change(generatorsAfter, generatorsBefore, 2),
+      generator_shippers: change(generatorsAfter, generatorsBefore, 3),
+      ...(lagMin === null || lagMin === undefined ? {} : { lag_min_days: lagMin, lag_max_days: lagMax ?? 0 }),
+    });
   }
 
   /** The values the set-fed lists hold for the touched rows (called before and after they are rebuilt). */

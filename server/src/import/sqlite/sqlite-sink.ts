@@ -13,6 +13,7 @@ import { finalize } from '../../db/finalize.ts';
 import { lookupLists } from '../../db/lookup-lists.ts';
 import { unorderedLookupLists, writeLookupList } from '../../db/lookup-index.ts';
 import { SCHEMA_VERSION, createTables } from '../../db/schema.ts';
+import { computeTallies } from '../../db/tallies.ts';
 import { fillReferenceTables } from '../../data/reference.ts';
 import type { ImportRecord, Rejection } from '../records.ts';
 import {
@@ -297,6 +298,9 @@ export class SqliteSink implements ImportSink {
         onPhase?.(`lookup list ${name} in order`);
         this.db.transaction(() => writeLookupList(this.db, name, list))();
       }
+      // The batches moved the tallies by differences; once more from the rows, exact to the last digit.
+      onPhase?.('tallies');
+      computeTallies(this.db);
     }
     this.db
       .prepare("UPDATE import_runs SET state = 'done', finished_at = ? WHERE id = ?")
