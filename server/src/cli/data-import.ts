@@ -54,7 +54,7 @@ function progress(): (event: ImportEvent) => void {
         return;
       }
       case 'refused':
-        console.error(`${tty ? '\n' : ''}  not read: ${event.reason}`);
+        console.error(`${tty ? '\n' : ''}${event.path}\n  not read: ${event.reason}`);
         return;
       case 'phase':
         console.error(`${tty ? '\n' : ''}${event.phase}…`);

@@ -43,22 +43,10 @@ const COUNTERS: readonly Counter[] = [
   'pending',
 ];
 
-/** Opens (or creates) a tracker database for importing. */
+/** Opens (or creates) a tracker database for importing; a file of another kind is refused untouched. */
 function openForImport(path: string): Database.Database {
   const fresh = !existsSync(path);
   const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  // Rows are consistent by construction (the writers look every owner up); no per-row foreign-key probe.
-  db.pragma('foreign_keys = OFF');
-  // 64 MiB of page cache, temporary sorts on disk: the import's memory stays flat (bench:import measures
-  // it) whatever the files' size.
-  db.pragma('cache_size = -65536');
-  if (fresh) {
-    createTables(db);
-    fillReferenceTables(db);
-    return db;
-  }
   let version: string | undefined;
   try {
     version = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() as
@@ -66,19 +54,27 @@ function openForImport(path: string): Database.Database {
   } catch {
     version = undefined;
   }
-  if (version === undefined) {
-    const tables = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get();
-    if (tables !== 0) {
-      db.close();
-      throw new SinkError(`${path} is not a tracker database`);
-    }
-    createTables(db);
-    fillReferenceTables(db);
-  } else if (version !== String(SCHEMA_VERSION)) {
+  const empty = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get() === 0;
+  if (!fresh && version === undefined && !empty) {
+    db.close();
+    throw new SinkError(`${path} is not a tracker database`);
+  }
+  if (version !== undefined && version !== String(SCHEMA_VERSION)) {
     db.close();
     throw new SinkError(
       `${path} is a tracker database of schema version ${version}, not ${SCHEMA_VERSION}: build it anew`,
     );
+  }
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  // Rows are consistent by construction (the writers look every owner up); no per-row foreign-key probe.
+  db.pragma('foreign_keys = OFF');
+  // 64 MiB of page cache, temporary sorts on disk: the import's memory stays flat (bench:import measures
+  // it) whatever the files' size.
+  db.pragma('cache_size = -65536');
+  if (version === undefined) {
+    createTables(db);
+    fillReferenceTables(db);
   }
   return db;
 }
