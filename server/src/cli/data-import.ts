@@ -12,7 +12,9 @@ import { parseArgs } from 'node:util';
 import { importFiles } from '../import/import-files.ts';
 import type { ImportEvent } from '../import/run.ts';
 import { SinkError } from '../import/sqlite/sqlite-sink.ts';
+import { JsonStreamError } from '../import/json-reader.ts';
 import { SourceError } from '../import/sources.ts';
+import { ZipError } from '../import/zip.ts';
 
 const USAGE =
   'usage: npm run data:import -- --db FILE [--report FILE] [--restart] [--batch-rows N] <files or folders…>';
@@ -181,7 +183,12 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof SinkError || error instanceof SourceError) {
+  if (
+    error instanceof SinkError ||
+    error instanceof SourceError ||
+    error instanceof ZipError ||
+    error instanceof JsonStreamError
+  ) {
     console.error(error.message);
     process.exit(1);
   }

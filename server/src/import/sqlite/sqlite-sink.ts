@@ -102,11 +102,6 @@ export class SqliteSink implements ImportSink {
     this.db = openForImport(path);
   }
 
-  /** The connection, for the benchmark's and tests' own reads. */
-  get database(): Database.Database {
-    return this.db;
-  }
-
   begin(files: readonly SourceFile[], options: { restart: boolean }): Promise<RunStart> {
     const keys = JSON.stringify(files.map((file) => file.key));
     const open = this.db
