@@ -17,8 +17,8 @@
  * (shared/query/search.ts). `value` is stored beside the text but not indexed.
  */
 import type { Database } from 'better-sqlite3';
-import { lookupEntries, type LookupEntry } from '../../../shared/query/lookup.ts';
-import { loadList, lookupLists, type LookupList } from './lookup-lists.ts';
+import type { LookupEntry } from '../../../shared/query/lookup.ts';
+import { lookupLists, orderedEntries, type LookupList } from './lookup-lists.ts';
 
 /** The FTS5 table holding one list ("<table>.<field>"): lookup_generators_epa_handler_id. */
 export function lookupSearchTable(list: string): string {
@@ -64,7 +64,7 @@ export function writeLookupList(db: Database, name: string, list: LookupList): v
   db.transaction(() => {
     db.prepare('DELETE FROM lookup_values WHERE list = ?').run(name);
     let rowid = 0;
-    for (const entry of lookupEntries(loadList(list)(db))) {
+    for (const entry of orderedEntries(db, list)) {
       rowid += 1;
       insert.run(rowid, entry.text, entry.value);
       if (keepValues) byValue.run(name, entry.value, entry.text);

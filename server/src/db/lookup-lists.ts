@@ -7,7 +7,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { GeneratorLookupField, ManifestLookupField } from '../../../shared/api/index.ts';
-import type { LookupEntry } from '../../../shared/query/lookup.ts';
+import { lookupEntries, type LookupEntry } from '../../../shared/query/lookup.ts';
 
 export interface LookupList {
   /** Table the values are read from. */
@@ -65,6 +65,37 @@ export function loadList(list: LookupList): LookupLoad {
   }
   const sql = `SELECT DISTINCT ${list.column} FROM ${list.from}${where}`;
   return (db) => (db.prepare(sql).pluck().all() as string[]).map((value) => entry(value, undefined));
+}
+
+/** Values read at a time by orderedEntries. */
+const CHUNK = 10_000;
+
+/**
+ * Every entry of the list in lookup order, a chunk at a time: a plain list straight from SQLite in its
+ * column's order (text is the value, and SQLite's BINARY order is code point order), so that writing a
+ * million tracking numbers into the lookup index holds no more than a chunk of them in memory; a list with
+ * descriptions (short) read whole and sorted by shared/query's rule. Chunks rather than one open cursor,
+ * so that the caller may write to the same connection between them.
+ */
+export function* orderedEntries(db: Database, list: LookupList): Generator<LookupEntry> {
+  if (list.description) {
+    yield* lookupEntries(loadList(list)(db));
+    return;
+  }
+  const where = list.where ? ` AND ${list.where}` : '';
+  const next = db
+    .prepare(
+      `SELECT DISTINCT ${list.column} FROM ${list.from} WHERE ${list.column} > ?${where} ORDER BY 1 LIMIT ${CHUNK}`,
+    )
+    .pluck();
+  let after = '';
+  for (;;) {
+    const values = next.all(after) as string[];
+    for (const value of values) yield { value, text: value };
+    const last = values.at(-1);
+    if (last === undefined || values.length < CHUNK) return;
+    after = last;
+  }
 }
 
 /** The SQL giving one value's entry (its text) when the list holds it, no row otherwise; binds the value. */

@@ -111,6 +111,14 @@ CREATE TABLE IF NOT EXISTS generator_statuses (
   generator_id INTEGER NOT NULL,
   PRIMARY KEY (status, generator_id)
 ) WITHOUT ROWID;
+-- How many of each generator's waste lines carry each management method code: its primary method is the
+-- commonest, and an import moves these counts by what it adds rather than counting every line again.
+CREATE TABLE IF NOT EXISTS generator_method_lines (
+  generator_id INTEGER NOT NULL,
+  code         TEXT NOT NULL,
+  lines        INTEGER NOT NULL,
+  PRIMARY KEY (generator_id, code)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS generator_handling_codes (
   code         TEXT NOT NULL,
   generator_id INTEGER NOT NULL,

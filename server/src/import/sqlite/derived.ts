@@ -57,17 +57,64 @@ FROM generators WHERE id IN (${IDS})`;
 const LAG_SQL = `SELECT min(julianday(received_date) - julianday(shipped_date)),
   max(julianday(received_date) - julianday(shipped_date)) FROM manifests WHERE id IN (${IDS})`;
 
-/** derive.ts's per-generator sets and totals, for some generators only. */
-const GENERATOR_SQL = `
-DELETE FROM generator_shipped_years WHERE generator_id IN (${IDS});
-DELETE FROM generator_waste_codes WHERE generator_id IN (${IDS});
-DELETE FROM generator_handling_codes WHERE generator_id IN (${IDS});
+/** Each generator's statuses, for the generators whose own rows a batch wrote. */
+const GENERATOR_STATUS_SQL = `
 DELETE FROM generator_statuses WHERE generator_id IN (${IDS});
 INSERT OR IGNORE INTO generator_statuses (status, generator_id)
 SELECT registration_status, id FROM generators WHERE registration_status <> '' AND id IN (${IDS})
 UNION ALL
 SELECT federal_generator_status_universe, id FROM generators
-WHERE federal_generator_status_universe <> '' AND id IN (${IDS});
+WHERE federal_generator_status_universe <> '' AND id IN (${IDS});`;
+
+/**
+ * What the batch's manifests add to their generators' sets: a batch that only adds rows (new manifests, new
+ * lines) only adds to them, so they grow from the touched manifests alone, never from all of a generator's.
+ */
+const GENERATOR_GROWTH_SQL = `
+INSERT OR IGNORE INTO generator_shipped_years (year, generator_id)
+SELECT DISTINCT substr(shipped_date, 1, 4), generator_id FROM manifests WHERE id IN (${IDS}) AND shipped_date <> '';
+INSERT OR IGNORE INTO generator_handling_codes (code, generator_id)
+SELECT DISTINCT w.management_method_code, m.generator_id
+FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
+WHERE m.id IN (${IDS}) AND w.management_method_code <> '';
+INSERT OR IGNORE INTO generator_waste_codes (code, generator_id)
+SELECT DISTINCT trim(j.value), m.generator_id
+FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id,
+     json_each('["' || replace(w.federal_waste_codes, ',', '","') || '"]') j
+WHERE m.id IN (${IDS}) AND w.federal_waste_codes <> '' AND trim(j.value) <> '';`;
+
+/** The generators' texts read from their sets and method counts (cheap: a generator's sets are short). */
+const GENERATOR_TEXT_SQL = `
+UPDATE generators SET
+  shipped_years = coalesce((SELECT group_concat(year, ',') FROM (SELECT year FROM generator_shipped_years
+                            WHERE generator_id = generators.id ORDER BY year)), ''),
+  federal_waste_codes = coalesce((SELECT group_concat(code, ',') FROM (SELECT code FROM generator_waste_codes
+                                  WHERE generator_id = generators.id ORDER BY code)), ''),
+  mmc_count = (SELECT count(*) FROM generator_handling_codes WHERE generator_id = generators.id),
+  management_method_code = coalesce((SELECT code FROM generator_method_lines WHERE generator_id = generators.id
+                                     ORDER BY lines DESC, code LIMIT 1), '')
+WHERE id IN (${IDS});`;
+
+const METHOD_LINES_SQL = `SELECT m.generator_id, w.management_method_code, count(*)
+FROM waste_lines w JOIN manifests m ON m.id = w.manifest_id
+WHERE m.id IN (${IDS}) AND w.management_method_code <> '' GROUP BY 1, 2`;
+
+const SHIPPED_SQL = `SELECT generator_id, total(total_waste_quantity_tons), count(*), total(container_count)
+FROM manifests WHERE id IN (${IDS}) GROUP BY generator_id`;
+
+/**
+ * derive.ts's per-generator sets and totals worked out again from all of some generators' rows: for those
+ * whose manifests lost something (Touched.rewrittenGenerators), which no growth can express.
+ */
+const GENERATOR_SQL = `
+DELETE FROM generator_shipped_years WHERE generator_id IN (${IDS});
+DELETE FROM generator_waste_codes WHERE generator_id IN (${IDS});
+DELETE FROM generator_handling_codes WHERE generator_id IN (${IDS});
+DELETE FROM generator_method_lines WHERE generator_id IN (${IDS});
+INSERT INTO generator_method_lines (generator_id, code, lines)
+SELECT m.generator_id, w.management_method_code, count(*)
+FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
+WHERE m.generator_id IN (${IDS}) AND w.management_method_code <> '' GROUP BY 1, 2;
 INSERT OR IGNORE INTO generator_shipped_years (year, generator_id)
 SELECT DISTINCT substr(shipped_date, 1, 4), generator_id FROM manifests
 WHERE generator_id IN (${IDS}) AND shipped_date <> '';
@@ -89,10 +136,8 @@ UPDATE generators SET
   federal_waste_codes = coalesce((SELECT group_concat(code, ',') FROM (SELECT code FROM generator_waste_codes
                                   WHERE generator_id = generators.id ORDER BY code)), ''),
   mmc_count = (SELECT count(*) FROM generator_handling_codes WHERE generator_id = generators.id),
-  management_method_code = coalesce((
-    SELECT w.management_method_code FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
-    WHERE m.generator_id = generators.id AND w.management_method_code <> ''
-    GROUP BY w.management_method_code ORDER BY count(*) DESC, w.management_method_code LIMIT 1), '')
+  management_method_code = coalesce((SELECT code FROM generator_method_lines WHERE generator_id = generators.id
+                                     ORDER BY lines DESC, code LIMIT 1), '')
 WHERE id IN (${IDS});`;
 
 function lineSetsSql(): string {
@@ -108,6 +153,11 @@ WHERE m.id IN (${IDS}) AND w.${column} <> '';`,
     )
     .join('\n');
 }
+
+/** [generator id, tons, manifests, containers] */
+type Shipped = [number, number, number, number];
+/** [generator id, management method code, lines] */
+type MethodLines = [number, string, number];
 
 /** A list's values that a batch may have added or removed. */
 type Candidates = Map<string, Set<string>>;
@@ -127,6 +177,8 @@ export class DerivedData {
     generators: new Map<number, unknown[]>(),
   };
   private readonly candidates: Candidates = new Map();
+  /** The method line counts of the manifests the batch changed, as they were before (beforeChange). */
+  private oldMethodLines: MethodLines[] = [];
 
   constructor(db: Database, incremental: boolean) {
     this.db = db;
@@ -174,6 +226,13 @@ export class DerivedData {
       .get(id) as unknown[];
     this.oldSearch[table].set(id, row.slice(0, fields.length));
     lists.forEach(([name], index) => this.candidate(name, row[fields.length + index]));
+    if (table === 'manifests') {
+      this.oldMethodLines.push(
+        ...(this.sql(METHOD_LINES_SQL)
+          .raw()
+          .all(JSON.stringify([id])) as MethodLines[]),
+      );
+    }
   };
 
   /** Brings the derived data of the batch's touched rows up to date. */
@@ -182,6 +241,9 @@ export class DerivedData {
     const manifests = JSON.stringify([...touched.manifests]);
     const generators = JSON.stringify([...touched.generators]);
     const manifestsBefore = this.sums(MANIFEST_SUMS_SQL, manifests);
+    const shippedBefore = this.sql(SHIPPED_SQL)
+      .raw()
+      .all(JSON.stringify([...touched.existingManifests])) as Shipped[];
     if (touched.manifests.size > 0) this.exec(MANIFEST_AGGREGATES_SQL, manifests);
     this.noteSetValues(touched, manifests, generators);
     if (touched.manifests.size > 0) {
@@ -189,7 +251,7 @@ export class DerivedData {
       this.lineSets(manifests);
     }
     const generatorsBefore = this.sums(GENERATOR_SUMS_SQL, generators);
-    if (touched.generators.size > 0) this.exec(GENERATOR_SQL, generators);
+    this.generators(touched, manifests, shippedBefore);
     this.tallies(touched, manifests, generators, manifestsBefore, generatorsBefore);
     this.search('manifests', MANIFEST_SEARCH_FIELDS, touched.manifests);
     this.search('generators', GENERATOR_SEARCH_FIELDS, [
@@ -211,6 +273,62 @@ export class DerivedData {
       .pluck()
       .all(JSON.stringify([...ids])) as string[];
     for (const value of values) addLookupEntry(this.db, name, { value, text: value });
+  }
+
+  /**
+   * The generators of the batch's manifests brought up to date: those whose manifests only gained rows by
+   * growing their sets and moving their shipment totals and method counts by the difference, those whose
+   * manifests lost something by working them out again whole.
+   */
+  private generators(touched: Touched, manifests: string, shippedBefore: Shipped[]): void {
+    const rewritten = touched.rewrittenGenerators;
+    if (touched.manifests.size > 0) this.exec(GENERATOR_GROWTH_SQL, manifests);
+    // Shipment totals: each generator's touched manifests after the batch less what they held before it.
+    const shipped = new Map<number, [number, number, number]>();
+    const move = (rows: Shipped[], sign: 1 | -1) => {
+      for (const [generator, tons, count, containers] of rows) {
+        if (rewritten.has(generator)) continue;
+        const sum = shipped.get(generator) ?? [0, 0, 0];
+        shipped.set(generator, [sum[0] + sign * tons, sum[1] + sign * count, sum[2] + sign * containers]);
+      }
+    };
+    move(shippedBefore, -1);
+    move(this.sql(SHIPPED_SQL).raw().all(manifests) as Shipped[], 1);
+    const addShipped = this.sql(
+      `UPDATE generators SET shipped_tons = round(shipped_tons + ?, 4), shipped_count = shipped_count + ?,
+         container_count = container_count + ? WHERE id = ?`,
+    );
+    for (const [generator, [tons, count, containers]] of shipped)
+      addShipped.run(tons, count, containers, generator);
+    // Method line counts the same way, from what beforeChange read and what the lines hold now.
+    const lines = new Map<string, number>();
+    const count = (generator: number, code: string, change: number) => {
+      if (rewritten.has(generator)) return;
+      const key = `${generator}\u0000${code}`;
+      lines.set(key, (lines.get(key) ?? 0) + change);
+    };
+    for (const [generator, code, number] of this.oldMethodLines) count(generator, code, -number);
+    this.oldMethodLines = [];
+    for (const [generator, code, number] of this.sql(METHOD_LINES_SQL)
+      .raw()
+      .all(manifests) as MethodLines[]) {
+      count(generator, code, number);
+    }
+    const addLines = this.sql(
+      `INSERT INTO generator_method_lines (generator_id, code, lines) VALUES (?, ?, ?)
+       ON CONFLICT (generator_id, code) DO UPDATE SET lines = lines + excluded.lines`,
+    );
+    for (const [key, change] of lines) {
+      if (change === 0) continue;
+      const [generator, code] = key.split('\u0000');
+      addLines.run(Number(generator), code, change);
+    }
+    this.sql('DELETE FROM generator_method_lines WHERE lines <= 0').run();
+    if (rewritten.size > 0) this.exec(GENERATOR_SQL, JSON.stringify([...rewritten]));
+    const own = JSON.stringify([...touched.newGenerators, ...touched.existingGenerators]);
+    if (touched.newGenerators.size + touched.existingGenerators.size > 0)
+      this.exec(GENERATOR_STATUS_SQL, own);
+    if (touched.generators.size > 0) this.exec(GENERATOR_TEXT_SQL, JSON.stringify([...touched.generators]));
   }
 
   private sums(sql: string, ids: string): number[] {

@@ -130,6 +130,13 @@ export class SqliteSink implements ImportSink {
         for (const file of files) insert.run(this.runId, file.key, file.path);
       })();
     }
+    if (this.mode === 'bulk') {
+      // Nobody reads a database being built: a rollback journal writes each appended page once where the
+      // WAL writes it twice, and without syncs a killed import still rolls its last batch back (the journal
+      // is in the OS's hands), which is all resuming needs. finish() puts WAL back for the server.
+      this.db.pragma('journal_mode = DELETE');
+      this.db.pragma('synchronous = OFF');
+    }
     this.derived = new DerivedData(this.db, this.mode === 'incremental');
     this.writers = new SqliteWriters(this.db, this.runId, this.derived.beforeChange);
     const progress = new Map<string, FileProgress>();
@@ -279,6 +286,8 @@ export class SqliteSink implements ImportSink {
       this.db.transaction(() => this.db.exec(ALL_MANIFEST_AGGREGATES_SQL))();
       onPhase?.('indexes, search and lookup indexes');
       finalize(this.db);
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = NORMAL');
     } else {
       // Lists the run added to are written in lookup order again, each in one transaction (a server
       // reading meanwhile sees the old table or the new one, never half of either).

@@ -185,6 +185,11 @@ export interface Touched {
   /** Rows this batch created. */
   newManifests: Set<number>;
   newGenerators: Set<number>;
+  /**
+   * Generators whose manifests lost something (a manifest replaced by a newer version, a waste line
+   * corrected): their sets and totals are worked out again from their rows; the others' only grow.
+   */
+  rewrittenGenerators: Set<number>;
 }
 
 export function noneTouched(): Touched {
@@ -196,6 +201,7 @@ export function noneTouched(): Touched {
     existingGenerators: new Set(),
     newManifests: new Set(),
     newGenerators: new Set(),
+    rewrittenGenerators: new Set(),
   };
 }
 

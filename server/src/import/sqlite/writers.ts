@@ -179,6 +179,8 @@ export class SqliteWriters {
     }
     this.changingManifest(stored.id);
     this.touched.generators.add(stored.generator_id);
+    this.touched.rewrittenGenerators.add(stored.generator_id);
+    this.touched.rewrittenGenerators.add(generator.id);
     this.sql(SQL.updateManifest).run(...values, this.runId, stored.id);
     // A newer version replaces the manifest and its lines: this version's lines and transporters follow
     // (EM_WASTE_LINE, EM_TRANSPORTER) or come with it (JSON).
@@ -298,6 +300,7 @@ export class SqliteWriters {
       const conflict = this.changed(owner, `waste line ${line.lineNumber}`);
       if (conflict) return conflict;
       this.changingManifest(owner.id);
+      this.touched.rewrittenGenerators.add(owner.generator_id);
       this.sql(SQL.deleteLine).run(owner.id, line.lineNumber);
     }
     this.changingManifest(owner.id);
