@@ -16,7 +16,7 @@ import { queryConformance } from '../conformance.ts';
 let dir = '';
 
 queryConformance({
-  runs: 6,
+  runs: 12,
   setup: async () => {
     dir = mkdtempSync(join(tmpdir(), 'tracker-imported-'));
     await buildDemoDatabase(join(dir, 'demo.db'), { manifests: 1500, seed: 17 });
