@@ -12,14 +12,10 @@ import {
   type GeneratorFilterFields,
   type ManifestFilterFields,
 } from '../shared/api/index.ts';
-import {
-  GENERATOR_SEARCH_FIELDS,
-  MANIFEST_SEARCH_FIELDS,
-  MANIFEST_SORT_FIELDS,
-} from '../shared/query/index.ts';
+import { GENERATOR_QUERY, MANIFEST_QUERY } from '../shared/query/definition.ts';
 import { compareCodePoints } from '../shared/query/sort.ts';
 import type { PackRows } from '../renderer/src/offline/engine/contract.ts';
-import { generatorFactsOf, handlingCodeOf } from '../renderer/src/offline/engine/pack-facts.ts';
+import { LINE_FACTS, generatorFactsOf } from '../renderer/src/offline/engine/pack-facts.ts';
 
 const SEED = 20_261_123;
 
@@ -85,13 +81,13 @@ export function manifestRequests(rows: PackRows, count: number): ListRequest[] {
       designated_facility_names: valuesFrom(distinct(manifests.map((m) => m.designated_facility_name ?? ''))),
       dot_id_nos: valuesFrom(distinct(lines.map((line) => line.usdot_id_number))),
       container_types: valuesFrom(distinct(lines.map((line) => line.container_type_code))),
-      handling_codes: valuesFrom(distinct(lines.map((line) => handlingCodeOf(line.mmc_and_desc)))),
+      handling_codes: valuesFrom(distinct(lines.map(LINE_FACTS.handlingCodes))),
     }),
     range,
     searchKey: searchKeys(
-      manifests.slice(0, 5000).flatMap((m) => MANIFEST_SEARCH_FIELDS.map((f) => String(m[f]))),
+      manifests.slice(0, 5000).flatMap((m) => MANIFEST_QUERY.searchFields.map((f) => String(m[f]))),
     ),
-    pageInfo: pageInfo(MANIFEST_SORT_FIELDS),
+    pageInfo: pageInfo(MANIFEST_QUERY.sortFields),
   });
   return fc
     .sample(request, { numRuns: count, seed: SEED })
@@ -119,7 +115,7 @@ export function generatorRequests(rows: PackRows, count: number): ListRequest[] 
       handlingCodes: valuesFrom(distinct(facts.flatMap((f) => [...f.handlingCodes]))),
     }),
     searchKey: searchKeys(
-      generators.slice(0, 5000).flatMap((g) => GENERATOR_SEARCH_FIELDS.map((f) => String(g[f]))),
+      generators.slice(0, 5000).flatMap((g) => GENERATOR_QUERY.searchFields.map((f) => String(g[f]))),
     ),
     pageInfo: pageInfo(GENERATOR_FIELDS),
   });

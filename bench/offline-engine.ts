@@ -6,7 +6,7 @@
  * as the app downloads a pack): the time to open each pack, then p50 / p95 / max per request kind over R
  * generated requests (any filter members, date ranges, search keys, sort fields and directions, pages).
  * Beside each, in the same run, the raw baseline: the same request answered by running shared/query's
- * predicates and comparator over every row (no index), whose answer must equal the engine's.
+ * definition over every row (test/helpers/query-oracle.ts: no index), whose answer must equal the engine's.
  * Writes docs/benchmarks/offline-engine.md. Chromium figures (Worker, IndexedDB) are bench:offline's.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -14,22 +14,15 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { format, resolveConfig } from 'prettier';
-import { LoginResponse, type GeneratorRecord, type ManifestRecord } from '../shared/api/index.ts';
-import {
-  generatorMatches,
-  manifestFacts,
-  manifestMatches,
-  type GeneratorRow,
-  type ManifestRow,
-} from '../shared/query/filters.ts';
-import { DEFAULT_GENERATOR_SORT, DEFAULT_MANIFEST_SORT, parseSort } from '../shared/query/index.ts';
-import { GENERATOR_SORT_FIELDS, MANIFEST_SORT_FIELDS } from '../shared/query/index.ts';
-import { generatorComparator, manifestComparator } from '../shared/query/sort.ts';
+import { LoginResponse } from '../shared/api/index.ts';
+import { GENERATOR_QUERY, MANIFEST_QUERY, type ManifestFact } from '../shared/query/definition.ts';
+import { parseSort } from '../shared/query/parse.ts';
 import type { PackRows } from '../renderer/src/offline/engine/contract.ts';
 import { openPack, warmUpSteps, type OpenedPack } from '../renderer/src/offline/engine/open-pack.ts';
-import { generatorFactsOf, handlingCodeOf } from '../renderer/src/offline/engine/pack-facts.ts';
+import { generatorFactsOf, lineValues } from '../renderer/src/offline/engine/pack-facts.ts';
 import { indexBytes } from '../renderer/src/offline/engine/pack-indexes.ts';
 import { readPack } from '../test/helpers/pack-reader.ts';
+import { comparator, matches, type OracleItem } from '../test/helpers/query-oracle.ts';
 import {
   generatorRequests,
   lookupRequests,
@@ -169,20 +162,16 @@ async function main(): Promise<void> {
   const generatorPack = opened('generators');
 
   // The baseline holds what a plain engine would: each row's facts, computed once.
-  const manifests = rows.manifests.manifests.map((m) => ({
-    row: m as ManifestRecord & ManifestRow,
-    facts: manifestFacts(
-      (m.waste_lines ?? []).map((line) => ({
-        ...line,
-        management_method_code: handlingCodeOf(line.mmc_and_desc),
-      })),
-    ),
+  const manifestFacts = Object.keys(MANIFEST_QUERY.facts) as ManifestFact[];
+  const manifests: OracleItem[] = rows.manifests.manifests.map((row) => ({
+    row,
+    facts: Object.fromEntries(manifestFacts.map((fact) => [fact, new Set(lineValues(row, fact))])),
   }));
   const details = new Map(rows.generators.details.map((d) => [d.generator_data.epa_handler_id, d]));
-  const generators = rows.generators.generators.map((g) => {
-    const detail = details.get(g.epa_handler_id ?? '');
-    if (!detail) throw new Error(`no detail for ${g.epa_handler_id}`);
-    return { row: g as GeneratorRecord & GeneratorRow, facts: generatorFactsOf(detail) };
+  const generators: OracleItem[] = rows.generators.generators.map((row) => {
+    const detail = details.get(row.epa_handler_id ?? '');
+    if (!detail) throw new Error(`no detail for ${row.epa_handler_id}`);
+    return { row, facts: generatorFactsOf(detail) };
   });
 
   const results: Row[] = [];
@@ -193,16 +182,16 @@ async function main(): Promise<void> {
       'manifests.list',
       manifestRequests(rows.manifests, requestCount),
       (request) => {
-        const sort = parseSort(request.pageInfo.sort, MANIFEST_SORT_FIELDS, DEFAULT_MANIFEST_SORT);
+        const sort = parseSort(request.pageInfo.sort, MANIFEST_QUERY.sortFields, MANIFEST_QUERY.defaultSort);
         if (!sort.ok) throw new Error(sort.message);
         const matching = manifests
-          .filter((m) => manifestMatches(m.row, m.facts, request.filterFields, request.searchKey))
+          .filter((m) => matches(MANIFEST_QUERY, m, request.filterFields, request.searchKey))
           .map((m) => m.row);
         const { page, pageSize } = request.pageInfo;
         const keys = matching
-          .sort(manifestComparator(sort.value))
+          .sort(comparator(MANIFEST_QUERY, sort.value))
           .slice(page * pageSize, (page + 1) * pageSize)
-          .map((m) => m.manifest_tracking_number ?? '');
+          .map((m) => String(m.manifest_tracking_number));
         return { total: matching.length, keys };
       },
       'manifest_tracking_number',
@@ -215,8 +204,7 @@ async function main(): Promise<void> {
       answer<{ shipped_count: number }>(manifestPack, 'manifests.aggregate', input),
     );
     const [count, baselineMs] = time(
-      () =>
-        manifests.filter((m) => manifestMatches(m.row, m.facts, input.filterFields, input.searchKey)).length,
+      () => manifests.filter((m) => matches(MANIFEST_QUERY, m, input.filterFields, input.searchKey)).length,
     );
     expectEqual('manifests.aggregate', data.shipped_count, count);
     totals.engine.push(engineMs);
@@ -230,16 +218,20 @@ async function main(): Promise<void> {
       'generators.list',
       generatorRequests(rows.generators, requestCount),
       (request) => {
-        const sort = parseSort(request.pageInfo.sort, GENERATOR_SORT_FIELDS, DEFAULT_GENERATOR_SORT);
+        const sort = parseSort(
+          request.pageInfo.sort,
+          GENERATOR_QUERY.sortFields,
+          GENERATOR_QUERY.defaultSort,
+        );
         if (!sort.ok) throw new Error(sort.message);
         const matching = generators
-          .filter((g) => generatorMatches(g.row, g.facts, request.filterFields, request.searchKey))
+          .filter((g) => matches(GENERATOR_QUERY, g, request.filterFields, request.searchKey))
           .map((g) => g.row);
         const { page, pageSize } = request.pageInfo;
         const keys = matching
-          .sort(generatorComparator(sort.value))
+          .sort(comparator(GENERATOR_QUERY, sort.value))
           .slice(page * pageSize, (page + 1) * pageSize)
-          .map((g) => g.epa_handler_id ?? '');
+          .map((g) => String(g.epa_handler_id));
         return { total: matching.length, keys };
       },
       'epa_handler_id',

@@ -21,7 +21,8 @@ import {
   type ManifestLookupField,
 } from '../shared/api/index.ts';
 import { MANIFEST_COLUMNS, defaultFields } from '../shared/columns.ts';
-import { DEFAULT_GENERATOR_SORT, DEFAULT_MANIFEST_SORT, parseSelectedFields } from '../shared/query/index.ts';
+import { GENERATOR_QUERY, MANIFEST_QUERY } from '../shared/query/definition.ts';
+import { parseSelectedFields } from '../shared/query/parse.ts';
 
 /**
  * The fields the manifests grid asks for until the user picks columns: its required fields
@@ -148,7 +149,7 @@ export function benchCases(db: Database): { cases: Case[]; load: LoadCase[]; iso
       generators.page({
         filterFields,
         searchKey,
-        sort: DEFAULT_GENERATOR_SORT,
+        sort: GENERATOR_QUERY.defaultSort,
         page,
         pageSize: 50,
         fields: GENERATOR_FIELDS,
@@ -175,7 +176,7 @@ export function benchCases(db: Database): { cases: Case[]; load: LoadCase[]; iso
       manifests.pageBytes({
         filterFields,
         searchKey,
-        sort: DEFAULT_MANIFEST_SORT,
+        sort: MANIFEST_QUERY.defaultSort,
         page,
         pageSize: 50,
         fields,
@@ -345,7 +346,7 @@ export function benchCases(db: Database): { cases: Case[]; load: LoadCase[]; iso
         manifests.pageBytes({
           filterFields: byTransporter,
           searchKey: '',
-          sort: DEFAULT_MANIFEST_SORT,
+          sort: MANIFEST_QUERY.defaultSort,
           page: 0,
           pageSize: appPageSize,
           fields: appFields.value,

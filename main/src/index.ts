@@ -26,6 +26,8 @@ const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
 const rendererRoot = join(import.meta.dirname, '../renderer');
 
 let mainWindow: BrowserWindow | undefined;
+/** Running exports, once the services exist; cancelled when the app quits. */
+let runningExports: { cancelAll(): Promise<void> } | undefined;
 
 function openWindow(): void {
   const window = createMainWindow({ preload: preloadPath, url: rendererUrl });
@@ -50,6 +52,7 @@ async function ready(): Promise<void> {
     openExternal,
     chooseSaveTarget: saveDialog(() => mainWindow),
   });
+  runningExports = services.exports;
 
   registerIpc({
     handlers,
@@ -61,4 +64,9 @@ async function ready(): Promise<void> {
   openWindow();
 }
 
-runApp({ ready, openWindow, getWindow: () => mainWindow });
+runApp({
+  ready,
+  openWindow,
+  getWindow: () => mainWindow,
+  beforeQuit: () => runningExports?.cancelAll() ?? Promise.resolve(),
+});

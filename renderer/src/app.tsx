@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
 import { useAppCommands } from './commands.ts';
 import { loadSettings, useSettings } from './data/settings.ts';
-import { followSession, signOut } from './data/tracker-data.ts';
+import { followSession } from './data/tracker-data.ts';
 import { useSession } from './data/session.ts';
 import { AboutDialog, ShortcutsDialog } from './components/help-dialogs.tsx';
 import { SessionDialog, SignIn } from './components/sign-in.tsx';
+import { SignOutButtons } from './components/sign-out-buttons.tsx';
 import { ViewBoundary } from './components/view-boundary.tsx';
 import { ExportPanel } from './exports/export-panel.tsx';
 import { GeneratorProfile } from './profile/generator-profile.tsx';
@@ -13,6 +14,7 @@ import { isOffline, useConnectivity } from './offline/connectivity.ts';
 import { OfflineBanner, WorkOfflineSwitch } from './offline/offline-banner.tsx';
 import { OfflineData } from './offline/offline-data.tsx';
 import { followSessionForOffline } from './offline/session-binding.ts';
+import { followDataRemoval } from './remove-user-data.ts';
 import { useNavigation, type View } from './state/navigation.ts';
 import { followTheme } from './theme.ts';
 import { GeneratorsWorkspace } from './workspaces/generators.tsx';
@@ -75,9 +77,7 @@ function Shell() {
         >
           Settings
         </button>
-        <button type="button" onClick={() => void signOut()}>
-          Sign out
-        </button>
+        <SignOutButtons />
       </header>
       <OfflineBanner />
       <main className="app-main">
@@ -127,9 +127,11 @@ export function App() {
   // The saved data follows the session before the first view asks for anything.
   useEffect(() => {
     const stopOffline = followSessionForOffline();
+    const stopRemoval = followDataRemoval();
     const stopSession = followSession();
     return () => {
       stopSession();
+      stopRemoval();
       stopOffline();
     };
   }, []);
@@ -140,7 +142,14 @@ export function App() {
   useEffect(() => followTheme(theme), [theme]);
 
   if (status === null) return null;
-  if (!status.signedIn && !expired) return <SignIn />;
+  // The exports panel stays: an export that sign-out stopped says so here.
+  if (!status.signedIn && !expired)
+    return (
+      <>
+        <SignIn />
+        <ExportPanel />
+      </>
+    );
   return (
     <>
       <Shell />

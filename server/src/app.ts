@@ -1,10 +1,14 @@
 /**
- * The tracker API as a Fastify plugin-style factory: connection limits, problem handlers, the JSON body
- * parser, the Host check, the Bearer guard, then the routes. The entry (server.ts) only opens the database
- * and listens.
+ * The tracker API as a Fastify plugin (`trackerApp`): problem handlers, the JSON body parser, the Host check,
+ * the Bearer guard and the request log, then the routes, each group a plugin registered on it. It is wrapped
+ * with fastify-plugin so that what it sets up (the error handler, the hooks, `registeredRoutes`) belongs to
+ * the instance it is registered on, not to a context of its own. `buildApp` makes that instance with the
+ * server options the app needs (body limit, timeouts, connection cap) and registers the app; the entry
+ * (server.ts) only opens the database and listens, and tests `inject()` requests into it.
  */
 import type { Database } from 'better-sqlite3';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
 import { LIMITS, type Dialect } from '../../shared/api/index.ts';
 import { guard } from './auth/guard.ts';
 import { DEFAULT_THROTTLE, LoginThrottle, type ThrottleOptions } from './auth/throttle.ts';
@@ -77,11 +81,95 @@ declare module 'fastify' {
 
 export const DEFAULT_TOKEN_TTL_MS = 8 * 60 * 60 * 1000;
 
+/** The tracker API on the instance it is registered on. */
+export const trackerApp = fp(
+  async function trackerApp(app: FastifyInstance, options: AppOptions) {
+    registerProblemHandlers(app);
+
+    const routes: RegisteredRoute[] = [];
+    app.decorate('registeredRoutes', routes);
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) {
+        routes.push({ method, url: route.url, public: route.config?.public === true });
+      }
+    });
+
+    // JSON bodies; an empty body reads as "no body" so that schema validation names what is missing.
+    // Only JSON: Fastify's text/plain parser would turn a text body into a string and hide the 415.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text.trim() === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(text));
+      } catch {
+        done(new HttpProblem(400, 'the request body is not valid JSON'), undefined);
+      }
+    });
+
+    const tokens = new TokenStore(options.db, { ttlMs: options.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS });
+    const throttle = new LoginThrottle(options.throttle ?? DEFAULT_THROTTLE);
+    const generators = new GeneratorsRepository(options.db);
+    const manifests = new ManifestsRepository(options.db);
+    const details = new DetailRepository(options.db);
+    if (options.warm ?? true) generators.warm();
+    const onFile = !options.db.memory && options.db.name !== '';
+    const pool =
+      options.readPool === false || !onFile ? undefined : new ReadPool(options.db.name, options.readPool);
+    if (pool) app.addHook('onClose', () => pool.close());
+
+    // New data while serving: an import may commit to this file at any time (docs/api.md).
+    const watch = new DataWatch({
+      db: options.db,
+      generators,
+      manifests,
+      rebuild: pool
+        ? () => pool.run('generatorMatches')
+        : () => Promise.resolve(generators.matchesSnapshot()),
+      onError: (error) => app.log.error({ err: error }, 'reading the generator matches again failed'),
+    });
+    app.addHook('onClose', () => watch.close());
+
+    app.addHook('onRequest', hostCheck(options.hosts ?? { loopback: true, names: [] }));
+    app.addHook('onRequest', (_request, _reply, done) => {
+      watch.check();
+      done();
+    });
+    app.addHook('onRequest', guard(tokens));
+    // A callback rather than an async function: Fastify then runs the hook without a promise and a microtask.
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.info(
+        {
+          method: request.method,
+          path: request.url.split('?')[0],
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime * 10) / 10,
+          user: request.owner?.username,
+        },
+        'request',
+      );
+      done();
+    });
+
+    await app.register(authRoutes, { db: options.db, tokens, throttle });
+    await app.register(trackerRoutes, {
+      generators,
+      manifests,
+      details,
+      pool,
+      dialect: options.dialect ?? 'sample',
+    });
+  },
+  { fastify: '5.x', name: 'tracker-app' },
+);
+
+/** The Fastify instance the app runs on: the limits and timeouts of `options`, and no request log of its own. */
 export function buildApp(options: AppOptions): FastifyInstance {
   const limits = { ...CONNECTION_LIMITS, ...options.connections };
   const app = Fastify({
     logger: options.logger ?? false,
-    // One line per request, written below, instead of Fastify's two; it never includes headers or bodies.
+    // One line per request, written by the app's own hook, instead of Fastify's two; it never includes
+    // headers or bodies.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: LIMITS.bodyBytesMax,
     trustProxy: false,
@@ -97,72 +185,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     },
   });
   app.server.maxConnections = limits.maxConnections;
-  registerProblemHandlers(app);
-
-  const routes: RegisteredRoute[] = [];
-  app.decorate('registeredRoutes', routes);
-  app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) {
-      routes.push({ method, url: route.url, public: route.config?.public === true });
-    }
-  });
-
-  // JSON bodies; an empty body reads as "no body" so that schema validation names what is missing.
-  // Only JSON: Fastify's text/plain parser would turn a text body into a string and hide the 415.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new HttpProblem(400, 'the request body is not valid JSON'), undefined);
-    }
-  });
-
-  const tokens = new TokenStore(options.db, { ttlMs: options.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS });
-  const throttle = new LoginThrottle(options.throttle ?? DEFAULT_THROTTLE);
-  const generators = new GeneratorsRepository(options.db);
-  const manifests = new ManifestsRepository(options.db);
-  const details = new DetailRepository(options.db);
-  if (options.warm ?? true) generators.warm();
-  const onFile = !options.db.memory && options.db.name !== '';
-  const pool =
-    options.readPool === false || !onFile ? undefined : new ReadPool(options.db.name, options.readPool);
-  if (pool) app.addHook('onClose', () => pool.close());
-
-  // New data while serving: an import may commit to this file at any time (docs/api.md).
-  const watch = new DataWatch({
-    db: options.db,
-    generators,
-    manifests,
-    rebuild: pool ? () => pool.run('generatorMatches') : () => Promise.resolve(generators.matchesSnapshot()),
-    onError: (error) => app.log.error({ err: error }, 'reading the generator matches again failed'),
-  });
-  app.addHook('onClose', () => watch.close());
-
-  app.addHook('onRequest', hostCheck(options.hosts ?? { loopback: true, names: [] }));
-  app.addHook('onRequest', (_request, _reply, done) => {
-    watch.check();
-    done();
-  });
-  app.addHook('onRequest', guard(tokens));
-  // A callback rather than an async function: Fastify then runs the hook without a promise and a microtask.
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      {
-        method: request.method,
-        path: request.url.split('?')[0],
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 10) / 10,
-        user: request.owner?.username,
-      },
-      'request',
-    );
-    done();
-  });
-
-  authRoutes(app, { db: options.db, tokens, throttle });
-  trackerRoutes(app, { generators, manifests, details, pool, dialect: options.dialect ?? 'sample' });
+  // Loaded when the app is readied, listens or is first injected into.
+  void app.register(trackerApp, options);
   return app;
 }

@@ -1,14 +1,7 @@
 import { z } from 'zod';
+import { BOUNDS_MESSAGES, LIMITS } from './limits.ts';
 
-/** Limits the spec leaves "not shown" (spec 8); decided in docs/api.md. */
-export const LIMITS = {
-  pageSizeMax: 500,
-  searchKeyMax: 200,
-  lookupSearchMax: 100,
-  filterValuesMax: 1000,
-  lookupPageSize: 50,
-  bodyBytesMax: 256 * 1024,
-} as const;
+export { LIMITS, BOUNDS_MESSAGES } from './limits.ts';
 
 /** spec 4.0 item 3. `filters` has no documented grammar; only "" and "all=" (no extra filter) are accepted. */
 export const PageInfo = z.strictObject({
@@ -26,9 +19,38 @@ export const PageInfo = z.strictObject({
 });
 export type PageInfo = z.infer<typeof PageInfo>;
 
-export const SearchKey = z
-  .string()
-  .max(LIMITS.searchKeyMax, `searchKey is at most ${LIMITS.searchKeyMax} characters`);
+const isControl = (unit: number) => unit < 0x20 || unit === 0x7f;
+
+/**
+ * A search text (`name` is how messages call it): at most `max` characters, and no control character
+ * (U+0000–U+001F, U+007F). Those are refused rather than matched: SQLite's text matching stops at a NUL (a
+ * NUL key matched every row, and cut the index query short), names and ids do not hold them, and a pasted
+ * tab or newline is far likelier a slip than a search. Main reads every request with these schemas (the IPC
+ * contract), so a bad key is refused there in the server's words and never sent.
+ */
+function searchText(name: string, max: number) {
+  return (
+    z
+      .string()
+      // A text too long is not also searched for control characters: one problem, as the server always said.
+      .max(max, { message: `${name} is at most ${max} characters`, abort: true })
+      .superRefine((text, context) => {
+        const characters = [...text];
+        const at = characters.findIndex((character) => isControl(character.charCodeAt(0)));
+        if (at === -1) return;
+        const point = (characters[at] ?? '').charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+        context.addIssue({
+          code: 'custom',
+          message: `${name} must not hold control characters (U+0000–U+001F, U+007F); found U+${point} at character ${at + 1}`,
+        });
+      })
+  );
+}
+
+export const SearchKey = searchText('searchKey', LIMITS.searchKeyMax);
+
+/** A text field of a list row or a waste line, bounded (LIMITS.fieldTextMax). */
+export const FieldText = z.string().max(LIMITS.fieldTextMax, BOUNDS_MESSAGES.fieldText);
 
 /** One filterFields member: a list of values, OR-ed together. */
 export const FilterValues = z
@@ -40,11 +62,7 @@ export function lookupQuery<const Fields extends readonly [string, ...string[]]>
   return z.strictObject({
     field: z.enum(fields),
     page: z.coerce.number().int().min(1, 'page is 1-based and must be ≥ 1'),
-    search: z
-      .string()
-      .max(LIMITS.lookupSearchMax, `search is at most ${LIMITS.lookupSearchMax} characters`)
-      .optional()
-      .default(''),
+    search: searchText('search', LIMITS.lookupSearchMax).optional().default(''),
   });
 }
 

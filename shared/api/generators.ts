@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FilterValues, LookupResult, PageInfo, SearchKey, lookupQuery } from './common.ts';
+import { FieldText, FilterValues, PageInfo, SearchKey, lookupQuery } from './common.ts';
 import { tolerantNumber } from './wire.ts';
 
 /** spec 2.2: the fields of a generator row, in the order the spec lists them. */
@@ -73,7 +73,6 @@ export const GENERATOR_LOOKUP_FIELDS = [
 export type GeneratorLookupField = (typeof GENERATOR_LOOKUP_FIELDS)[number];
 export const GeneratorLookupQuery = lookupQuery(GENERATOR_LOOKUP_FIELDS);
 export type GeneratorLookupQuery = z.input<typeof GeneratorLookupQuery>;
-export const GeneratorLookupResult = LookupResult;
 
 /** spec 2.1, read tolerantly: the sample sends " 1,234.56" strings where numbers are declared. */
 export const GeneratorTotals = z.object({
@@ -92,21 +91,21 @@ const text = z.string();
  */
 export const GeneratorRecord = z
   .object({
-    epa_handler_id: text,
-    generator_name: text,
-    physical_address: text,
-    location_street_number: text,
-    location_street_1: text,
-    location_city: text,
-    location_state: text,
-    location_zip: text,
-    contact_name: text,
-    contact_phone_number: text,
-    contact_email: text,
-    primary_naics_code: text,
-    primary_naics_desc: text,
-    registration_status: text,
-    state_handler_id: text,
+    epa_handler_id: FieldText,
+    generator_name: FieldText,
+    physical_address: FieldText,
+    location_street_number: FieldText,
+    location_street_1: FieldText,
+    location_city: FieldText,
+    location_state: FieldText,
+    location_zip: FieldText,
+    contact_name: FieldText,
+    contact_phone_number: FieldText,
+    contact_email: FieldText,
+    primary_naics_code: FieldText,
+    primary_naics_desc: FieldText,
+    registration_status: FieldText,
+    state_handler_id: FieldText,
     total_waste: tolerantNumber,
   })
   .partial();

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { FilterValues, LookupResult, PageInfo, SearchKey, lookupQuery } from './common.ts';
+import {
+  BOUNDS_MESSAGES,
+  FieldText,
+  FilterValues,
+  LIMITS,
+  PageInfo,
+  SearchKey,
+  lookupQuery,
+} from './common.ts';
 import { isoDate, tolerantNumber } from './wire.ts';
 
 /** spec 2.5: the fields of a manifest row, in the order the spec lists them. */
@@ -92,7 +100,6 @@ export const MANIFEST_LOOKUP_FIELDS = [
 export type ManifestLookupField = (typeof MANIFEST_LOOKUP_FIELDS)[number];
 export const ManifestLookupQuery = lookupQuery(MANIFEST_LOOKUP_FIELDS);
 export type ManifestLookupQuery = z.input<typeof ManifestLookupQuery>;
-export const ManifestLookupResult = LookupResult;
 
 /** spec 2.4, read tolerantly (the sample sends comma-grouped strings). */
 export const ManifestTotals = z.object({
@@ -103,7 +110,7 @@ export const ManifestTotals = z.object({
 });
 export type ManifestTotals = z.infer<typeof ManifestTotals>;
 
-const text = z.string();
+const text = FieldText;
 
 /** spec 2.6; container_count is a string on the wire here, read as a number. */
 export const WasteLine = z.object({
@@ -136,7 +143,7 @@ export const ManifestRecord = z
     waste_stream_count: tolerantNumber,
     generator_location_state: text,
     generator_epa_id: text,
-    waste_lines: z.array(WasteLine),
+    waste_lines: z.array(WasteLine).max(LIMITS.wasteLinesMax, BOUNDS_MESSAGES.wasteLines),
   })
   .partial();
 export type ManifestRecord = z.infer<typeof ManifestRecord>;

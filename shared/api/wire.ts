@@ -3,24 +3,27 @@
  * (spec 2.1, 2.4): numbers as strings with grouping commas and a leading space, e.g. " 1,234.56".
  */
 import { z } from 'zod';
+import { LIMITS } from './common.ts';
 import { numberFromText } from './number-text.ts';
 
 export { numberFromText };
 
 /** Parses "1234", " 1,234.56" or -3.5 into a number; anything else is a validation error. */
-export const tolerantNumber = z.union([z.number(), z.string()]).transform((value, ctx) => {
-  if (typeof value === 'number') {
-    if (Number.isFinite(value)) return value;
-    ctx.addIssue({ code: 'custom', message: 'expected a finite number' });
-    return z.NEVER;
-  }
-  const number = numberFromText(value);
-  if (number === undefined) {
-    ctx.addIssue({ code: 'custom', message: `expected a number, got ${JSON.stringify(value)}` });
-    return z.NEVER;
-  }
-  return number;
-});
+export const tolerantNumber = z
+  .union([z.number(), z.string().max(LIMITS.fieldTextMax)])
+  .transform((value, ctx) => {
+    if (typeof value === 'number') {
+      if (Number.isFinite(value)) return value;
+      ctx.addIssue({ code: 'custom', message: 'expected a finite number' });
+      return z.NEVER;
+    }
+    const number = numberFromText(value);
+    if (number === undefined) {
+      ctx.addIssue({ code: 'custom', message: `expected a number, got ${JSON.stringify(value)}` });
+      return z.NEVER;
+    }
+    return number;
+  });
 
 /** One formatter per number of decimals: building an Intl.NumberFormat costs far more than using one. */
 const sampleFormats = new Map<number, Intl.NumberFormat>();

@@ -28,41 +28,35 @@ export interface Shortcut {
 }
 
 export interface CommandInfo {
-  command: AppCommand;
   label: string;
   shortcut?: Shortcut;
 }
 
 export const COMMANDS: Readonly<Record<AppCommand, CommandInfo>> = {
   'show-generators': {
-    command: 'show-generators',
     label: 'Generators',
     shortcut: { key: '1', commandKey: true },
   },
   'show-manifests': {
-    command: 'show-manifests',
     label: 'Manifests',
     shortcut: { key: '2', commandKey: true },
   },
-  refresh: { command: 'refresh', label: 'Refresh', shortcut: { key: 'F5', commandKey: false } },
+  refresh: { label: 'Refresh', shortcut: { key: 'F5', commandKey: false } },
   'focus-search': {
-    command: 'focus-search',
     label: 'Search',
     shortcut: { key: 'f', commandKey: true },
   },
   'open-settings': {
-    command: 'open-settings',
     label: 'Settings…',
     shortcut: { key: ',', commandKey: true },
   },
-  export: { command: 'export', label: 'Export to Excel…', shortcut: { key: 'e', commandKey: true } },
-  'sign-out': { command: 'sign-out', label: 'Sign out' },
+  export: { label: 'Export to Excel…', shortcut: { key: 'e', commandKey: true } },
+  'sign-out': { label: 'Sign out' },
   'show-shortcuts': {
-    command: 'show-shortcuts',
     label: 'Keyboard shortcuts',
     shortcut: { key: '/', commandKey: true },
   },
-  'show-about': { command: 'show-about', label: 'About Waste Tracker' },
+  'show-about': { label: 'About Waste Tracker' },
 };
 
 /** Shortcuts the menu's roles or the browser provide; listed in Help, never handled by the page. */
@@ -114,9 +108,9 @@ export function commandForKey(press: KeyPress): AppCommand | undefined {
   if (press.altKey || press.shiftKey) return undefined;
   const commandKey = press.ctrlKey || press.metaKey;
   const key = press.key.length === 1 ? press.key.toLowerCase() : press.key;
-  for (const info of Object.values(COMMANDS)) {
-    if (info.shortcut && info.shortcut.key === key && info.shortcut.commandKey === commandKey)
-      return info.command;
+  for (const command of APP_COMMANDS) {
+    const { shortcut } = COMMANDS[command];
+    if (shortcut && shortcut.key === key && shortcut.commandKey === commandKey) return command;
   }
   return undefined;
 }

@@ -36,6 +36,7 @@ import {
   ManifestLookupQuery,
   ManifestTotals,
   Scope,
+  LIMITS,
 } from '../api/index.ts';
 import { APP_COMMANDS } from '../commands/commands.ts';
 
@@ -90,19 +91,29 @@ export const ApiBaseUrl = z
 export const ThemePreference = z.enum(['system', 'light', 'dark']);
 export type ThemePreference = z.infer<typeof ThemePreference>;
 
+/** The fewest rows per page the settings allow; the most is the API's largest page. */
+export const ROWS_PER_PAGE_MIN = 10;
+
 export const Settings = z.object({
   apiBaseUrl: ApiBaseUrl,
   pageSize: z
     .number()
     .int()
-    .min(10, 'rows per page must be at least 10')
-    .max(500, 'rows per page must be at most 500'),
+    .min(ROWS_PER_PAGE_MIN, `rows per page must be at least ${ROWS_PER_PAGE_MIN}`)
+    .max(LIMITS.pageSizeMax, `rows per page must be at most ${LIMITS.pageSizeMax}`),
   requestTimeoutMs: z
     .number()
     .int()
     .min(1000, 'the request timeout must be at least 1 second')
     .max(120_000, 'the request timeout must be at most 120 seconds'),
   theme: ThemePreference,
+  /**
+   * Servers the user confirmed to use over plain http:// although they are not on this computer (their
+   * origins; shared/ipc/plain-http.ts).
+   */
+  plainHttpServers: z.array(z.string().max(2000)).max(100),
+  /** Every sign-out also removes the user's saved data from this computer (a shared desktop). */
+  removeDataOnSignOut: z.boolean(),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -124,6 +135,8 @@ export const SignInInput = z.strictObject({
   username: z.string().trim().min(1, 'enter a user name').max(100),
   password: z.string().min(1, 'enter a password').max(1000),
   remember: z.boolean(),
+  /** The user confirmed the warning for a server on plain http:// (shared/ipc/plain-http.ts). */
+  allowPlainHttp: z.boolean().optional(),
 });
 export type SignInInput = z.infer<typeof SignInInput>;
 
@@ -165,6 +178,11 @@ export const contract = {
   session: {
     signIn: { input: SignInInput, output: result(SessionStatus) },
     signOut: { input: NoInput, output: result(SessionStatus) },
+    /**
+     * Signs out and removes the user's data from this computer: main's export scratch files and undelivered
+     * downloads, and (told by the `session.changed` event) the renderer's saved pages and offline packs.
+     */
+    signOutAndRemoveData: { input: NoInput, output: result(SessionStatus) },
     status: { input: NoInput, output: result(SessionStatus) },
   },
   settings: {
@@ -215,6 +233,8 @@ export const events = {
   'session.changed': z.object({
     status: SessionStatus,
     reason: z.enum(['signed-in', 'signed-out', 'expired']),
+    /** With a sign-out: remove the data of the user who signed out from this computer. */
+    removeData: z.literal(true).optional(),
   }),
   ...exportEvents,
   /** A command chosen in the application menu; the page carries it out as it does its own shortcuts. */
@@ -239,13 +259,6 @@ export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
 
 export { channelOf, eventChannelOf } from './methods.ts';
-
-/** Methods whose caller may cancel them, e.g. 'generators.list'. */
-export type CancellableMethod = {
-  [G in Group]: {
-    [M in MethodOf<G>]: Contract[G][M] extends { cancellable: true } ? `${G}.${M}` : never;
-  }[MethodOf<G>];
-}[Group];
 
 /** The shape of `window.tracker`, derived from the contract. */
 export type TrackerApi = {

@@ -9,9 +9,12 @@ import {
   GeneratorDetailQuery,
   GeneratorFilterFields,
   GeneratorRecord,
+  LIMITS,
   ManifestFilterFields,
   ManifestRecord,
   SearchKey,
+  type GeneratorListRequest,
+  type ManifestListRequest,
 } from '../api/index.ts';
 import { MANIFEST_COLUMNS } from '../columns.ts';
 
@@ -49,6 +52,36 @@ export const ExportGridInput = z.discriminatedUnion('list', [
 ]);
 export type ExportGridInput = z.input<typeof ExportGridInput>;
 
+/** One page of an export's rows as the list request that reads it, from the API or an offline pack. */
+export type ExportPageRequest<Query extends ExportGridInput> = Query extends { list: 'generators' }
+  ? z.output<typeof GeneratorListRequest>
+  : z.output<typeof ManifestListRequest>;
+
+/**
+ * Page `page` (0-based) of an export's rows: the grid's filters, search and sort, the API's largest page
+ * (docs/api.md "Limits"), and the chosen columns once each in the grid's order, with a workbook of
+ * manifests also reading their waste lines (a CSV file has room for one table only).
+ */
+export function exportPageRequest<Query extends ExportGridInput>(
+  query: Query,
+  page: number,
+): ExportPageRequest<Query> {
+  const fields = [...new Set<string>(query.fields)];
+  const wasteLines = query.list === 'manifests' && query.format === 'xlsx';
+  const pageInfo = {
+    page,
+    pageSize: LIMITS.pageSizeMax,
+    selectedFields: (wasteLines ? [...fields, 'waste_lines'] : fields).join(','),
+    ...(query.sort ? { sort: query.sort } : {}),
+  };
+  // Either list's request: the query's own filters, checked by its list's schema where it was read.
+  return {
+    filterFields: query.filterFields ?? {},
+    searchKey: query.searchKey ?? '',
+    pageInfo,
+  } as ExportPageRequest<Query>;
+}
+
 export const ExportProfileInput = GeneratorDetailQuery;
 
 /** Main's name for a running export. */
@@ -73,6 +106,14 @@ export type ExportOfflineInput = z.input<typeof ExportOfflineInput>;
  * every field and their waste lines is a few hundred kilobytes, well inside one message.
  */
 export const OFFLINE_CHUNK_ROWS = 250;
+
+/**
+ * Waste lines in one chunk at most, all its manifests together: ten a manifest where the data has about
+ * 2.5. With each text field bounded (LIMITS.fieldTextMax) and each manifest's lines (LIMITS.wasteLinesMax),
+ * this bounds what one chunk from a compromised renderer can make main parse and write. The renderer ends a
+ * chunk early to stay within it.
+ */
+export const OFFLINE_CHUNK_LINES = 2500;
 
 /**
  * The next rows of an offline export, in the grid's order, with the number of rows matching in all. The
@@ -102,6 +143,27 @@ export const OFFLINE_ROW = {
   manifests: ManifestRecord.strict(),
 } as const;
 
+/** Waste lines of the rows of a chunk, all together. */
+export function chunkLines(rows: readonly unknown[]): number {
+  let lines = 0;
+  for (const row of rows) {
+    const wasteLines = (row as { waste_lines?: unknown } | null)?.waste_lines;
+    if (Array.isArray(wasteLines)) lines += wasteLines.length;
+  }
+  return lines;
+}
+
+/** A chunk's rows of a list: each its list's row, and OFFLINE_CHUNK_LINES waste lines at most in all. */
+export function offlineChunkRows(list: keyof typeof OFFLINE_ROW) {
+  return z
+    .array(OFFLINE_ROW[list])
+    .max(OFFLINE_CHUNK_ROWS)
+    .refine(
+      (rows) => chunkLines(rows) <= OFFLINE_CHUNK_LINES,
+      `a chunk holds at most ${OFFLINE_CHUNK_LINES} waste lines in all`,
+    );
+}
+
 export const exportEvents = {
   'export.progress': z.object({
     id: ExportId,
@@ -109,6 +171,10 @@ export const exportEvents = {
     total: z.number().int().nonnegative(),
     /** Set while the export waits for the user to sign in again (a 401 midway). */
     waiting: z.literal('sign-in').optional(),
+    /** Once every row is written: the Waste lines sheet's progress, a phase of its own. */
+    wasteLines: z
+      .object({ written: z.number().int().nonnegative(), total: z.number().int().nonnegative() })
+      .optional(),
   }),
   'export.done': z.object({ id: ExportId, fileName: z.string(), rows: z.number().int().nonnegative() }),
   'export.failed': z.object({

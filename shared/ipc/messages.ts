@@ -10,6 +10,10 @@ function duration(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 }
 
+function size(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.round(bytes / 1024)} KB`;
+}
+
 /** What main says, by situation; the functions take the facts the sentence names. */
 export const MESSAGES = {
   invalidServerAddress: 'The server address in the settings is not a valid URL.',
@@ -18,6 +22,8 @@ export const MESSAGES = {
   timedOut: (server: string, timeoutMs: number) =>
     `The server at ${server} did not answer within ${duration(timeoutMs)}.`,
   notJson: 'The server answered with something that is not JSON.',
+  answerTooLarge: (server: string, limitBytes: number) =>
+    `The server's answer was too large (more than ${size(limitBytes)}), so the app stopped reading it. The server at ${server} may not be a tracker API, or it has a problem.`,
   unexpectedShape: (where: string, issue: string | undefined) =>
     `The server's answer does not match the tracker API${where}: ${issue ?? 'unexpected shape'}.`,
   redirects: (server: string, target: string) =>

@@ -8,38 +8,19 @@
  * "CA" and "ca" are different requests. searchKey is kept as sent for the same reason the server keeps it:
  * folding belongs to the matcher, not to the request.
  */
-import {
-  GENERATOR_FIELDS,
-  GENERATOR_FILTER_MEMBERS,
-  type GeneratorField,
-  type GeneratorFilterFields,
-} from '../api/generators.ts';
+import { GENERATOR_FIELDS, type GeneratorField, type GeneratorFilterFields } from '../api/generators.ts';
 import { MANIFEST_FIELDS, type ManifestField, type ManifestFilterFields } from '../api/manifests.ts';
-import {
-  DEFAULT_GENERATOR_SORT,
-  DEFAULT_MANIFEST_SORT,
-  GENERATOR_SORT_FIELDS,
-  MANIFEST_SORT_FIELDS,
-  compareCodePoints,
-  parseSelectedFields,
-  parseSort,
-  type Sort,
-} from './index.ts';
+import { GENERATOR_QUERY, MANIFEST_QUERY, boundMembers, valuesMembers, type Sort } from './definition.ts';
+import { parseSelectedFields, parseSort } from './parse.ts';
+import { compareCodePoints } from './sort.ts';
 
-export const MANIFEST_LIST_MEMBERS = [
-  'generator_names',
-  'transporter_names',
-  'designated_facility_names',
-  'dot_id_nos',
-  'container_types',
-  'handling_codes',
-] as const satisfies readonly (keyof ManifestFilterFields)[];
-export const MANIFEST_DATE_MEMBERS = [
-  'shipped_date_start',
-  'shipped_date_end',
-  'received_date_start',
-  'received_date_end',
-] as const satisfies readonly (keyof ManifestFilterFields)[];
+/** Generator members in the one order of the key: by name. */
+const GENERATOR_MEMBERS = valuesMembers(GENERATOR_QUERY.members)
+  .map(([member]) => member)
+  .sort();
+/** Manifest members in the definition's order: the lists, then the date bounds. */
+const MANIFEST_LISTS = valuesMembers(MANIFEST_QUERY.members).map(([member]) => member);
+const MANIFEST_BOUNDS = boundMembers(MANIFEST_QUERY.members).map(([member]) => member);
 
 /** A list member's values, unique and in code-point order; undefined when it restricts nothing. */
 function canonicalValues(values: readonly string[] | undefined): string[] | undefined {
@@ -50,7 +31,7 @@ function canonicalValues(values: readonly string[] | undefined): string[] | unde
 /** Generator filters with members in one order, empty members dropped, values unique and sorted. */
 export function canonicalGeneratorFilters(filters: GeneratorFilterFields | undefined): GeneratorFilterFields {
   const canonical: GeneratorFilterFields = {};
-  for (const member of [...GENERATOR_FILTER_MEMBERS].sort()) {
+  for (const member of GENERATOR_MEMBERS) {
     const values = canonicalValues(filters?.[member]);
     if (values) canonical[member] = values;
   }
@@ -60,11 +41,11 @@ export function canonicalGeneratorFilters(filters: GeneratorFilterFields | undef
 /** Manifest filters likewise; an empty date bound is no bound. */
 export function canonicalManifestFilters(filters: ManifestFilterFields | undefined): ManifestFilterFields {
   const canonical: ManifestFilterFields = {};
-  for (const member of MANIFEST_LIST_MEMBERS) {
+  for (const member of MANIFEST_LISTS) {
     const values = canonicalValues(filters?.[member]);
     if (values) canonical[member] = values;
   }
-  for (const member of MANIFEST_DATE_MEMBERS) {
+  for (const member of MANIFEST_BOUNDS) {
     const date = filters?.[member];
     if (date) canonical[member] = date;
   }
@@ -110,14 +91,19 @@ function canonicalPage<Field extends string>(
 export function canonicalGeneratorPage(pageInfo: PageInput): CanonicalPage {
   return canonicalPage<GeneratorField>(
     pageInfo,
-    GENERATOR_SORT_FIELDS,
-    DEFAULT_GENERATOR_SORT,
+    GENERATOR_QUERY.sortFields,
+    GENERATOR_QUERY.defaultSort,
     GENERATOR_FIELDS,
   );
 }
 
 export function canonicalManifestPage(pageInfo: PageInput): CanonicalPage {
-  return canonicalPage<ManifestField>(pageInfo, MANIFEST_SORT_FIELDS, DEFAULT_MANIFEST_SORT, MANIFEST_FIELDS);
+  return canonicalPage<ManifestField>(
+    pageInfo,
+    MANIFEST_QUERY.sortFields,
+    MANIFEST_QUERY.defaultSort,
+    MANIFEST_FIELDS,
+  );
 }
 
 interface QueryInput<Filters> {

@@ -1,12 +1,13 @@
 /**
  * A lookup page (docs/api.md "Lookups"): the distinct non-empty values of a filter box, sorted by display
- * text in code point order, 50 a page from page 1, `search` a case-insensitive substring of the display
+ * text in code point order, LIMITS.lookupPageSize (50) a page from page 1, `search` a case-insensitive substring of the display
  * text (search.ts), `more` exactly when a further page exists.
  */
+import { LIMITS } from '../api/common.ts';
 import { foldCase } from './search.ts';
 import { compareCodePoints } from './sort.ts';
 
-export const LOOKUP_PAGE_SIZE = 50;
+const PAGE_SIZE = LIMITS.lookupPageSize;
 
 export interface LookupEntry {
   value: string;
@@ -54,14 +55,14 @@ export function lookupPageAt(
   holds: ((index: number) => boolean) | undefined,
   entryAt: (index: number) => LookupEntry,
 ): LookupPage {
-  const skip = (page - 1) * LOOKUP_PAGE_SIZE;
+  const skip = (page - 1) * PAGE_SIZE;
   const results: LookupEntry[] = [];
   let matched = 0;
   for (let index = 0; index < count; index += 1) {
     if (holds && !holds(index)) continue;
     matched += 1;
     if (matched <= skip) continue;
-    if (results.length === LOOKUP_PAGE_SIZE) return { results, pagination: { more: true } };
+    if (results.length === PAGE_SIZE) return { results, pagination: { more: true } };
     results.push(entryAt(index));
   }
   return { results, pagination: { more: false } };

@@ -8,12 +8,9 @@
  * "école", "Σ" finds "ς" and "σ", the Kelvin sign "K" finds "k"; "ß" stays "ß" (no "ss"), "İ" stays "İ".
  * Shorter keys and lookups fold by the same table, so a key gives the same rows whatever its length.
  *
- * Control characters (U+0000–U+001F, U+007F) are refused in a search rather than matched: SQLite's text
- * matching stops at a NUL (a NUL key matched every row, and cut the index query short), names and ids do
- * not hold them, and a pasted tab or newline is far likelier a slip than a search.
+ * A search holds no control character: the request schemas refuse one (shared/api/common.ts `SearchKey`).
  */
 import { FOLD_RUNS } from './fold-table.ts';
-import type { Parsed } from './index.ts';
 
 let folds: Map<number, number> | undefined;
 
@@ -72,18 +69,4 @@ export function asciiFoldSuffices(key: string): boolean {
   const folded = key.toLowerCase();
   for (const target of asciiTargets) if (folded.includes(target)) return false;
   return true;
-}
-
-const isControl = (unit: number) => unit < 0x20 || unit === 0x7f;
-
-/** Reads a search text (`name` is how the message calls it): refused when it holds a control character. */
-export function parseSearch(text: string, name: string): Parsed<string> {
-  const characters = [...text];
-  const at = characters.findIndex((character) => isControl(character.charCodeAt(0)));
-  if (at === -1) return { ok: true, value: text };
-  const point = (characters[at] ?? '').charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-  return {
-    ok: false,
-    message: `${name} must not hold control characters (U+0000–U+001F, U+007F); found U+${point} at character ${at + 1}`,
-  };
 }

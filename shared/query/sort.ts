@@ -1,16 +1,8 @@
 /**
- * The order of a list (docs/api.md "sort"): a comparator per sortable field, as the server's ORDER BY
- * sorts, with ties broken by the row's public unique key in the same direction: the EPA handler id for
- * generators, the manifest tracking number for manifests. Rows carry that key, so any engine holding the
- * rows (the server, an offline cache) puts them in the same order without an internal row id.
+ * The order of values (docs/api.md "sort"), as the server's ORDER BY puts them: any engine holding the rows
+ * (the server, an offline cache) sorts by a field with these, then breaks ties by the list's public unique
+ * key in the same direction (definition.ts), so rows come in the same order without an internal row id.
  */
-import type { GeneratorField } from '../api/generators.ts';
-import type { ManifestField } from '../api/manifests.ts';
-import type { Sort } from './index.ts';
-
-/** The unique key each list breaks ties on; every row the list returns carries it. */
-export const GENERATOR_KEY = 'epa_handler_id' satisfies GeneratorField;
-export const MANIFEST_KEY = 'manifest_tracking_number' satisfies ManifestField;
 
 /**
  * Code point order, as SQLite's BINARY collation sorts UTF-8 text. JavaScript's `<` compares UTF-16 units,
@@ -51,27 +43,4 @@ export function compareValues(a: unknown, b: unknown): number {
   if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'string' && typeof b === 'string') return compareCodePoints(a, b);
   return 0;
-}
-
-export type Comparator<Row> = (a: Row, b: Row) => number;
-
-/** Rows by `sort.field`, then by `key`, both in `sort.direction`. */
-export function rowComparator<Row extends Readonly<Record<string, unknown>>>(
-  sort: Sort<string>,
-  key: string,
-): Comparator<Row> {
-  const sign = sort.direction === 'asc' ? 1 : -1;
-  return (a, b) => sign * (compareValues(a[sort.field], b[sort.field]) || compareValues(a[key], b[key]));
-}
-
-export function generatorComparator<Row extends Readonly<Record<string, unknown>>>(
-  sort: Sort<GeneratorField>,
-): Comparator<Row> {
-  return rowComparator<Row>(sort, GENERATOR_KEY);
-}
-
-export function manifestComparator<Row extends Readonly<Record<string, unknown>>>(
-  sort: Sort<ManifestField>,
-): Comparator<Row> {
-  return rowComparator<Row>(sort, MANIFEST_KEY);
 }

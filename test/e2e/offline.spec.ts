@@ -299,7 +299,7 @@ test('a second user signing in on the same profile sees none of the first userâ€
   await column(page, 'Generators', 'epa_handler_id');
   // Offline before the second user's first request, so only saved data can answer it.
   await page.getByRole('switch', { name: 'Work offline' }).check();
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await signInThroughUi(page, DEMO_USERS.generatorsOnly);
   await expect(results(page, 'Generators').getByRole('alert')).toContainText('Nothing saved on this machine');
   await expect(page.getByRole('note', { name: 'Freshness of the generators list' })).toHaveCount(0);

@@ -35,7 +35,7 @@ test('a broken profile shows "Reload view"; the rest keeps working, and the relo
     'The generator profile stopped working: the map could not be read',
   );
   // The header is outside the broken view and still answers.
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toBeEnabled();
 
   await page.evaluate(() => {
     const strings = String.prototype as unknown as Breakable;

@@ -79,7 +79,7 @@ test('settings open from the header, test the connection, validate, and apply at
   expect(saved.ok && saved.data).toMatchObject({ pageSize: 20, requestTimeoutMs: 30_000, theme: 'dark' });
 
   // Still signed in: the server did not change.
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toBeVisible();
 });
 
 test('signing in to another address shows that address in the settings', async ({ window, app }) => {

@@ -13,19 +13,24 @@ import {
   type ManifestRecord,
 } from '../../shared/api/index.ts';
 import type { GeneratorOwnTotals, PackQuery, PackRows } from '../../renderer/src/offline/engine/contract.ts';
+import { send } from './tracker-server.ts';
 
 export interface ApiSession {
   baseUrl: string;
   token: string;
 }
 
-async function call(session: ApiSession, path: string, init: RequestInit = {}): Promise<unknown> {
-  const response = await fetch(`${session.baseUrl}/api/tracker/${path}`, {
-    ...init,
+async function call(
+  session: ApiSession,
+  path: string,
+  init: { method?: string; body?: string } = {},
+): Promise<unknown> {
+  const { status, text } = await send(session.baseUrl, `/api/tracker/${path}`, {
+    method: init.method ?? 'GET',
     headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' },
+    ...(init.body === undefined ? {} : { body: init.body }),
   });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${text.slice(0, 300)}`);
+  if (status < 200 || status >= 300) throw new Error(`${path} answered ${status}: ${text.slice(0, 300)}`);
   return JSON.parse(text) as unknown;
 }
 

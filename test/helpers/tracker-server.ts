@@ -1,6 +1,9 @@
 /**
  * A real tracker API server for tests: a demo database built by the generator in a temp dir, served over
- * real HTTP on 127.0.0.1 with a free port.
+ * real HTTP on 127.0.0.1 with a free port, or with `socket: false` answered through Fastify's `inject()`,
+ * the whole request pipeline without a socket, for the route tests that need none (the connection limits,
+ * the Host check, the read pool and every client in another process keep a real socket). `send` calls
+ * either the same way, by the server's base URL.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,10 +26,12 @@ export interface TrackerServerOptions {
   throttle?: ThrottleOptions;
   /** Serve this database file instead of building one. */
   dbPath?: string;
+  /** False: no socket, requests are injected (`send`); the base URL is then a name no network knows. */
+  socket?: boolean;
 }
 
 export interface TrackerServer {
-  /** e.g. http://127.0.0.1:41234 — the API lives under /api/tracker/. */
+  /** e.g. http://127.0.0.1:41234, or inject://tracker-1 without a socket — the API lives under /api/tracker/. */
   baseUrl: string;
   dbPath: string;
   db: Database;
@@ -52,20 +57,71 @@ export async function startTrackerServer(options: TrackerServerOptions = {}): Pr
     tokenTtlMs: options.tokenTtlMs,
     throttle: options.throttle,
   });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  if (typeof address !== 'object' || address === null) throw new Error('the test server has no port');
+  let baseUrl: string;
+  if (options.socket === false) {
+    await app.ready();
+    injected += 1;
+    baseUrl = `inject://tracker-${injected}`;
+    INJECTED.set(baseUrl, app);
+  } else {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const address = app.server.address();
+    if (typeof address !== 'object' || address === null) throw new Error('the test server has no port');
+    baseUrl = `http://127.0.0.1:${address.port}`;
+  }
   return {
-    baseUrl: `http://127.0.0.1:${address.port}`,
+    baseUrl,
     dbPath,
     db,
     app,
     async close() {
+      INJECTED.delete(baseUrl);
       await app.close();
       db.close();
       if (built) rmSync(built.dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The servers without a socket, by base URL. */
+const INJECTED = new Map<string, FastifyInstance>();
+let injected = 0;
+
+/** One request as `send` makes it. */
+export interface SendInit {
+  method: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** An answer as `send` reads it. */
+export interface SentAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/**
+ * `path` (with its query) on the server at `baseUrl`: injected into a server started without a socket, else
+ * fetched over HTTP.
+ */
+export async function send(baseUrl: string, path: string, init: SendInit): Promise<SentAnswer> {
+  const app = INJECTED.get(baseUrl);
+  if (!app) {
+    const response = await fetch(`${baseUrl}${path}`, init);
+    return { status: response.status, headers: response.headers, text: await response.text() };
+  }
+  const response = await app.inject({
+    method: init.method as 'GET',
+    url: path,
+    headers: init.headers ?? {},
+    ...(init.body === undefined ? {} : { payload: init.body }),
+  });
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(response.headers)) {
+    for (const one of [value ?? []].flat()) headers.append(name, String(one));
+  }
+  return { status: response.statusCode, headers, text: response.body };
 }
 
 /** Signs in over HTTP and returns the bearer token. */

@@ -317,6 +317,58 @@ describe('both wire dialects read the same', () => {
   });
 });
 
+describe('a request the server would refuse', () => {
+  it('is refused in main in the server’s words, and never sent', async () => {
+    const app = await openApp(typed.baseUrl);
+    assertOk(await app.invoke('session', 'signIn', { ...INSPECTOR, remember: false }));
+    const token = lastIssuedToken();
+    const cases = [
+      {
+        method: 'list',
+        path: '/api/tracker/generators/',
+        input: { pageInfo: { page: 0, pageSize: 10 }, filterFields: {}, searchKey: 'acme\tinc' },
+      },
+      {
+        method: 'aggregate',
+        path: '/api/tracker/generators/aggregated_data/',
+        input: { searchKey: 'x\u0000' },
+      },
+      {
+        method: 'aggregate',
+        path: '/api/tracker/generators/aggregated_data/',
+        input: { searchKey: 'a'.repeat(201) },
+      },
+    ] as const;
+    for (const { method, path, input } of cases) {
+      const server = await fetch(`${typed.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(input),
+      });
+      expect(server.status).toBe(400);
+      const { detail } = (await server.json()) as { detail: string };
+      const sent = requests.length;
+      const refused = await app.invoke('generators', method, input);
+      expect(refused).toEqual({
+        ok: false,
+        error: { kind: 'bad-request', message: detail.replace(/^body\./, '') },
+      });
+      expect(requests.length, 'requests sent for a refused input').toBe(sent);
+    }
+    const search = '\u001b[A';
+    const sent = requests.length;
+    expect(await app.invoke('manifests', 'lookup', { field: 'transporter_name', page: 1, search })).toEqual({
+      ok: false,
+      error: {
+        kind: 'bad-request',
+        message:
+          'search: search must not hold control characters (U+0000–U+001F, U+007F); found U+001B at character 1',
+      },
+    });
+    expect(requests.length).toBe(sent);
+  });
+});
+
 describe('the caller owns its requests', () => {
   it('requests for the same page number of different queries, and details of different generators, all answer', async () => {
     const app = await openApp(sample.baseUrl);

@@ -92,7 +92,14 @@ describe('handlers without a server', () => {
     });
     expect(await app.invoke('settings', 'get')).toEqual({
       ok: true,
-      data: { apiBaseUrl: 'http://127.0.0.1:4321', pageSize: 100, requestTimeoutMs: 20_000, theme: 'system' },
+      data: {
+        apiBaseUrl: 'http://127.0.0.1:4321',
+        pageSize: 100,
+        requestTimeoutMs: 20_000,
+        theme: 'system',
+        plainHttpServers: [],
+        removeDataOnSignOut: false,
+      },
     });
   });
 

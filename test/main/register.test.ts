@@ -51,6 +51,7 @@ const invalidInputs: Record<string, [unknown, string][]> = {
     [{ ...signIn, token: 'smuggled' }, 'token'],
   ],
   'tracker:session.signOut': [[{}, 'no input']],
+  'tracker:session.signOutAndRemoveData': [[{ everything: true }, 'no input']],
   'tracker:session.status': [['now', 'no input']],
   'tracker:settings.get': [[{ all: true }, 'no input']],
   'tracker:settings.set': [

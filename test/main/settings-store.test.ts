@@ -11,6 +11,8 @@ const defaults: Settings = {
   pageSize: 100,
   requestTimeoutMs: 20_000,
   theme: 'system',
+  plainHttpServers: [],
+  removeDataOnSignOut: false,
 };
 
 describe('settings store', () => {
@@ -33,20 +35,14 @@ describe('settings store', () => {
     const updated = await store.update({ pageSize: 250, apiBaseUrl: 'https://tracker.example.gov/' });
     expect(updated).toEqual({
       ok: true,
-      settings: {
-        apiBaseUrl: 'https://tracker.example.gov/',
-        pageSize: 250,
-        requestTimeoutMs: 20_000,
-        theme: 'system',
-      },
+      settings: { ...defaults, apiBaseUrl: 'https://tracker.example.gov/', pageSize: 250 },
     });
     const reopened = await openSettingsStore({ file, defaults });
     expect(reopened.problem).toBeUndefined();
     expect(reopened.store.get()).toEqual({
+      ...defaults,
       apiBaseUrl: 'https://tracker.example.gov/',
       pageSize: 250,
-      requestTimeoutMs: 20_000,
-      theme: 'system',
     });
   });
 

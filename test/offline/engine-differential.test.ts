@@ -13,13 +13,11 @@
  * The server speaks the typed dialect: the sample dialect rounds totals to two decimals on the wire, and the
  * engine answers the four the typed dialect carries (docs/offline.md).
  */
-import BetterSqlite3 from 'better-sqlite3';
 import fc from 'fast-check';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   GENERATOR_FIELDS,
-  GENERATOR_FILTER_MEMBERS,
   GENERATOR_LOOKUP_FIELDS,
   GeneratorDetail,
   GeneratorList,
@@ -29,10 +27,8 @@ import {
   MANIFEST_LOOKUP_FIELDS,
   ManifestList,
   ManifestTotals,
-  type GeneratorFilterFields,
 } from '../../shared/api/index.ts';
-import { GENERATOR_SEARCH_FIELDS, MANIFEST_SEARCH_FIELDS } from '../../shared/query/index.ts';
-import { finalize } from '../../server/src/db/finalize.ts';
+import { GENERATOR_QUERY, MANIFEST_QUERY, type ManifestFact } from '../../shared/query/definition.ts';
 import type {
   EngineRequestName,
   EngineRequests,
@@ -41,19 +37,20 @@ import type {
 } from '../../renderer/src/offline/engine/contract.ts';
 import { covers } from '../../renderer/src/offline/engine/covers.ts';
 import { openPack, type OpenedPack } from '../../renderer/src/offline/engine/open-pack.ts';
-import { handlingCodeOf } from '../../renderer/src/offline/engine/pack-facts.ts';
+import { generatorFactsOf, lineValues } from '../../renderer/src/offline/engine/pack-facts.ts';
 import { readPack } from '../helpers/pack-reader.ts';
-import { manifestFilterFields, searchKeys, someOf, valuesFrom } from '../helpers/query-arbitraries.ts';
+import { checkProperty, listRequests, searchKeys } from '../helpers/query-arbitraries.ts';
+import type { OracleItem } from '../helpers/query-oracle.ts';
 import { buildTestDatabase, startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
 import {
   IDLE_GENERATOR,
   INSPECTOR,
   UNICODE_GENERATORS,
   addGenerators,
+  addUnicodeManifests,
   get,
   post,
   signInAs,
-  sortedDistinct,
   type Session,
 } from '../server/support.ts';
 
@@ -64,32 +61,6 @@ let whole: { generators: PackRows; manifests: PackRows };
 let generatorPack: OpenedPack;
 const WHOLE_GENERATORS: PackQuery = { list: 'generators', filterFields: {}, searchKey: '' };
 let manifestPack: OpenedPack;
-
-/** Manifests of the added non-ASCII generators (no waste lines), so manifest text holds them too. */
-function addManifests(path: string): void {
-  const db = new BetterSqlite3(path);
-  try {
-    const insert = db.prepare(
-      `INSERT INTO manifests (manifest_tracking_number, generator_id, generator_name, generator_epa_id,
-         generator_location_state, transporter, designated_facility_name, shipped_date, received_date,
-         total_waste_quantity_tons, container_count, waste_stream_count)
-       SELECT ?, g.id, g.generator_name, g.epa_handler_id, g.location_state, ?, ?, m.shipped_date,
-              m.received_date, m.total_waste_quantity_tons, m.container_count, 0
-       FROM generators g, (SELECT * FROM manifests ORDER BY id LIMIT 1) m WHERE g.epa_handler_id = ?`,
-    );
-    UNICODE_GENERATORS.forEach((generator, index) => {
-      insert.run(
-        `ZZ${index}ÉÇØ`,
-        `Transports ${generator.generator_name}`,
-        'Straße Landfill',
-        generator.epa_handler_id,
-      );
-    });
-    finalize(db);
-  } finally {
-    db.close();
-  }
-}
 
 /**
  * A pack opened from its rows and again from its stored indexes; each answer is the first's, after checking
@@ -115,8 +86,8 @@ beforeAll(async () => {
   const built = await buildTestDatabase(3000, 13);
   dir = built.dir;
   addGenerators(built.path, [...UNICODE_GENERATORS, IDLE_GENERATOR]);
-  addManifests(built.path);
-  server = await startTrackerServer({ dbPath: built.path, dialect: 'typed' });
+  addUnicodeManifests(built.path);
+  server = await startTrackerServer({ dbPath: built.path, dialect: 'typed', socket: false });
   session = await signInAs(server.baseUrl, INSPECTOR.username, INSPECTOR.password);
   whole = {
     generators: await readPack(session, WHOLE_GENERATORS),
@@ -173,100 +144,28 @@ function data<T>(answer: { ok: true; data: T } | { ok: false; error: { kind: str
 // ---------------------------------------------------------------------------------------------------------
 // Requests
 
-const pages = fc.oneof(fc.nat({ max: 3 }), fc.nat({ max: 40 }));
-const pageSizes = fc.oneof(fc.integer({ min: 1, max: 60 }), fc.constant(500));
-
-/** A sort over any field in either direction, or none (the default), sometimes with the direction omitted. */
-const sorts = (fields: readonly string[]) =>
-  fc.oneof(
-    fc.constant(''),
-    fc
-      .tuple(fc.constantFrom(...fields), fc.constantFrom(' asc', ' desc', ' DESC', ''))
-      .map(([f, d]) => `${f}${d}`),
-  );
-
-/** Every field, or a few named with spaces and a trailing comma. */
-const selections = (fields: readonly string[]) =>
-  fc.oneof(
-    { arbitrary: fc.constant(''), weight: 3 },
-    {
-      arbitrary: fc.subarray([...fields], { minLength: 1 }).map((chosen) => `${chosen.join(', ')},`),
-      weight: 1,
-    },
-  );
-
-function generatorValues(rows: PackRows): Record<keyof GeneratorFilterFields, string[]> {
-  const details = rows.details.map((detail) => detail.generator_data);
-  return {
-    shippedYears: sortedDistinct(details.flatMap((d) => d.shipped_years.split(',').filter(Boolean))),
-    cities: sortedDistinct(rows.generators.map((g) => g.location_city ?? '')),
-    naics: sortedDistinct(rows.generators.map((g) => g.primary_naics_code ?? '')),
-    ids: sortedDistinct(rows.generators.map((g) => g.epa_handler_id ?? '')),
-    states: sortedDistinct(rows.generators.map((g) => g.location_state ?? '')),
-    wasteCodes: sortedDistinct(rows.details.flatMap((d) => d.waste_code_data.map((entry) => entry.code))),
-    names: sortedDistinct(rows.generators.map((g) => g.generator_name ?? '')),
-    statuses: sortedDistinct(
-      details.flatMap((d) => [d.registration_status, d.federal_generator_status_universe]),
-    ),
-    handlingCodes: sortedDistinct(
-      rows.details.flatMap((d) => d.mmc_codes.map((code) => code.management_method)),
-    ),
-  };
-}
-
-function generatorRequests(rows: PackRows) {
-  const real = generatorValues(rows);
-  const texts = rows.generators.flatMap((g) => GENERATOR_SEARCH_FIELDS.map((field) => String(g[field])));
-  return fc.record({
-    filterFields: someOf(Object.fromEntries(GENERATOR_FILTER_MEMBERS.map((m) => [m, valuesFrom(real[m])]))),
-    searchKey: searchKeys(texts),
-    pageInfo: fc.record({
-      page: pages,
-      pageSize: pageSizes,
-      sort: sorts(GENERATOR_FIELDS),
-      selectedFields: selections(GENERATOR_FIELDS),
-    }),
+/** A pack's generators with the facts their details carry: what the request generator draws values from. */
+function generatorItems(rows: PackRows): OracleItem[] {
+  const details = new Map(rows.details.map((detail) => [detail.generator_data.epa_handler_id, detail]));
+  return rows.generators.map((row) => {
+    const detail = details.get(row.epa_handler_id ?? '');
+    if (!detail) throw new Error(`the pack lacks the detail of ${row.epa_handler_id}`);
+    return { row, facts: generatorFactsOf(detail) };
   });
 }
 
-const SCALAR_MANIFEST_FIELDS = MANIFEST_FIELDS.filter((field) => field !== 'waste_lines');
-
-function manifestRequests(rows: PackRows) {
-  const lines = rows.manifests.flatMap((m) => m.waste_lines ?? []);
-  const distinct = (pick: (row: (typeof rows.manifests)[number]) => string | undefined) =>
-    sortedDistinct(rows.manifests.map((m) => pick(m) ?? ''));
-  const dates = sortedDistinct(rows.manifests.flatMap((m) => [m.shipped_date ?? '', m.received_date ?? '']));
-  const bound = fc.oneof(
-    { arbitrary: fc.constant(null), weight: 3 },
-    { arbitrary: fc.constantFrom(...dates), weight: 1 },
-  );
-  const range = fc.tuple(bound, bound).map(([a, b]) => (a !== null && b !== null && a > b ? [b, a] : [a, b]));
-  const filterFields = fc
-    .tuple(
-      someOf({
-        generator_names: valuesFrom(distinct((m) => m.generator_name)),
-        transporter_names: valuesFrom(distinct((m) => m.transporter)),
-        designated_facility_names: valuesFrom(distinct((m) => m.designated_facility_name)),
-        dot_id_nos: valuesFrom(sortedDistinct(lines.map((line) => line.usdot_id_number))),
-        container_types: valuesFrom(sortedDistinct(lines.map((line) => line.container_type_code))),
-        handling_codes: valuesFrom(sortedDistinct(lines.map((line) => handlingCodeOf(line.mmc_and_desc)))),
-      }),
-      range,
-      range,
-    )
-    .map(manifestFilterFields);
-  const texts = rows.manifests.flatMap((m) => MANIFEST_SEARCH_FIELDS.map((field) => String(m[field])));
-  return fc.record({
-    filterFields,
-    searchKey: searchKeys(texts),
-    pageInfo: fc.record({
-      page: pages,
-      pageSize: pageSizes,
-      sort: sorts(SCALAR_MANIFEST_FIELDS),
-      selectedFields: selections(MANIFEST_FIELDS),
-    }),
-  });
+function manifestItems(rows: PackRows): OracleItem[] {
+  const facts = Object.keys(MANIFEST_QUERY.facts) as ManifestFact[];
+  return rows.manifests.map((row) => ({
+    row,
+    facts: Object.fromEntries(facts.map((fact) => [fact, new Set(lineValues(row, fact))])),
+  }));
 }
+
+const generatorRequests = (rows: PackRows) =>
+  listRequests(GENERATOR_QUERY, generatorItems(rows), GENERATOR_FIELDS);
+const manifestRequests = (rows: PackRows) =>
+  listRequests(MANIFEST_QUERY, manifestItems(rows), MANIFEST_FIELDS);
 
 function lookupRequests(fields: readonly string[], texts: () => string[]) {
   return fc.record({
@@ -286,11 +185,6 @@ function lookupRequests(fields: readonly string[], texts: () => string[]) {
  */
 const MIN_PARTIAL_ANSWERS = 30;
 
-/** A seed chosen per run and named in the coverage check's failure, so a short run can be replayed. */
-function runSeed(): number {
-  return Math.floor(Math.random() * 2 ** 31);
-}
-
 // ---------------------------------------------------------------------------------------------------------
 
 describe('a pack of the whole dataset answers exactly what the server answers', () => {
@@ -301,57 +195,59 @@ describe('a pack of the whole dataset answers exactly what the server answers', 
   });
 
   it('generator pages: filters, search, sort, paging, selectedFields', async () => {
-    const seed = runSeed();
     let partial = 0;
-    await fc.assert(
-      fc.asyncProperty(generatorRequests(whole.generators), async (request) => {
+    await checkProperty(
+      generatorRequests(whole.generators),
+      async (request) => {
         const expected = await serverList('generators', request);
         expect(data(generatorPack.answer('generators.list', request))).toEqual(expected);
         if (expected.totalElements > 0 && expected.totalElements < whole.generators.generators.length)
           partial += 1;
-      }),
-      { numRuns: 150, seed },
+      },
+      150,
+      // Requests that matched some rows but not all: the filters were exercised, not just the empty answer.
+      () => expect(partial).toBeGreaterThan(MIN_PARTIAL_ANSWERS),
     );
-    // Requests that matched some rows but not all: the filters were exercised, not just the empty answer.
-    expect(partial, `fast-check seed ${seed}`).toBeGreaterThan(MIN_PARTIAL_ANSWERS);
   });
 
   it('manifest pages: filters over waste lines, date ranges, search, sort, paging, selectedFields', async () => {
-    const seed = runSeed();
     let partial = 0;
-    await fc.assert(
-      fc.asyncProperty(manifestRequests(whole.manifests), async (request) => {
+    await checkProperty(
+      manifestRequests(whole.manifests),
+      async (request) => {
         const expected = await serverList('manifests', request);
         expect(data(manifestPack.answer('manifests.list', request))).toEqual(expected);
         if (expected.totalElements > 0 && expected.totalElements < whole.manifests.manifests.length)
           partial += 1;
-      }),
-      { numRuns: 150, seed },
+      },
+      150,
+      () => expect(partial).toBeGreaterThan(MIN_PARTIAL_ANSWERS),
     );
-    expect(partial, `fast-check seed ${seed}`).toBeGreaterThan(MIN_PARTIAL_ANSWERS);
   });
 
   it('manifest totals', async () => {
-    await fc.assert(
-      fc.asyncProperty(manifestRequests(whole.manifests), async ({ filterFields, searchKey }) => {
+    await checkProperty(
+      manifestRequests(whole.manifests),
+      async ({ filterFields, searchKey }) => {
         const expected = await serverTotals({ filterFields, searchKey });
         expect(data(manifestPack.answer('manifests.aggregate', { filterFields, searchKey }))).toEqual(
           expected,
         );
-      }),
-      { numRuns: 100 },
+      },
+      100,
     );
   });
 
   it('generator lookups, with search and pages', async () => {
     const texts = () =>
       whole.generators.generators.flatMap((g) => [g.generator_name ?? '', g.location_city ?? '']);
-    await fc.assert(
-      fc.asyncProperty(lookupRequests(GENERATOR_LOOKUP_FIELDS, texts), async (query) => {
+    await checkProperty(
+      lookupRequests(GENERATOR_LOOKUP_FIELDS, texts),
+      async (query) => {
         const expected = await serverLookup('generators', query);
         expect(data(generatorPack.answer('generators.lookup', query as never))).toEqual(expected);
-      }),
-      { numRuns: 120 },
+      },
+      120,
     );
   });
 
@@ -362,12 +258,13 @@ describe('a pack of the whole dataset answers exactly what the server answers', 
         m.transporter ?? '',
         m.designated_facility_name ?? '',
       ]);
-    await fc.assert(
-      fc.asyncProperty(lookupRequests(MANIFEST_LOOKUP_FIELDS, texts), async (query) => {
+    await checkProperty(
+      lookupRequests(MANIFEST_LOOKUP_FIELDS, texts),
+      async (query) => {
         const expected = await serverLookup('manifests', query);
         expect(data(manifestPack.answer('manifests.lookup', query as never))).toEqual(expected);
-      }),
-      { numRuns: 120 },
+      },
+      120,
     );
   });
 
@@ -421,25 +318,29 @@ describe('a pack of the whole dataset answers exactly what the server answers', 
       { pageInfo: { page: 0, pageSize: 10 }, filterFields: { received_date_end: '2024-02-30' } },
     ],
     ['an unknown member', { pageInfo: { page: 0, pageSize: 10 }, filterFields: { colours: ['red'] } }],
-  ])('refuses %s as the server does', async (_name, request) => {
+  ])('refuses %s as the server does, in its words', async (_name, request) => {
     const answer = await post(server.baseUrl, '/api/tracker/manifests/', session.token, request);
     expect(answer.status).toBe(400);
-    const refused = manifestPack.answer('manifests.list', request as never);
-    expect(refused).toMatchObject({ ok: false, error: { kind: 'bad-request' } });
+    const { detail } = answer.body as { detail: string };
+    expect(manifestPack.answer('manifests.list', request as never)).toEqual({
+      ok: false,
+      error: { kind: 'bad-request', message: detail.replace(/^body\./, '') },
+    });
   });
 
   it('generator totals, summed from each generator’s own totals', async () => {
     let shipping = 0;
-    await fc.assert(
-      fc.asyncProperty(generatorRequests(whole.generators), async ({ filterFields, searchKey }) => {
+    await checkProperty(
+      generatorRequests(whole.generators),
+      async ({ filterFields, searchKey }) => {
         const expected = await serverGeneratorTotals({ filterFields, searchKey });
         expect(covers(WHOLE_GENERATORS, 'generators.aggregate', { filterFields, searchKey })).toBe(true);
         expect(data(generatorPack.answer('generators.aggregate', { filterFields, searchKey }))).toEqual(
           expected,
         );
         if (expected.mmc_count > 0) shipping += 1;
-      }),
-      { numRuns: 100 },
+      },
+      100,
     );
     expect(shipping).toBeGreaterThan(10);
   });
@@ -548,8 +449,9 @@ describe('a filtered pack answers requests inside its scope exactly as the serve
     expect(rows.generators.length).toBeGreaterThan(10);
     expect(rows.generators.length).toBeLessThan(whole.generators.generators.length);
     const pack = openedBothWays(rows);
-    await fc.assert(
-      fc.asyncProperty(generatorRequests(whole.generators), async (generated) => {
+    await checkProperty(
+      generatorRequests(whole.generators),
+      async (generated) => {
         const request = { ...generated, filterFields: inside(query.filterFields, generated.filterFields) };
         expect(covers(query, 'generators.list', request)).toBe(true);
         const expected = await serverList('generators', request);
@@ -559,8 +461,8 @@ describe('a filtered pack answers requests inside its scope exactly as the serve
         expect(data(pack.answer('generators.aggregate', aggregate))).toEqual(
           await serverGeneratorTotals(aggregate),
         );
-      }),
-      { numRuns: 80 },
+      },
+      80,
     );
   });
 
@@ -575,8 +477,9 @@ describe('a filtered pack answers requests inside its scope exactly as the serve
     expect(rows.manifests.length).toBeGreaterThan(100);
     expect(rows.manifests.length).toBeLessThan(whole.manifests.manifests.length);
     const pack = openedBothWays(rows);
-    await fc.assert(
-      fc.asyncProperty(manifestRequests(whole.manifests), async (generated) => {
+    await checkProperty(
+      manifestRequests(whole.manifests),
+      async (generated) => {
         const request = { ...generated, filterFields: inside(query.filterFields, generated.filterFields) };
         expect(covers(query, 'manifests.list', request)).toBe(true);
         const expected = await serverList('manifests', request);
@@ -587,8 +490,8 @@ describe('a filtered pack answers requests inside its scope exactly as the serve
         });
         const aggregate = { filterFields: request.filterFields, searchKey: request.searchKey };
         expect(data(pack.answer('manifests.aggregate', aggregate))).toEqual(totals);
-      }),
-      { numRuns: 80 },
+      },
+      80,
     );
   });
 
@@ -601,24 +504,19 @@ describe('a filtered pack answers requests inside its scope exactly as the serve
       searchKey: key,
     };
     const pack = openedBothWays(await readPack(session, query));
-    await fc.assert(
-      fc.asyncProperty(
-        manifestRequests(whole.manifests),
-        fc.constantFrom('', 'x'),
-        async (generated, more) => {
-          const searchKey = more === '' ? key.toUpperCase() : `${key}${transporter.slice(5, 6)}`;
-          const request = {
-            ...generated,
-            searchKey,
-            filterFields: inside(query.filterFields, generated.filterFields),
-          };
-          expect(covers(query, 'manifests.list', request)).toBe(true);
-          expect(data(pack.answer('manifests.list', request))).toEqual(
-            await serverList('manifests', request),
-          );
-        },
-      ),
-      { numRuns: 40 },
+    await checkProperty(
+      fc.tuple(manifestRequests(whole.manifests), fc.constantFrom('', 'x')),
+      async ([generated, more]) => {
+        const searchKey = more === '' ? key.toUpperCase() : `${key}${transporter.slice(5, 6)}`;
+        const request = {
+          ...generated,
+          searchKey,
+          filterFields: inside(query.filterFields, generated.filterFields),
+        };
+        expect(covers(query, 'manifests.list', request)).toBe(true);
+        expect(data(pack.answer('manifests.list', request))).toEqual(await serverList('manifests', request));
+      },
+      40,
     );
   });
 });

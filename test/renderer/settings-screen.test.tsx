@@ -9,6 +9,8 @@ const SAVED: Settings = {
   pageSize: 100,
   requestTimeoutMs: 20_000,
   theme: 'system',
+  plainHttpServers: [],
+  removeDataOnSignOut: false,
 };
 
 function install() {
@@ -47,6 +49,8 @@ describe('checkDraft', () => {
       pageSize: '100',
       timeoutSeconds: '20',
       theme: 'system' as const,
+      plainHttpServers: [],
+      removeDataOnSignOut: false,
     };
     const checked = checkDraft({ ...draft, ...change });
     expect('errors' in checked && checked.errors[field as keyof typeof checked.errors]).toContain(message);

@@ -44,8 +44,8 @@ beforeAll(async () => {
   const built = await buildTestDatabase();
   dir = built.dir;
   addGenerators(built.path, [IDLE_GENERATOR]);
-  sampleServer = await startTrackerServer({ dbPath: built.path, dialect: 'sample' });
-  typedServer = await startTrackerServer({ dbPath: built.path, dialect: 'typed' });
+  sampleServer = await startTrackerServer({ dbPath: built.path, dialect: 'sample', socket: false });
+  typedServer = await startTrackerServer({ dbPath: built.path, dialect: 'typed', socket: false });
   sample = await signInAs(sampleServer.baseUrl, INSPECTOR.username, INSPECTOR.password);
   typed = await signInAs(typedServer.baseUrl, INSPECTOR.username, INSPECTOR.password);
   generators = loadGenerators(typedServer.db);

@@ -10,7 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/src/app.ts';
 import { hashPassword } from '../../server/src/auth/passwords.ts';
 import { addUser } from '../../server/src/auth/users.ts';
-import { buildTestDatabase, startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
+import {
+  buildTestDatabase,
+  send,
+  startTrackerServer,
+  type TrackerServer,
+} from '../helpers/tracker-server.ts';
 import {
   GENERATORS_ONLY,
   INSPECTOR,
@@ -31,7 +36,7 @@ beforeAll(async () => {
   const built = await buildTestDatabase();
   dir = built.dir;
   dbPath = built.path;
-  server = await startTrackerServer({ dbPath });
+  server = await startTrackerServer({ dbPath, socket: false });
 });
 
 afterAll(async () => {
@@ -143,7 +148,7 @@ describe('the Bearer check', () => {
     ['another scheme', 'Basic aW5zcGVjdG9yOmluc3BlY3Rvci1kZW1v'],
     ['the scheme alone', 'Bearer'],
   ])('answers %s with 401 and a Bearer challenge', async (_name, header) => {
-    const response = await fetch(`${server.baseUrl}${PATHS.generatorTotals}`, {
+    const response = await send(server.baseUrl, PATHS.generatorTotals, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: header },
       body: '{}',
@@ -168,7 +173,7 @@ describe('the Bearer check', () => {
       expect(guarded.map((route) => route.url)).toContain(url);
     }
     for (const route of guarded) {
-      const response = await fetch(`${server.baseUrl}${route.url}`, {
+      const response = await send(server.baseUrl, route.url, {
         method: route.method,
         ...(route.method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}),
       });
@@ -176,7 +181,6 @@ describe('the Bearer check', () => {
       expect(response.headers.get('www-authenticate'), `${route.method} ${route.url}`).toBe(
         'Bearer realm="tracker"',
       );
-      await response.arrayBuffer();
     }
   });
 
@@ -204,7 +208,7 @@ describe('the Bearer check', () => {
     ['a malformed token', 'Bearer not a token!'],
     ['a token in lower-case "bearer" that is unknown', 'bearer AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
   ])('answers %s with 401 invalid_token', async (_name, header) => {
-    const response = await fetch(`${server.baseUrl}${PATHS.generatorTotals}`, {
+    const response = await send(server.baseUrl, PATHS.generatorTotals, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: header },
       body: '{}',
@@ -236,7 +240,7 @@ describe('the Bearer check', () => {
 
   it('refuses an expired token with 401', async () => {
     // Long enough for the first request to land inside the lifetime on a busy machine.
-    const shortLived = await startTrackerServer({ dbPath, tokenTtlMs: 1000 });
+    const shortLived = await startTrackerServer({ dbPath, tokenTtlMs: 1000, socket: false });
     try {
       const session = await signInAs(shortLived.baseUrl, INSPECTOR.username, INSPECTOR.password);
       expect((await post(shortLived.baseUrl, PATHS.generatorTotals, session.token, {})).status).toBe(200);
@@ -271,6 +275,7 @@ describe('throttling failed sign-ins', () => {
     const throttled = await startTrackerServer({
       dbPath,
       throttle: { perUser: 3, perAddress: 10, windowMs: 60_000 },
+      socket: false,
     });
     try {
       for (let attempt = 1; attempt <= 3; attempt += 1) {
@@ -292,7 +297,7 @@ describe('throttling failed sign-ins', () => {
   });
 
   it('by default allows 5 failures per user name and address, then answers 429', async () => {
-    const defaults = await startTrackerServer({ dbPath });
+    const defaults = await startTrackerServer({ dbPath, socket: false });
     try {
       for (let attempt = 1; attempt <= 5; attempt += 1) {
         expectProblem(await login(defaults.baseUrl, INSPECTOR.username, `wrong-${attempt}`), 401);
@@ -311,6 +316,7 @@ describe('throttling failed sign-ins', () => {
     const throttled = await startTrackerServer({
       dbPath,
       throttle: { perUser: 3, perAddress: 10, windowMs: 60_000 },
+      socket: false,
     });
     try {
       for (let attempt = 1; attempt <= 10; attempt += 1) {
@@ -327,7 +333,7 @@ describe('throttling failed sign-ins', () => {
 
 describe('guesses sent at once', () => {
   it('judges at most the allowed number: 40 concurrent wrong passwords give 5 × 401 and 35 × 429', async () => {
-    const fresh = await startTrackerServer({ dbPath });
+    const fresh = await startTrackerServer({ dbPath, socket: false });
     try {
       const answers = await Promise.all(
         Array.from({ length: 40 }, (_, index) => login(fresh.baseUrl, INSPECTOR.username, `guess-${index}`)),
@@ -344,6 +350,7 @@ describe('guesses sent at once', () => {
     const fresh = await startTrackerServer({
       dbPath,
       throttle: { perUser: 2, perAddress: 2, windowMs: 60_000 },
+      socket: false,
     });
     try {
       for (let attempt = 1; attempt <= 3; attempt += 1) {

@@ -32,12 +32,20 @@ let typed: Session;
 let generators: GeneratorTruth[];
 const MANIFESTS_ONLY = { username: 'manifests-only', password: 'manifests-demo' };
 
+/** Generators added with the coordinates each case of gen_map needs, whatever the demo data holds. */
+const MAPPED = {
+  numbers: { epa_handler_id: 'ZZD000000101', location_latitude: '40.7128', location_longitude: '-74.006' },
+  blank: { epa_handler_id: 'ZZD000000102', location_latitude: '', location_longitude: '' },
+  notNumbers: { epa_handler_id: 'ZZD000000103', location_latitude: 'n/a', location_longitude: '-74.006' },
+  oneOnly: { epa_handler_id: 'ZZD000000104', location_latitude: '40.7128', location_longitude: '' },
+};
+
 beforeAll(async () => {
   const built = await buildTestDatabase();
   dir = built.dir;
-  addGenerators(built.path, [IDLE_GENERATOR]);
-  sampleServer = await startTrackerServer({ dbPath: built.path, dialect: 'sample' });
-  typedServer = await startTrackerServer({ dbPath: built.path, dialect: 'typed' });
+  addGenerators(built.path, [IDLE_GENERATOR, ...Object.values(MAPPED)]);
+  sampleServer = await startTrackerServer({ dbPath: built.path, dialect: 'sample', socket: false });
+  typedServer = await startTrackerServer({ dbPath: built.path, dialect: 'typed', socket: false });
   await addUser(sampleServer.db, MANIFESTS_ONLY.username, MANIFESTS_ONLY.password, ['manifests']);
   sample = await signInAs(sampleServer.baseUrl, INSPECTOR.username, INSPECTOR.password);
   typed = await signInAs(typedServer.baseUrl, INSPECTOR.username, INSPECTOR.password);
@@ -219,31 +227,21 @@ describe('values', () => {
     expect(canonical.mmc_codes).toEqual([]);
   });
 
-  it('gen_map is an OpenStreetMap iframe exactly when the coordinates are numbers', async () => {
-    const withCoordinates = generators.find((g) => {
-      const row = typedServer.db
-        .prepare('SELECT location_latitude AS lat FROM generators WHERE id = ?')
-        .get(g.id) as {
-        lat: string;
-      };
-      return row.lat !== '' && Number.isFinite(Number(row.lat));
-    });
-    if (withCoordinates) {
-      const body = GeneratorDetail.parse(await detail(typed, handlerId(withCoordinates)));
-      expect(body.gen_map).toMatch(
-        /^<iframe [^>]*src="https:\/\/www\.openstreetmap\.org\/export\/embed\.html\?/,
-      );
-    }
-    const without = generators.find((g) => {
-      const row = typedServer.db
-        .prepare('SELECT location_latitude AS lat FROM generators WHERE id = ?')
-        .get(g.id) as {
-        lat: string;
-      };
-      return row.lat === '' || !Number.isFinite(Number(row.lat));
-    });
-    if (without) expect(GeneratorDetail.parse(await detail(typed, handlerId(without))).gen_map).toBe('');
-    expect(withCoordinates ?? without).toBeDefined();
+  it('gen_map is an OpenStreetMap iframe around the coordinates when both are numbers', async () => {
+    const body = GeneratorDetail.parse(await detail(typed, MAPPED.numbers.epa_handler_id));
+    expect(body.gen_map).toBe(
+      '<iframe width="425" height="350" src="https://www.openstreetmap.org/export/embed.html?' +
+        'bbox=-74.01600%2C40.70280%2C-73.99600%2C40.72280&amp;layer=mapnik&amp;marker=40.71280%2C-74.00600">' +
+        '</iframe>',
+    );
+  });
+
+  it.each([
+    ['blank', MAPPED.blank],
+    ['not numbers', MAPPED.notNumbers],
+    ['only one of them', MAPPED.oneOnly],
+  ])('gen_map is empty when the coordinates are %s', async (_case, generator) => {
+    expect(GeneratorDetail.parse(await detail(typed, generator.epa_handler_id)).gen_map).toBe('');
   });
 });
 

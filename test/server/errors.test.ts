@@ -3,7 +3,7 @@
  * the validation type and one error per invalid member, 404, 413 and 415; none leaks a stack trace or SQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
+import { send as sendTo, startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
 import {
   INSPECTOR,
   PATHS,
@@ -20,7 +20,7 @@ let server: TrackerServer;
 let session: Session;
 
 beforeAll(async () => {
-  server = await startTrackerServer();
+  server = await startTrackerServer({ socket: false });
   session = await signInAs(server.baseUrl, INSPECTOR.username, INSPECTOR.password);
 });
 
@@ -309,17 +309,11 @@ describe('unknown routes', () => {
     ['DELETE', PATHS.generators],
     ['GET', '/'],
   ])('%s %s is a 404 problem', async (method, path) => {
-    const response = await fetch(`${session.baseUrl}${path}`, {
+    const response = await sendTo(session.baseUrl, path, {
       method,
       headers: { authorization: `Bearer ${session.token}` },
     });
-    const text = await response.text();
-    const answer = {
-      status: response.status,
-      headers: response.headers,
-      text,
-      body: JSON.parse(text) as unknown,
-    };
+    const answer = { ...response, body: JSON.parse(response.text) as unknown };
     expect(expectProblem(answer, 404).type).toBe('about:blank');
   });
 
@@ -330,7 +324,7 @@ describe('unknown routes', () => {
 
 describe('no error answer leaks internals', () => {
   it('answers an unexpected failure with a bare 500 problem', async () => {
-    const broken = await startTrackerServer({ dbPath: server.dbPath });
+    const broken = await startTrackerServer({ dbPath: server.dbPath, socket: false });
     try {
       const brokenSession = await signInAs(broken.baseUrl, INSPECTOR.username, INSPECTOR.password);
       broken.db.close();

@@ -43,7 +43,7 @@ beforeAll(async () => {
   const built = await buildTestDatabase();
   dir = built.dir;
   addGenerators(built.path, [IDLE_GENERATOR, ...UNICODE_GENERATORS]);
-  server = await startTrackerServer({ dbPath: built.path });
+  server = await startTrackerServer({ dbPath: built.path, socket: false });
   session = await signInAs(server.baseUrl, INSPECTOR.username, INSPECTOR.password);
   generators = loadGenerators(server.db);
 });

@@ -42,7 +42,7 @@ let generators: GeneratorTruth[];
 let manifests: ManifestTruth[];
 
 beforeAll(async () => {
-  server = await startTrackerServer();
+  server = await startTrackerServer({ socket: false });
   session = await signInAs(server.baseUrl, INSPECTOR.username, INSPECTOR.password);
   generators = loadGenerators(server.db);
   manifests = loadManifests(server.db);

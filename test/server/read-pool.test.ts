@@ -15,7 +15,7 @@ import { GeneratorsRepository } from '../../server/src/repositories/generators-r
 import { ManifestsRepository } from '../../server/src/repositories/manifests-repository.ts';
 import { manifestTotals } from '../../server/src/http/dialect.ts';
 import { GENERATOR_FIELDS, MANIFEST_FIELDS } from '../../shared/api/index.ts';
-import { DEFAULT_GENERATOR_SORT, DEFAULT_MANIFEST_SORT } from '../../shared/query/index.ts';
+import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../shared/query/definition.ts';
 import { buildTestDatabase, signIn } from '../helpers/tracker-server.ts';
 import { PATHS, get, listBody, post, type Answer } from './support.ts';
 
@@ -98,7 +98,7 @@ describe('a scanning request runs off the main thread', () => {
     const expected = new ManifestsRepository(db).pageBytes({
       filterFields: {},
       searchKey: 'é',
-      sort: DEFAULT_MANIFEST_SORT,
+      sort: MANIFEST_QUERY.defaultSort,
       page: 0,
       pageSize: 25,
       fields: MANIFEST_FIELDS,
@@ -120,7 +120,7 @@ describe('a scanning request runs off the main thread', () => {
     const expected = new GeneratorsRepository(db).page({
       filterFields: {},
       searchKey: 'q',
-      sort: DEFAULT_GENERATOR_SORT,
+      sort: GENERATOR_QUERY.defaultSort,
       page: 0,
       pageSize: 10,
       fields: GENERATOR_FIELDS,

@@ -102,7 +102,7 @@ beforeAll(async () => {
   const built = await buildTestDatabase(400, 5);
   dir = built.dir;
   addGenerators(built.path, FOLD_GENERATORS);
-  server = await startTrackerServer({ dbPath: built.path });
+  server = await startTrackerServer({ dbPath: built.path, socket: false });
   session = await signInAs(server.baseUrl, INSPECTOR.username, INSPECTOR.password);
 });
 

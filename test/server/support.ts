@@ -1,14 +1,24 @@
 /**
  * Shared helpers of the server's HTTP test suite: calling the API over real HTTP, walking every page of a
- * list, the comparators the sort rules define (docs/api.md "sort"), and the truth about the dataset read
- * straight from the SQLite file, independently of the server's derived tables and queries.
+ * list, and the truth about the dataset read straight from the SQLite file, independently of the server's
+ * derived tables and queries, with shared/query's definition run over it (test/helpers/query-oracle.ts)
+ * for what a request matches and in which order.
  */
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { expect } from 'vitest';
 import { finalize } from '../../server/src/db/finalize.ts';
 import { DEMO_USERS } from '../helpers/demo-users.ts';
+import { send, type SentAnswer } from '../helpers/tracker-server.ts';
 import type { GeneratorFilterFields, ManifestFilterFields } from '../../shared/api/index.ts';
+import {
+  GENERATOR_QUERY,
+  MANIFEST_QUERY,
+  type GeneratorFact,
+  type GeneratorQuantity,
+  type ManifestFact,
+} from '../../shared/query/definition.ts';
 import { matchesAnySearch } from '../../shared/query/search.ts';
+import { comparator, matches } from '../helpers/query-oracle.ts';
 
 // ---------------------------------------------------------------------------------------------------------
 // What the spec's field tables and docs/api.md say, written out here so that the tests pin the documents
@@ -49,7 +59,6 @@ export const MANIFEST_FIELDS = [
   'generator_epa_id',
   'waste_lines',
 ] as const;
-/** Every manifest field but the list of waste lines: the sortable ones (docs/api.md "sort"). */
 /** spec 2.6, in the spec's order. */
 export const WASTE_LINE_FIELDS = [
   'manifest_tracking_number',
@@ -99,6 +108,20 @@ export const GENERATOR_FILTER_MEMBERS = [
   'handlingCodes',
 ] as const satisfies readonly (keyof GeneratorFilterFields)[];
 
+/** spec 4.6: the manifest members that list values, then the date bounds. */
+export const MANIFEST_FILTER_MEMBERS = [
+  'generator_names',
+  'transporter_names',
+  'designated_facility_names',
+  'dot_id_nos',
+  'container_types',
+  'handling_codes',
+  'shipped_date_start',
+  'shipped_date_end',
+  'received_date_start',
+  'received_date_end',
+] as const satisfies readonly (keyof ManifestFilterFields)[];
+
 /** spec 4.3 plus docs/api.md's shipped_year and status; spec 4.7. */
 export const GENERATOR_LOOKUP_FIELDS = [
   'generator_city',
@@ -139,7 +162,8 @@ export interface Session {
   token: string;
 }
 
-/** An HTTP answer with its body read: parsed JSON when there is any, else undefined. */
+/** An HTTP answer with its body read: parsed JSON when there is any, else undefined. Calls go through `send`
+ * (test/helpers/tracker-server.ts): injected into a server without a socket, else over real HTTP. */
 export interface Answer {
   status: number;
   headers: Headers;
@@ -147,8 +171,7 @@ export interface Answer {
   body: unknown;
 }
 
-async function read(response: Response): Promise<Answer> {
-  const text = await response.text();
+function read({ status, headers, text }: SentAnswer): Answer {
   let body: unknown = undefined;
   if (text !== '') {
     try {
@@ -157,7 +180,7 @@ async function read(response: Response): Promise<Answer> {
       body = undefined;
     }
   }
-  return { status: response.status, headers: response.headers, text, body };
+  return { status, headers, text, body };
 }
 
 function authorization(token: string | undefined): Record<string, string> {
@@ -173,16 +196,17 @@ export async function post(
   options: { raw?: string; contentType?: string; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
   const hasBody = options.raw !== undefined || body !== undefined;
-  const response = await fetch(`${baseUrl}${path}`, {
+  const payload = options.raw ?? (body === undefined ? undefined : JSON.stringify(body));
+  const answer = await send(baseUrl, path, {
     method: 'POST',
     headers: {
       ...(hasBody ? { 'content-type': options.contentType ?? 'application/json' } : {}),
       ...authorization(token),
       ...options.headers,
     },
-    body: options.raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+    ...(payload === undefined ? {} : { body: payload }),
   });
-  return read(response);
+  return read(answer);
 }
 
 /** GETs `path` with the query parameters given (a string is used as the query as is). */
@@ -198,10 +222,11 @@ export async function get(
       : new URLSearchParams(
           Object.entries(query).map(([key, value]): [string, string] => [key, String(value)]),
         ).toString();
-  const response = await fetch(`${baseUrl}${path}${search === '' ? '' : `?${search}`}`, {
+  const answer = await send(baseUrl, `${path}${search === '' ? '' : `?${search}`}`, {
+    method: 'GET',
     headers: authorization(token),
   });
-  return read(response);
+  return read(answer);
 }
 
 /** Signs in over HTTP and returns the session. */
@@ -260,6 +285,36 @@ export const UNICODE_GENERATORS = [
     location_city: '\u{FF3A}ity',
   },
 ];
+
+/**
+ * Manifests of the added non-ASCII generators (no waste lines), copied from the first manifest with a
+ * tracking number, a transporter and a facility of non-ASCII text, so manifest text holds them too. Call it
+ * after addGenerators(path, UNICODE_GENERATORS).
+ */
+export function addUnicodeManifests(path: string): void {
+  const db = new BetterSqlite3(path);
+  try {
+    const insert = db.prepare(
+      `INSERT INTO manifests (manifest_tracking_number, generator_id, generator_name, generator_epa_id,
+         generator_location_state, transporter, designated_facility_name, shipped_date, received_date,
+         total_waste_quantity_tons, container_count, waste_stream_count)
+       SELECT ?, g.id, g.generator_name, g.epa_handler_id, g.location_state, ?, ?, m.shipped_date,
+              m.received_date, m.total_waste_quantity_tons, m.container_count, 0
+       FROM generators g, (SELECT * FROM manifests ORDER BY id LIMIT 1) m WHERE g.epa_handler_id = ?`,
+    );
+    UNICODE_GENERATORS.forEach((generator, index) => {
+      insert.run(
+        `ZZ${index}ÉÇØ`,
+        `Transports ${generator.generator_name}`,
+        'Straße Landfill',
+        generator.epa_handler_id,
+      );
+    });
+    finalize(db);
+  } finally {
+    db.close();
+  }
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Lists
@@ -349,28 +404,20 @@ export function compareText(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
-export function compareValues(a: unknown, b: unknown): number {
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  if (typeof a === 'string' && typeof b === 'string') return compareText(a, b);
-  throw new Error(`cannot compare ${JSON.stringify(a)} with ${JSON.stringify(b)}`);
-}
-
 export type Direction = 'asc' | 'desc';
 
 /**
  * Items ordered by `field` and then by the list's public unique key (EPA handler id, tracking number), both
- * in `direction`. Every row read here carries its key.
+ * in `direction`, as the definition orders rows.
  */
-export function ordered<T extends { id: number; row: Row }>(
+export function ordered<T extends { row: Row }>(
   items: readonly T[],
   field: string,
   direction: Direction,
 ): T[] {
-  const sign = direction === 'asc' ? 1 : -1;
-  const key = (item: T) => String(item.row.epa_handler_id ?? item.row.manifest_tracking_number);
-  return [...items].sort(
-    (a, b) => sign * (compareValues(a.row[field], b.row[field]) || compareText(key(a), key(b))),
-  );
+  const definition = 'epa_handler_id' in (items[0]?.row ?? {}) ? GENERATOR_QUERY : MANIFEST_QUERY;
+  const compare = comparator(definition, { field, direction });
+  return [...items].sort((a, b) => compare(a.row, b.row));
 }
 
 /** Distinct values sorted in code point order. */
@@ -400,11 +447,6 @@ export function fragmentOf(values: readonly string[], length: number): string {
   return value.slice(start, start + length);
 }
 
-/** Rows holding at least one of `values`; no values means no restriction. */
-function oneOf(values: readonly string[] | undefined, holds: (value: string) => boolean): boolean {
-  return values === undefined || values.length === 0 || values.some(holds);
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // The truth about generators, read from the raw tables (generators, manifests, waste_lines).
 
@@ -419,6 +461,10 @@ export interface GeneratorTruth {
   shippedTons: number;
   shippedCount: number;
   containerCount: number;
+  /** The definition's facts, read from the raw tables (the sets above, and both statuses). */
+  facts: Record<GeneratorFact, ReadonlySet<string>>;
+  /** The definition's derived quantities. */
+  quantities: Record<GeneratorQuantity, number>;
 }
 
 export function splitCodes(text: string): string[] {
@@ -434,16 +480,27 @@ export function loadGenerators(db: Database): GeneratorTruth[] {
     .all() as (Row & { id: number; federal_generator_status_universe: string })[];
   const byId = new Map<number, GeneratorTruth>();
   for (const { id, federal_generator_status_universe, ...row } of rows) {
+    const years = new Set<string>();
+    const wasteCodes = new Set<string>();
+    const handlingCodes = new Set<string>();
+    const statuses = [String(row.registration_status), federal_generator_status_universe];
     byId.set(id, {
       id,
       row,
       federalStatus: federal_generator_status_universe,
-      years: new Set(),
-      wasteCodes: new Set(),
-      handlingCodes: new Set(),
+      years,
+      wasteCodes,
+      handlingCodes,
       shippedTons: 0,
       shippedCount: 0,
       containerCount: 0,
+      facts: {
+        shippedYears: years,
+        wasteCodes,
+        handlingCodes,
+        statuses: new Set(statuses.filter((status) => status !== '')),
+      },
+      quantities: { shippedTons: 0, shippedCount: 0, containerCount: 0 },
     });
   }
   const manifests = db
@@ -474,36 +531,19 @@ export function loadGenerators(db: Database): GeneratorTruth[] {
     for (const code of splitCodes(line.federal_waste_codes)) generator.wasteCodes.add(code);
     if (line.management_method_code !== '') generator.handlingCodes.add(line.management_method_code);
   }
+  for (const generator of byId.values()) {
+    generator.quantities = {
+      shippedTons: generator.shippedTons,
+      shippedCount: generator.shippedCount,
+      containerCount: generator.containerCount,
+    };
+  }
   return [...byId.values()];
 }
 
-const text = (row: Row, field: string): string => {
-  const value = row[field];
-  if (typeof value !== 'string') throw new Error(`${field} is not text: ${JSON.stringify(value)}`);
-  return value;
-};
-
-/** docs/api.md "filterFields" (generators) and "searchKey". */
+/** docs/api.md "filterFields" (generators) and "searchKey": the definition run over the truth. */
 export function generatorMatches(g: GeneratorTruth, filters: GeneratorFilterFields, searchKey = ''): boolean {
-  const field = (name: string) => text(g.row, name);
-  return (
-    oneOf(filters.shippedYears, (year) => g.years.has(year)) &&
-    oneOf(filters.cities, (city) => field('location_city') === city) &&
-    oneOf(filters.naics, (code) => field('primary_naics_code') === code) &&
-    oneOf(filters.ids, (id) => field('epa_handler_id') === id) &&
-    oneOf(filters.states, (state) => field('location_state') === state) &&
-    oneOf(filters.wasteCodes, (code) => g.wasteCodes.has(code)) &&
-    oneOf(filters.names, (name) => field('generator_name') === name) &&
-    oneOf(
-      filters.statuses,
-      (status) => status !== '' && (field('registration_status') === status || g.federalStatus === status),
-    ) &&
-    oneOf(filters.handlingCodes, (code) => g.handlingCodes.has(code)) &&
-    searchMatches(
-      GENERATOR_SEARCH_FIELDS.map((name) => field(name)),
-      searchKey,
-    )
-  );
+  return matches(GENERATOR_QUERY, g, filters, searchKey);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -529,6 +569,28 @@ export interface ManifestTruth {
   /** Every scalar field of spec 2.5. */
   row: Row;
   lines: WasteLineTruth[];
+  /** The definition's facts, read from the raw waste lines. */
+  facts: Record<ManifestFact, ReadonlySet<string>>;
+}
+
+/** The waste line column whose values each manifest fact collects (definition.ts words them). */
+const LINE_FACT_COLUMNS = {
+  dotIds: 'usdot_id_number',
+  containerTypes: 'container_type_code',
+  handlingCodes: 'management_method_code',
+} as const satisfies Record<ManifestFact, keyof WasteLineTruth>;
+
+/** A manifest's facts from its waste lines: each fact's non-empty values. */
+export function manifestFacts(
+  lines: readonly Pick<WasteLineTruth, (typeof LINE_FACT_COLUMNS)[ManifestFact]>[],
+): Record<ManifestFact, ReadonlySet<string>> {
+  const values = (column: (typeof LINE_FACT_COLUMNS)[ManifestFact]) =>
+    new Set(lines.map((line) => line[column]).filter((value) => value !== ''));
+  return {
+    dotIds: values(LINE_FACT_COLUMNS.dotIds),
+    containerTypes: values(LINE_FACT_COLUMNS.containerTypes),
+    handlingCodes: values(LINE_FACT_COLUMNS.handlingCodes),
+  };
 }
 
 export const MANIFEST_SCALAR_FIELDS = MANIFEST_FIELDS.filter((field) => field !== 'waste_lines');
@@ -537,7 +599,9 @@ export function loadManifests(db: Database): ManifestTruth[] {
   const rows = db.prepare(`SELECT id, ${MANIFEST_SCALAR_FIELDS.join(', ')} FROM manifests`).all() as (Row & {
     id: number;
   })[];
-  const byId = new Map<number, ManifestTruth>(rows.map(({ id, ...row }) => [id, { id, row, lines: [] }]));
+  const byId = new Map<number, ManifestTruth>(
+    rows.map(({ id, ...row }) => [id, { id, row, lines: [], facts: manifestFacts([]) }]),
+  );
   const lines = db
     .prepare('SELECT * FROM waste_lines ORDER BY manifest_id, waste_line_number')
     .all() as (WasteLineTruth & { manifest_id: number })[];
@@ -546,36 +610,13 @@ export function loadManifests(db: Database): ManifestTruth[] {
     if (!manifest) throw new Error(`waste line of unknown manifest ${manifest_id}`);
     manifest.lines.push(line);
   }
+  for (const manifest of byId.values()) manifest.facts = manifestFacts(manifest.lines);
   return [...byId.values()];
 }
 
-/** docs/api.md "filterFields" (manifests) and "searchKey". */
+/** docs/api.md "filterFields" (manifests) and "searchKey": the definition run over the truth. */
 export function manifestMatches(m: ManifestTruth, filters: ManifestFilterFields, searchKey = ''): boolean {
-  const field = (name: string) => text(m.row, name);
-  const shipped = field('shipped_date');
-  const received = field('received_date');
-  return (
-    oneOf(filters.generator_names, (name) => field('generator_name') === name) &&
-    oneOf(filters.transporter_names, (name) => field('transporter') === name) &&
-    oneOf(filters.designated_facility_names, (name) => field('designated_facility_name') === name) &&
-    oneOf(filters.dot_id_nos, (id) => id !== '' && m.lines.some((line) => line.usdot_id_number === id)) &&
-    oneOf(
-      filters.container_types,
-      (type) => type !== '' && m.lines.some((line) => line.container_type_code === type),
-    ) &&
-    oneOf(
-      filters.handling_codes,
-      (code) => code !== '' && m.lines.some((line) => line.management_method_code === code),
-    ) &&
-    (filters.shipped_date_start === undefined || shipped >= filters.shipped_date_start) &&
-    (filters.shipped_date_end === undefined || shipped <= filters.shipped_date_end) &&
-    (filters.received_date_start === undefined || received >= filters.received_date_start) &&
-    (filters.received_date_end === undefined || received <= filters.received_date_end) &&
-    searchMatches(
-      MANIFEST_SEARCH_FIELDS.map((name) => field(name)),
-      searchKey,
-    )
-  );
+  return matches(MANIFEST_QUERY, m, filters, searchKey);
 }
 
 // ---------------------------------------------------------------------------------------------------------

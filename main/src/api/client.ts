@@ -6,9 +6,10 @@
  * throws.
  */
 import type { z } from 'zod';
-import { Problem, type Scope } from '../../../shared/api/index.ts';
+import { LIMITS, Problem, type Scope } from '../../../shared/api/index.ts';
 import type { Result } from '../../../shared/ipc/contract.ts';
 import { MESSAGES } from '../../../shared/ipc/messages.ts';
+import { AnswerTooLarge, discardAnswer, readAnswer } from './answer-limit.ts';
 import { failure, httpFailure, networkFailure, redacted, success, type FailureContext } from './errors.ts';
 
 export interface ApiRequest<Schema extends z.ZodType> {
@@ -34,6 +35,11 @@ export interface ApiRequest<Schema extends z.ZodType> {
    * that reads it elsewhere (an export reads its pages in its writer's thread, keeping main's heap small).
    */
   read?: 'json' | 'bytes';
+  /**
+   * Bytes of a 2xx body read at most (LIMITS.answerBytesMax); past it the call fails as too large and is not
+   * retried. Default: the limit for small answers.
+   */
+  limitBytes?: number;
 }
 
 export interface ApiTarget {
@@ -204,37 +210,60 @@ async function attemptOnce<Schema extends z.ZodType>(
   fetchImpl: typeof fetch,
   url: URL,
   init: RequestInit,
-  { response: schema, read }: ApiRequest<Schema>,
+  { response: schema, read, limitBytes = LIMITS.answerBytesMax.small }: ApiRequest<Schema>,
   context: FailureContext,
   timeoutMs: number,
 ): Promise<Attempt<z.output<Schema>>> {
   let status: number;
   let headers: Headers;
-  let body: string | Uint8Array;
+  let body: Uint8Array | undefined;
   try {
     const response = await fetchImpl(url, init);
     status = response.status;
     headers = response.headers;
-    body = read === 'bytes' ? new Uint8Array(await response.arrayBuffer()) : await response.text();
+    if (status >= 300 && status < 400) discardAnswer(response);
+    else {
+      // An error's problem body is small; one that is not is read no further and its detail dropped.
+      const ok = status >= 200 && status < 300;
+      body = await readAnswer(response, ok ? limitBytes : LIMITS.answerBytesMax.small).catch(
+        (error: unknown) => {
+          if (ok || !(error instanceof AnswerTooLarge)) throw error;
+          return undefined;
+        },
+      );
+    }
   } catch (error) {
     const signal = init.signal;
     if (signal?.aborted) return { result: abortFailure(signal, context, timeoutMs), retryable: false };
+    // Asking again would only read as much again.
+    if (error instanceof AnswerTooLarge) {
+      return {
+        result: failure('invalid-response', MESSAGES.answerTooLarge(context.server, error.limitBytes)),
+        retryable: false,
+      };
+    }
     return { result: networkFailure(error, context), retryable: true };
   }
   if (status >= 200 && status < 300) {
-    const result = typeof body === 'string' ? readBody(body, schema) : readParsed(body, schema);
+    const bytes = body ?? new Uint8Array(0);
+    const result = read === 'bytes' ? readParsed(bytes, schema) : readBody(decode(bytes), schema);
     return { result, retryable: false };
   }
   if (status >= 300 && status < 400) {
     // Following a redirect could carry the token to another host; the user should fix the address instead.
     return { result: redirectFailure(headers.get('location'), url, context), retryable: false };
   }
-  const problem = readProblem(typeof body === 'string' ? body : new TextDecoder().decode(body));
+  const problem = body === undefined ? undefined : readProblem(decode(body));
   const retryAfterSeconds = readRetryAfter(headers.get('retry-after'));
   return {
     result: httpFailure({ status, problem, retryAfterSeconds }, context),
     retryable: RETRYABLE_STATUSES.has(status),
   };
+}
+
+/** UTF-8 as Response.text() reads it: a byte-order mark dropped, a bad sequence replaced. */
+function decode(bytes: Uint8Array): string {
+  return new TextDecoder().decode(bytes);
 }
 
 /** A 2xx body read as JSON and checked by its schema; exported for the thread that reads export pages. */

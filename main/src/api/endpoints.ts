@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import {
+  LIMITS,
   GENERATOR_FIELDS,
   MANIFEST_FIELDS,
   GeneratorDetail,
@@ -19,7 +20,7 @@ import {
 } from '../../../shared/api/index.ts';
 import type { ParsedInputOf } from '../../../shared/ipc/contract.ts';
 import { requestKey } from '../../../shared/query/canonical.ts';
-import { DEFAULT_GENERATOR_SORT, DEFAULT_MANIFEST_SORT, type Sort } from '../../../shared/query/index.ts';
+import { GENERATOR_QUERY, MANIFEST_QUERY, type Sort } from '../../../shared/query/definition.ts';
 import type { ApiRequest } from './client.ts';
 
 type LookupQuery = ParsedInputOf<'generators', 'lookup'> | ParsedInputOf<'manifests', 'lookup'>;
@@ -70,7 +71,8 @@ export const endpoints = {
   generatorsList: (body: ParsedInputOf<'generators', 'list'>): ApiRequest<typeof GeneratorList> => ({
     method: 'POST',
     path: '/api/tracker/generators/',
-    body: { ...body, pageInfo: fullPageInfo(body.pageInfo, GENERATOR_FIELDS, DEFAULT_GENERATOR_SORT) },
+    body: { ...body, pageInfo: fullPageInfo(body.pageInfo, GENERATOR_FIELDS, GENERATOR_QUERY.defaultSort) },
+    limitBytes: LIMITS.answerBytesMax.page,
     response: GeneratorList,
     shareKey: requestKey('generators.list', body),
     scope: 'generators',
@@ -79,6 +81,7 @@ export const endpoints = {
     method: 'GET',
     path: '/api/tracker/generators/filters/',
     query: lookupParameters(query),
+    limitBytes: LIMITS.answerBytesMax.lookup,
     response: LookupResult,
     shareKey: requestKey('generators.lookup', query),
     scope: 'generators',
@@ -87,6 +90,7 @@ export const endpoints = {
     method: 'GET',
     path: '/api/tracker/generators/details/',
     query: { handler_id: query.handler_id },
+    limitBytes: LIMITS.answerBytesMax.detail,
     response: GeneratorDetail,
     shareKey: requestKey('generators.detail', query),
     scope: 'generators',
@@ -102,7 +106,8 @@ export const endpoints = {
   manifestsList: (body: ParsedInputOf<'manifests', 'list'>): ApiRequest<typeof ManifestList> => ({
     method: 'POST',
     path: '/api/tracker/manifests/',
-    body: { ...body, pageInfo: fullPageInfo(body.pageInfo, MANIFEST_FIELDS, DEFAULT_MANIFEST_SORT) },
+    body: { ...body, pageInfo: fullPageInfo(body.pageInfo, MANIFEST_FIELDS, MANIFEST_QUERY.defaultSort) },
+    limitBytes: LIMITS.answerBytesMax.page,
     response: ManifestList,
     shareKey: requestKey('manifests.list', body),
     scope: 'manifests',
@@ -111,6 +116,7 @@ export const endpoints = {
     method: 'GET',
     path: '/api/tracker/shipments_and_waste_volumes/filters/',
     query: lookupParameters(query),
+    limitBytes: LIMITS.answerBytesMax.lookup,
     response: LookupResult,
     shareKey: requestKey('manifests.lookup', query),
     scope: 'manifests',

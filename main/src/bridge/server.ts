@@ -26,6 +26,7 @@ import {
   preloadScript,
   withPreload,
 } from './page.ts';
+import { BridgeDownloads } from './downloads.ts';
 import { createBridgeContext } from './services.ts';
 
 /** An invocation is a few hundred bytes of JSON; this is generous and still bounded. */
@@ -46,6 +47,8 @@ export interface BridgeOptions {
   /** Settings and saved sign-in; a new temp folder, removed on close, when absent. */
   userDataDir?: string;
   apiBaseUrl?: string;
+  /** Rows an export's sheet may hold: Excel's limit unless a test lowers it to see a split. */
+  sheetRows?: number;
   /** The handlers behind the channels; the real ones unless a test stands in for them. */
   handlers?: Handlers;
   log?: (message: string) => void;
@@ -79,9 +82,10 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     for (const socket of sockets) if (socket.readyState === socket.OPEN) socket.send(message);
   };
   // Finished exports by id, each offered once to the page as a download of its file.
-  const downloads = new Map<string, string>();
+  const downloads = new BridgeDownloads(userDataDir);
+  await downloads.sweep();
   const onExportSaved = (id: string, path: string) => {
-    downloads.set(id, path);
+    downloads.add(id, path);
     const message = JSON.stringify({
       channel: DOWNLOAD_CHANNEL,
       payload: { url: `downloads/${id}`, fileName: basename(path) },
@@ -94,6 +98,9 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     emit,
     log,
     onExportSaved,
+    onExportFailed: (_id, target) => void downloads.discard(target),
+    removeDownloads: () => downloads.removeAll(),
+    ...(options.sheetRows ? { sheetRows: options.sheetRows } : {}),
   });
   const table = channelTable(options.handlers ?? realHandlers, (message, error) =>
     log(`${message}: ${String(error)}`),
@@ -187,7 +194,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
         if (method !== 'POST') throw new HttpError(405, 'Invocations are POSTed.');
         sendJson(response, 200, await invoke(request));
       } else if (verdict.path.startsWith(DOWNLOADS_PATH) && method === 'GET') {
-        await serveDownload(response, downloads, verdict.path.slice(DOWNLOADS_PATH.length));
+        await downloads.serve(response, verdict.path.slice(DOWNLOADS_PATH.length));
       } else if (method === 'GET' || method === 'HEAD') {
         await serveFile(response, verdict.path, method);
       } else {
@@ -229,6 +236,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     userDataDir,
     async close() {
       requests.cancelAll();
+      // Exports stop and remove their temporary files before the folder they may be in goes.
+      await context.exports.cancelAll();
       for (const socket of sockets) socket.terminate();
       events.close();
       server.closeAllConnections();
@@ -237,26 +246,6 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     },
   };
 }
-
-/** An export's file as an attachment, named as main wrote it; an unknown id is a 404. */
-async function serveDownload(
-  response: ServerResponse,
-  downloads: Map<string, string>,
-  id: string,
-): Promise<void> {
-  const path = downloads.get(id);
-  if (path === undefined) return sendText(response, 404, 'No such download');
-  const name = basename(path);
-  response.writeHead(200, {
-    'content-type': name.endsWith('.csv') ? 'text/csv; charset=utf-8' : XLSX_TYPE,
-    'content-disposition': `attachment; filename="${name.replace(/[^\x20-\x7e]|"/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-  });
-  response.end(await readFile(path));
-}
-
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileInFolder } from '../export/safe-file-name.ts';
 import { API_BASE_URL_OPTION } from '../settings/launch-options.ts';
 import type { HandlerContext } from '../ipc/handlers.ts';
 import { createMainServices } from '../ipc/services.ts';
@@ -32,6 +33,12 @@ export interface BridgeServiceOptions {
   log?: (message: string) => void;
   /** A finished export, to offer to the page as a download. */
   onExportSaved: (id: string, path: string) => void;
+  /** An export that ended without a file: the folder made for it goes. */
+  onExportFailed: (id: string, target: string) => void;
+  /** Removes the downloads not yet fetched, with the data of a user who signed out. */
+  removeDownloads: () => Promise<void>;
+  /** Rows an export's sheet may hold: Excel's limit unless a test lowers it. */
+  sheetRows?: number;
 }
 
 export function createBridgeContext(options: BridgeServiceOptions): Promise<HandlerContext> {
@@ -54,8 +61,12 @@ export function createBridgeContext(options: BridgeServiceOptions): Promise<Hand
     chooseSaveTarget: async (suggestedName) => {
       const folder = join(options.userDataDir, 'downloads', randomUUID());
       await mkdir(folder, { recursive: true });
-      return join(folder, suggestedName);
+      // The name may carry a server's data; whatever it holds, the file stays in this folder.
+      return fileInFolder(folder, suggestedName);
     },
     onExportSaved: options.onExportSaved,
+    onExportFailed: options.onExportFailed,
+    removeUserFiles: options.removeDownloads,
+    ...(options.sheetRows ? { sheetRows: options.sheetRows } : {}),
   });
 }

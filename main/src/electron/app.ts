@@ -41,6 +41,8 @@ export interface Lifecycle {
   ready(): Promise<void>;
   openWindow(): void;
   getWindow(): BrowserWindow | undefined;
+  /** Work to end before the app quits (running exports cancelled, their temporary files removed). */
+  beforeQuit(): Promise<void>;
 }
 
 export function runApp(lifecycle: Lifecycle): void {
@@ -55,6 +57,21 @@ export function runApp(lifecycle: Lifecycle): void {
     if (!window || window.isDestroyed()) return;
     if (window.isMinimized()) window.restore();
     window.focus();
+  });
+  // Quitting waits once for running work to end cleanly, then quits for real.
+  let quitting: 'no' | 'ending' | 'ended' = 'no';
+  app.on('before-quit', (event) => {
+    if (quitting === 'ended') return;
+    event.preventDefault();
+    if (quitting === 'ending') return;
+    quitting = 'ending';
+    void lifecycle
+      .beforeQuit()
+      .catch((error: unknown) => console.error('Ending work before quitting failed:', error))
+      .finally(() => {
+        quitting = 'ended';
+        app.quit();
+      });
   });
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();

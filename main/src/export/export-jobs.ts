@@ -10,15 +10,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
+import { LIMITS } from '../../../shared/api/index.ts';
 import type { Result } from '../../../shared/ipc/contract.ts';
-import { writeAtomically } from './atomic-file.ts';
+import { temporaryPathFor, writeAtomically } from './atomic-file.ts';
 import type { GridFile, WriteOptions, WriteProgress } from './grid-writer.ts';
 import type { PageCount, SourcePage } from './writer-protocol.ts';
+import { PartNotes, spillNameFor } from './leftovers.ts';
 import { writeGridFileInThread, type SourcePages } from './writer-thread.ts';
 
-/** Rows per page asked of the API: the server's largest page (docs/api.md "Limits"). */
-export const EXPORT_PAGE_SIZE = 500;
+/** Rows per page asked of the API (shared/ipc/exports.ts `exportPageRequest`): its largest page. */
+const PAGE_ROWS = LIMITS.pageSizeMax;
 
 /** One page of rows (or the API's bytes of it), or why there is none; `page` is 0-based. */
 export type FetchPage = (page: number, signal: AbortSignal) => Promise<Result<SourcePage>>;
@@ -44,6 +46,8 @@ export interface ExportDeps {
   spillFolder: string;
   /** Replaceable so tests can simulate a full disk. */
   open?: WriteOptions['open'];
+  /** Rows a sheet may hold: Excel's limit unless a test lowers it. */
+  sheetRows?: number;
 }
 
 /** A failure whose message is for the user as it stands. */
@@ -52,8 +56,19 @@ export class ExportFailure extends Error {}
 /** The server could not be reached (no network, nothing answering, a timeout) while the rows were read. */
 export class NetworkLost extends ExportFailure {}
 
+/**
+ * Rows past the total the first page gave: a server whose pages never end, or data that changed under the
+ * export. Either way the file would not be the query's rows as counted at its start.
+ */
+export function moreRowsThanCounted(total: number): string {
+  return `The rows kept coming past the ${total.toLocaleString('en-US')} counted when the export started, so it stopped; no file was written. Export again; if this happens again, the server is at fault.`;
+}
+
 /** Progress events at most this often: a fast export must not flood IPC with thousands of them. */
 const PROGRESS_INTERVAL_MS = 100;
+
+/** What the user reads when they cancel an export. */
+export const CANCELLED_MESSAGE = 'The export was cancelled; no file was written.';
 
 /** What a job reports while it writes. */
 interface Reporter {
@@ -63,8 +78,15 @@ interface Reporter {
 
 type Write = (temporary: string, signal: AbortSignal, report: Reporter) => Promise<number>;
 
+interface Running {
+  controller: AbortController;
+  /** Settles once the job has ended and cleaned up after itself. */
+  ended: Promise<void>;
+}
+
 export function createExports(deps: ExportDeps) {
-  const running = new Map<string, AbortController>();
+  const running = new Map<string, Running>();
+  const notes = new PartNotes(deps.spillFolder);
 
   async function run(id: string, target: string, write: Write, controller: AbortController): Promise<void> {
     let lastProgress = 0;
@@ -73,30 +95,40 @@ export function createExports(deps: ExportDeps) {
       progress(progress) {
         latest = progress;
         const now = Date.now();
-        if (now - lastProgress < PROGRESS_INTERVAL_MS && progress.rowsWritten < progress.total) return;
+        const { wasteLines } = progress;
+        const last = wasteLines
+          ? wasteLines.written >= wasteLines.total
+          : progress.rowsWritten >= progress.total;
+        if (now - lastProgress < PROGRESS_INTERVAL_MS && !last) return;
         lastProgress = now;
         deps.events.progress(id, progress);
       },
       waiting: () => deps.events.progress(id, { ...latest, waiting: 'sign-in' }),
     };
+    const { signal } = controller;
+    let outcome: () => void;
     try {
       await mkdir(deps.spillFolder, { recursive: true });
-      const rows = await writeAtomically(target, (temporary) => write(temporary, controller.signal, report));
-      deps.events.done(id, { path: target, rows });
+      const temporary = temporaryPathFor(target);
+      // Noted before the file exists, so a crash from here on leaves nothing the next start cannot find.
+      await notes.note(id, temporary);
+      const rows = await writeAtomically(target, temporary, (file) => write(file, signal, report), signal);
+      outcome = () => deps.events.done(id, { path: target, rows });
     } catch (error) {
-      if (controller.signal.aborted) deps.events.failed(id, 'The export was cancelled; no file was written.');
-      else if (error instanceof NetworkLost) deps.events.failed(id, error.message, 'network');
-      else deps.events.failed(id, failureMessage(error, target));
-    } finally {
-      running.delete(id);
+      const message = failureMessage(signal.aborted ? signal.reason : error, target);
+      const network = !signal.aborted && error instanceof NetworkLost;
+      outcome = () =>
+        network ? deps.events.failed(id, message, 'network') : deps.events.failed(id, message);
     }
+    await notes.forget(id).catch(() => undefined);
+    running.delete(id);
+    outcome();
   }
 
   function launch(target: string, write: Write): string {
     const id = randomUUID();
     const controller = new AbortController();
-    running.set(id, controller);
-    void run(id, target, write, controller);
+    running.set(id, { controller, ended: run(id, target, write, controller) });
     return id;
   }
 
@@ -110,34 +142,50 @@ export function createExports(deps: ExportDeps) {
           spec.pages(signal, () => report.waiting()),
           {
             signal,
-            spillPath: join(deps.spillFolder, `${basename(temporary)}.cells`),
+            spillPath: join(deps.spillFolder, spillNameFor(temporary)),
             ...(deps.open ? { open: deps.open } : {}),
+            ...(deps.sheetRows ? { sheetRows: deps.sheetRows } : {}),
             onProgress: (progress) => report.progress(progress),
           },
         ),
       );
     },
-    /** Starts an export written in one go (a profile); `write` answers the number of rows it wrote. */
-    startSingle(target: string, write: (temporary: string) => Promise<number>): string {
-      return launch(target, (temporary) => write(temporary));
+    /**
+     * Starts an export written in one go (a profile); `write` answers the number of rows it wrote and stops
+     * when `signal` aborts.
+     */
+    startSingle(target: string, write: (temporary: string, signal: AbortSignal) => Promise<number>): string {
+      return launch(target, (temporary, signal) => write(temporary, signal));
     },
-    /** Cancels a running export; false when there is none with this id (finished, or never started). */
-    cancel(id: string): boolean {
-      const controller = running.get(id);
-      if (!controller) return false;
-      controller.abort(new ExportFailure('cancelled'));
+    /**
+     * Stops a running export, which then fails with `message`; false when there is none with this id
+     * (finished, or never started).
+     */
+    stop(id: string, message = CANCELLED_MESSAGE): boolean {
+      const job = running.get(id);
+      if (!job) return false;
+      job.controller.abort(new ExportFailure(message));
       return true;
     },
-    /** Cancels everything, e.g. when the window closes. */
-    cancelAll(): void {
-      for (const controller of running.values()) controller.abort(new ExportFailure('cancelled'));
+    /** Cancels a running export; false when there is none with this id. */
+    cancel(id: string): boolean {
+      return this.stop(id);
+    },
+    /** Cancels everything (the app quits); settles once every export has removed what it wrote. */
+    async cancelAll(): Promise<void> {
+      const jobs = [...running.values()];
+      for (const job of jobs) job.controller.abort(new ExportFailure(CANCELLED_MESSAGE));
+      await Promise.all(jobs.map((job) => job.ended));
     },
   };
 }
 
 export type Exports = ReturnType<typeof createExports>;
 
-/** File-system failures in the user's words; the target named so they know which file is meant. */
+/**
+ * Why an export failed, in the user's words: its own message, a cancel's, or a file-system failure with the
+ * target named so they know which file is meant.
+ */
 function failureMessage(error: unknown, target: string): string {
   if (error instanceof ExportFailure) return error.message;
   const code = (error as { code?: unknown } | null)?.code;
@@ -166,7 +214,8 @@ function failureMessage(error: unknown, target: string): string {
  *
  * A page the export's reader thread reads (the API's bytes) is counted only once read: its count comes
  * back as the value of `next()`. Until the total is known the next page is asked for on the chance
- * that it exists, and dropped if the count says otherwise.
+ * that it exists, and dropped if the count says otherwise. The total is the first page's: no page is
+ * asked for past it, and rows past it end the export (moreRowsThanCounted).
  */
 export async function* apiPages(
   fetchPage: FetchPage,
@@ -203,15 +252,19 @@ export async function* apiPages(
     const known =
       'rows' in current ? { rows: current.rows.length, totalElements: current.totalElements } : undefined;
     const mayHaveMore = known
-      ? known.rows === EXPORT_PAGE_SIZE && seen + known.rows < known.totalElements
-      : total === undefined || seen + EXPORT_PAGE_SIZE < total;
+      ? known.rows === PAGE_ROWS && seen + known.rows < (total ?? known.totalElements)
+      : total === undefined || seen + PAGE_ROWS < total;
     const following = mayHaveMore ? prefetch(page + 1) : undefined;
     const written = yield current;
     const counted = known ?? written;
     if (!counted) throw new Error('A page read by the writer came back without its count.');
     seen += counted.rows;
-    total = counted.totalElements;
-    if (counted.rows < EXPORT_PAGE_SIZE || seen >= total) {
+    total ??= counted.totalElements;
+    if (seen > total) {
+      following?.drop();
+      throw new ExportFailure(moreRowsThanCounted(total));
+    }
+    if (counted.rows < PAGE_ROWS || seen >= total) {
       following?.drop();
       return;
     }

@@ -10,19 +10,16 @@ import {
   MANIFEST_FILTER_LABELS,
   describeFilters,
 } from '../../../shared/filter-labels.ts';
-import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
-import {
-  DEFAULT_GENERATOR_SORT,
-  DEFAULT_MANIFEST_SORT,
-  GENERATOR_SORT_FIELDS,
-  MANIFEST_SORT_FIELDS,
-  parseSort,
-} from '../../../shared/query/index.ts';
+import { exportPageRequest, type ExportGridInput } from '../../../shared/ipc/exports.ts';
+import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../../shared/query/definition.ts';
+import { parseSort } from '../../../shared/query/parse.ts';
 import type { ApiRequest } from '../api/client.ts';
 import { endpoints } from '../api/endpoints.ts';
 import type { Session } from '../session/session.ts';
-import { EXPORT_PAGE_SIZE, type FetchPage } from './export-jobs.ts';
+import type { FetchPage } from './export-jobs.ts';
+import type { ExportOwner } from './export-owner.ts';
 import type { GridFile, QueryLine } from './grid-writer.ts';
+import { safeFileName } from './safe-file-name.ts';
 
 type Input = z.output<typeof ExportGridInput>;
 
@@ -44,8 +41,17 @@ function readInWriter<Schema extends z.ZodType>({
   path,
   body,
   scope,
+  limitBytes,
 }: ApiRequest<Schema>): ApiRequest<typeof JSON_BYTES> {
-  return { method, path, body, ...(scope ? { scope } : {}), response: JSON_BYTES, read: 'bytes' };
+  return {
+    method,
+    path,
+    body,
+    ...(scope ? { scope } : {}),
+    ...(limitBytes === undefined ? {} : { limitBytes }),
+    response: JSON_BYTES,
+    read: 'bytes',
+  };
 }
 
 /** The chosen fields' columns, in the order given: the order the user arranged the grid's columns in. */
@@ -82,10 +88,10 @@ function originLines(origin: RowOrigin): QueryLine[] {
 export function planGridExport(
   input: Input,
   session: Session,
+  owner: ExportOwner,
   now: Date,
   origin: RowOrigin = { from: 'server' },
 ): GridExportPlan {
-  const status = session.status();
   const day = now.toISOString().slice(0, 10);
   const common = (
     title: string,
@@ -100,8 +106,8 @@ export function planGridExport(
       ['Search', input.searchKey === '' ? 'None' : input.searchKey],
       ['Sort', sort],
       ['Rows', rows],
-      ['Server', status.baseUrl],
-      ['User', status.username ?? ''],
+      ['Server', owner.baseUrl],
+      ['User', owner.username],
       ['Exported at', now],
       ...originLines(origin),
     ],
@@ -109,32 +115,19 @@ export function planGridExport(
   if (input.list === 'generators') {
     const columns = chosenColumns(GENERATOR_COLUMNS, input.fields);
     return {
-      suggestedName: `Generators ${day}.${input.format}`,
+      suggestedName: safeFileName(`Generators ${day}`, input.format),
       file: {
         ...common(
           'Generators',
           describeFilters(input.filterFields, GENERATOR_FILTER_LABELS),
-          sortInWords(input.sort, GENERATOR_COLUMNS, GENERATOR_SORT_FIELDS, DEFAULT_GENERATOR_SORT),
+          sortInWords(input.sort, GENERATOR_COLUMNS, GENERATOR_QUERY.sortFields, GENERATOR_QUERY.defaultSort),
         ),
         columns,
         wasteLines: false,
       },
       fetchPage: async (page, signal) => {
-        const answer = await session.call(
-          readInWriter(
-            endpoints.generatorsList({
-              filterFields: input.filterFields,
-              searchKey: input.searchKey,
-              pageInfo: {
-                page,
-                pageSize: EXPORT_PAGE_SIZE,
-                selectedFields: columns.map((column) => column.field).join(','),
-                ...(input.sort ? { sort: input.sort } : {}),
-              },
-            }),
-          ),
-          signal,
-        );
+        const request = endpoints.generatorsList(exportPageRequest(input, page));
+        const answer = await session.call(readInWriter(request), signal);
         return answer.ok ? { ok: true, data: { list: 'generators', json: answer.data } } : answer;
       },
     };
@@ -143,33 +136,19 @@ export function planGridExport(
   // A workbook has a sheet of waste lines; a CSV file has room for one table only.
   const wasteLines = input.format === 'xlsx';
   return {
-    suggestedName: `Manifests ${day}.${input.format}`,
+    suggestedName: safeFileName(`Manifests ${day}`, input.format),
     file: {
       ...common(
         'Manifests',
         describeFilters(input.filterFields, MANIFEST_FILTER_LABELS),
-        sortInWords(input.sort, MANIFEST_COLUMNS, MANIFEST_SORT_FIELDS, DEFAULT_MANIFEST_SORT),
+        sortInWords(input.sort, MANIFEST_COLUMNS, MANIFEST_QUERY.sortFields, MANIFEST_QUERY.defaultSort),
       ),
       columns,
       wasteLines,
     },
     fetchPage: async (page, signal) => {
-      const fields = columns.map((column) => column.field as string);
-      const answer = await session.call(
-        readInWriter(
-          endpoints.manifestsList({
-            filterFields: input.filterFields,
-            searchKey: input.searchKey,
-            pageInfo: {
-              page,
-              pageSize: EXPORT_PAGE_SIZE,
-              selectedFields: (wasteLines ? [...fields, 'waste_lines'] : fields).join(','),
-              ...(input.sort ? { sort: input.sort } : {}),
-            },
-          }),
-        ),
-        signal,
-      );
+      const request = endpoints.manifestsList(exportPageRequest(input, page));
+      const answer = await session.call(readInWriter(request), signal);
       return answer.ok ? { ok: true, data: { list: 'manifests', json: answer.data } } : answer;
     },
   };

@@ -8,9 +8,7 @@
  * before the first row; every row is committed; one sheet is finished and committed before the next is
  * started (the zip holds one open entry at a time, so a second sheet's rows would pile up in memory); no
  * shared strings (their table is held in memory to the end); styles only on the header and number columns,
- * and one style object per column shared by all its cells: ExcelJS caches a style by object identity, and
- * the fresh object it gives each cell otherwise costs a style lookup per cell (measured: 7 s of 25 s for
- * 100,000 manifests with their waste lines).
+ * one object per column (sheet-series.ts, which also splits a table across sheets at Excel's row limit).
  */
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -26,8 +24,10 @@ import {
   packCells,
   type PackedPage,
 } from './cell-batch.ts';
-import { cellText, columnWidth, numberFormat, shownLength, type CellValue } from './cells.ts';
+import { cellText, type CellValue } from './cells.ts';
+import { csvCell, csvField } from './csv-cells.ts';
 import { recordPageCells, type CellPage } from './page-cells.ts';
+import { SheetSeries } from './sheet-series.ts';
 
 export type ExportRow = Readonly<Record<string, unknown>>;
 
@@ -59,6 +59,8 @@ export type WritablePage = ExportPage | CellPage | PackedPage;
 export interface WriteProgress {
   rowsWritten: number;
   total: number;
+  /** Once every row is written, the Waste lines sheet's own progress: lines written of all the lines. */
+  wasteLines?: { written: number; total: number };
 }
 
 export interface WriteOptions {
@@ -68,6 +70,8 @@ export interface WriteOptions {
   spillPath: string;
   /** Opens the output file; replaceable so tests can simulate a full disk. */
   open?: (path: string) => Writable;
+  /** Rows a sheet may hold, the header included: Excel's limit unless a test lowers it. */
+  sheetRows?: number;
 }
 
 /**
@@ -120,36 +124,6 @@ const BOLD = { bold: true } as const;
  * 1 keeps up with the rows at about a fifth more bytes than the default level 6.
  */
 const ZIP_OPTIONS: Partial<ExcelJS.stream.xlsx.ArchiverZipOptions> = { zlib: { level: 1 } };
-
-function frozenSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, name: string) {
-  return workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
-}
-
-/** Widths from the header and the first page. */
-function sheetColumns(columns: readonly Column<string>[], sample: readonly CellValue[][]) {
-  return columns.map((column, index) => {
-    const longest = Math.max(0, ...sample.map((cells) => shownLength(column.kind, cells[index] ?? null)));
-    return { key: column.field, width: columnWidth(column.header, longest) };
-  });
-}
-
-type CellStyle = Partial<ExcelJS.Style>;
-const PLAIN: CellStyle = Object.freeze({});
-
-/** One style object per column, shared by every cell of it: a number format for numbers and dates. */
-function columnStyles(columns: readonly Column<string>[]): CellStyle[] {
-  return columns.map((column) => {
-    const format = numberFormat(column.kind);
-    return format ? Object.freeze({ numFmt: format }) : PLAIN;
-  });
-}
-
-function addRow(sheet: ExcelJS.Worksheet, values: readonly CellValue[], styles: readonly CellStyle[]): void {
-  const row = sheet.addRow(values);
-  for (let index = 0; index < values.length; index += 1)
-    row.getCell(index + 1).style = styles[index] ?? PLAIN;
-  row.commit();
-}
 
 /** Packed batches unpacked one at a time, so only the batch being written is held as cells. */
 function* unpacked(batches: readonly Uint8Array[]): Generator<CellValue[][]> {
@@ -206,9 +180,13 @@ const COMPRESSOR_SLACK_BYTES = 2 * 1024 * 1024;
  * Lets the compressor and the file catch up: without it, committed rows pile up in memory ahead of them
  * (measured: 450 MB peak for 100,000 manifests with their waste lines).
  */
-async function drain(sheet: ExcelJS.Worksheet, output: Watched, signal: AbortSignal): Promise<void> {
+async function drain(
+  sheet: ExcelJS.Worksheet | undefined,
+  output: Watched,
+  signal: AbortSignal,
+): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
-  const input = compressorInput(sheet);
+  const input = sheet && compressorInput(sheet);
   const state = input?._writableState;
   if (input && state?.needDrain && state.length > COMPRESSOR_SLACK_BYTES)
     await output.until(once(input, 'drain', { signal }));
@@ -216,17 +194,11 @@ async function drain(sheet: ExcelJS.Worksheet, output: Watched, signal: AbortSig
   signal.throwIfAborted();
 }
 
-function addHeader(sheet: ExcelJS.Worksheet, columns: readonly Column<string>[]): void {
-  const header = sheet.addRow(columns.map((column) => column.header));
-  header.font = BOLD;
-  header.commit();
-}
-
 async function writeXlsx(
   path: string,
   file: GridFile,
   pages: AsyncIterable<WritablePage>,
-  { signal, onProgress, spillPath, open = createWriteStream }: WriteOptions,
+  { signal, onProgress, spillPath, open = createWriteStream, sheetRows }: WriteOptions,
 ): Promise<number> {
   const stream = open(path);
   const output = watch(stream);
@@ -240,24 +212,21 @@ async function writeXlsx(
   const spill = spillStream && { stream: spillStream, watched: watch(spillStream) };
   let rows = 0;
   let lines = 0;
-  const styles = columnStyles(file.columns);
+  const sheets = new SheetSeries(workbook, file.sheetName, file.columns, sheetRows);
   try {
-    let sheet: ExcelJS.Worksheet | undefined;
     for await (const page of pages) {
       signal.throwIfAborted();
       const unread = pageCells(file, page);
       const { lineBatches } = unread;
       let { batches } = unread;
-      if (!sheet) {
+      if (!sheets.current) {
         // The first page's rows size the columns, so they are unpacked at once.
         const first = [...batches];
         batches = first;
-        sheet = frozenSheet(workbook, file.sheetName);
-        sheet.columns = sheetColumns(file.columns, first.flat());
-        addHeader(sheet, file.columns);
+        sheets.start(first.flat());
       }
       for (const batch of batches) {
-        for (const values of batch) addRow(sheet, values, styles);
+        for (const values of batch) sheets.add(values);
         rows += batch.length;
       }
       if (spill && lineBatches.length > 0) {
@@ -268,21 +237,20 @@ async function writeXlsx(
         await spill.watched.drained(signal);
       }
       onProgress({ rowsWritten: rows, total: Math.max(page.totalElements, rows) });
-      await drain(sheet, output, signal);
+      await drain(sheets.current, output, signal);
     }
-    if (!sheet) {
-      sheet = frozenSheet(workbook, file.sheetName);
-      sheet.columns = sheetColumns(file.columns, []);
-      addHeader(sheet, file.columns);
-    }
-    sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: rows + 1, column: file.columns.length } };
-    sheet.commit();
+    sheets.finish();
+    const query = [...sheets.queryLines('rows')];
     if (spill) {
       spill.stream.end();
       await spill.watched.finished();
-      await writeWasteLines(workbook, spillPath, lines, output, signal);
+      const lineSheets = new SheetSeries(workbook, 'Waste lines', WASTE_LINE_COLUMNS, sheetRows);
+      await writeWasteLines(lineSheets, spillPath, output, signal, (written) =>
+        onProgress({ rowsWritten: rows, total: rows, wasteLines: { written, total: lines } }),
+      );
+      query.push(...lineSheets.queryLines('waste lines'));
     }
-    writeQuerySheet(workbook, file.describe(rows));
+    writeQuerySheet(workbook, [...file.describe(rows), ...query]);
     await workbook.commit();
     await output.finished();
     return rows;
@@ -335,50 +303,46 @@ async function* spilledBatches(spillPath: string): AsyncGenerator<CellValue[][]>
   if (rest.length > 0) throw new Error('The waste lines kept aside for the export were cut short.');
 }
 
+/** Waste lines between two reports of their progress, and two waits for the compressor. */
+const LINES_PER_DRAIN = 2000;
+
 /**
  * The waste lines wait on disk as packed batches of cells (cell-batch.ts), as the reader thread made them,
- * so nothing is converted or parsed twice.
+ * so nothing is converted or parsed twice. The first lines size the columns, as the first page does for
+ * the rows' sheet.
  */
 async function writeWasteLines(
-  workbook: ExcelJS.stream.xlsx.WorkbookWriter,
+  sheets: SheetSeries,
   spillPath: string,
-  count: number,
   output: Watched,
   signal: AbortSignal,
+  onProgress: (written: number) => void,
 ): Promise<void> {
-  const sheet = frozenSheet(workbook, 'Waste lines');
   let sample: CellValue[][] | undefined = [];
-  const pending: CellValue[][] = [];
-  const styles = columnStyles(WASTE_LINE_COLUMNS);
+  let written = 0;
+  let sinceDrain = 0;
   const start = () => {
-    sheet.columns = sheetColumns(WASTE_LINE_COLUMNS, sample ?? []);
-    addHeader(sheet, WASTE_LINE_COLUMNS);
-    for (const values of pending) addRow(sheet, values, styles);
+    sheets.start(sample ?? []);
+    for (const values of sample ?? []) sheets.add(values);
     sample = undefined;
   };
-  let sinceDrain = 0;
   for await (const batch of spilledBatches(spillPath)) {
     signal.throwIfAborted();
     for (const values of batch) {
-      if (sample) {
-        // The first lines size the columns, as the first page does for the rows' sheet.
-        sample.push(values);
-        pending.push(values);
-        if (sample.length === 500) start();
-      } else addRow(sheet, values, styles);
+      if (!sample) sheets.add(values);
+      else if (sample.push(values) === 500) start();
     }
+    written += batch.length;
     sinceDrain += batch.length;
-    if (sinceDrain >= 2000) {
+    if (sinceDrain >= LINES_PER_DRAIN) {
       sinceDrain = 0;
-      await drain(sheet, output, signal);
+      onProgress(written);
+      await drain(sheets.current, output, signal);
     }
   }
   if (sample) start();
-  sheet.autoFilter = {
-    from: { row: 1, column: 1 },
-    to: { row: count + 1, column: WASTE_LINE_COLUMNS.length },
-  };
-  sheet.commit();
+  sheets.finish();
+  onProgress(written);
 }
 
 function writeQuerySheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, lines: readonly QueryLine[]): void {
@@ -402,8 +366,8 @@ function writeQuerySheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, lines: re
 
 /**
  * CSV as Excel opens it: UTF-8 with a byte-order mark, CRLF, RFC 4180 quoting. Numbers are written plain
- * (no thousands separators), dates as ISO text. A text cell that starts like a formula (= + - @, tab,
- * return) gets a leading apostrophe, so a spreadsheet shows it instead of running it (CSV injection).
+ * (no thousands separators), dates as ISO text, text guarded against formulas in any separator's reading
+ * (csv-cells.ts).
  */
 async function writeCsv(
   path: string,
@@ -433,17 +397,4 @@ async function writeCsv(
     stream.destroy();
     throw error;
   }
-}
-
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-function csvCell(cell: CellValue): string {
-  if (cell === null) return '';
-  if (cell instanceof Date) return cell.toISOString().slice(0, 10);
-  if (typeof cell === 'number') return String(cell);
-  return csvField(FORMULA_START.test(cell) ? `'${cell}` : cell);
-}
-
-function csvField(text: string): string {
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

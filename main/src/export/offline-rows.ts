@@ -6,8 +6,8 @@
  * so a fast pack cannot pile rows up in main.
  */
 import type { z } from 'zod';
-import { OFFLINE_ROW } from '../../../shared/ipc/exports.ts';
-import { ExportFailure } from './export-jobs.ts';
+import { offlineChunkRows, type OFFLINE_ROW } from '../../../shared/ipc/exports.ts';
+import { ExportFailure, moreRowsThanCounted } from './export-jobs.ts';
 import type { ExportPage, ExportRow } from './grid-writer.ts';
 
 export type OfflineList = keyof typeof OFFLINE_ROW;
@@ -33,7 +33,7 @@ export function parseChunk(
   rows: readonly unknown[],
   offset: number,
 ): { ok: true; rows: ExportRow[] } | { ok: false; message: string } {
-  const parsed = OFFLINE_ROW[list].array().safeParse(rows);
+  const parsed = offlineChunkRows(list).safeParse(rows);
   if (parsed.success) return { ok: true, rows: parsed.data };
   return {
     ok: false,
@@ -61,6 +61,8 @@ export class ChunkFeed {
   readonly list: OfflineList;
   /** Rows handed over so far. */
   received = 0;
+  /** The rows the first chunk said match: no more are taken. */
+  private total: number | undefined;
   private readonly waitMs: number;
   private waiting: Waiting | undefined;
   private ended = false;
@@ -77,6 +79,11 @@ export class ChunkFeed {
     if (this.ended || this.failure) return Promise.reject(new ExportFailure('The export has ended.'));
     if (this.waiting) {
       return Promise.reject(new ExportFailure('A chunk was sent before the previous one was written.'));
+    }
+    this.total ??= page.totalElements;
+    if (this.received + page.rows.length > this.total) {
+      this.fail(new ExportFailure(moreRowsThanCounted(this.total)));
+      return Promise.reject(this.failure ?? new ExportFailure('The export has ended.'));
     }
     this.received += page.rows.length;
     return new Promise((written, refused) => {

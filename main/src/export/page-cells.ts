@@ -7,6 +7,7 @@
  * manifest's fields may be missing, a waste line's may not. Fields that are not exported are not read.
  */
 import { WASTE_LINE_COLUMNS, isNumeric, type Column, type ColumnKind } from '../../../shared/columns.ts';
+import { BOUNDS_MESSAGES, LIMITS } from '../../../shared/api/limits.ts';
 import { numberFromText } from '../../../shared/api/number-text.ts';
 import { MESSAGES } from '../../../shared/ipc/messages.ts';
 import { cellValue, type CellValue } from './cells.ts';
@@ -31,6 +32,7 @@ const INVALID = Symbol('invalid');
 /** The cell for one field's value, or INVALID when the value is not of the field's wire type. */
 function fieldCell(kind: ColumnKind, value: unknown, optional: boolean): CellValue | typeof INVALID {
   if (value === undefined) return optional ? null : INVALID;
+  if (typeof value === 'string' && value.length > LIMITS.fieldTextMax) return INVALID;
   if (isNumeric(kind)) {
     if (typeof value === 'number') return Number.isFinite(value) ? value : INVALID;
     if (typeof value === 'string') return numberFromText(value) ?? INVALID;
@@ -42,12 +44,13 @@ function fieldCell(kind: ColumnKind, value: unknown, optional: boolean): CellVal
 /** A value as a message shows it, cut short: it may be a whole object. */
 function shown(value: unknown): string {
   if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value);
+  const text = JSON.stringify(typeof value === 'string' ? value.slice(0, 61) : value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 /** Why `value` is not a cell of `kind`, as the schema words it. */
 function problem(kind: ColumnKind, value: unknown): string {
+  if (typeof value === 'string' && value.length > LIMITS.fieldTextMax) return BOUNDS_MESSAGES.fieldText;
   if (!isNumeric(kind)) return `expected text, got ${shown(value)}`;
   return typeof value === 'number' ? 'expected a finite number' : `expected a number, got ${shown(value)}`;
 }
@@ -94,6 +97,8 @@ export function readPageCells(
     if (lines === undefined) continue;
     if (!Array.isArray(lines))
       throw wrong(`content.${index}.waste_lines`, `expected a list, got ${shown(lines)}`);
+    if (lines.length > LIMITS.wasteLinesMax)
+      throw wrong(`content.${index}.waste_lines`, BOUNDS_MESSAGES.wasteLines);
     for (let number = 0; number < lines.length; number += 1) {
       const line: unknown = lines[number];
       const path = `content.${index}.waste_lines.${number}`;

@@ -38,12 +38,17 @@ function header(sheet: ExcelJS.Worksheet, titles: readonly string[]): void {
   row.commit();
 }
 
-/** Writes the workbook to `path`; answers the number of facts and table rows written. */
+/**
+ * Writes the workbook to `path`; answers the number of facts and table rows written. Stops between sheets
+ * when `signal` aborts, throwing its reason with the file closed (the caller removes it).
+ */
 export async function writeProfileWorkbook(
   path: string,
   detail: GeneratorDetail,
   source: ProfileSource,
+  signal: AbortSignal,
 ): Promise<number> {
+  signal.throwIfAborted();
   const stream = createWriteStream(path);
   const closed = once(stream, 'close');
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
@@ -51,7 +56,22 @@ export async function writeProfileWorkbook(
     useStyles: true,
     useSharedStrings: false,
   });
+  try {
+    return await writeSheets(workbook, detail, source, signal, closed);
+  } catch (error) {
+    stream.destroy();
+    await closed.catch(() => undefined);
+    throw error;
+  }
+}
 
+async function writeSheets(
+  workbook: ExcelJS.stream.xlsx.WorkbookWriter,
+  detail: GeneratorDetail,
+  source: ProfileSource,
+  signal: AbortSignal,
+  closed: Promise<unknown>,
+): Promise<number> {
   const facts: Fact[] = [
     // The screen shows the name as the profile's title; the sheet gives it a row of its own.
     {
@@ -91,6 +111,7 @@ export async function writeProfileWorkbook(
 
   let rows = facts.length;
   for (const table of PROFILE_TABLES) {
+    signal.throwIfAborted();
     const sheet = frozen(workbook, table.sheet);
     const cells = table
       .rows(detail)
@@ -112,6 +133,7 @@ export async function writeProfileWorkbook(
     rows += cells.length;
     sheet.commit();
   }
+  signal.throwIfAborted();
   await workbook.commit();
   await closed;
   return rows;

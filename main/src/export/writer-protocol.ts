@@ -39,6 +39,8 @@ export interface PageCount {
 export interface WriterSetup {
   file: Omit<GridFile, 'describe'>;
   spillPath: string;
+  /** Rows a sheet may hold (WriteOptions.sheetRows). */
+  sheetRows?: number;
   pages: MessagePort;
 }
 

@@ -49,10 +49,12 @@ const OLD_GENERATION_MB = 64;
 /**
  * The reader thread's heap: it holds one page (about 0.7 MB of JSON, a few MB parsed) at a time, but
  * parsing allocates fast: its collections took 2.4 s at 4 MB young, 1.1 s at 8 and 0.4 s at 16, CPU the
- * writer competes for on two cores; 4 MB young made the reader the export's bottleneck (above).
+ * writer competes for on two cores; 4 MB young made the reader the export's bottleneck (above). The old
+ * generation's cap is room, not a reservation: a page may be as large as LIMITS.answerBytesMax.page
+ * (16 MB), and 13 MB of manifests with 60 waste lines each took 31 MB of heap once parsed, before its cells.
  */
 const READER_YOUNG_GENERATION_MB = 12;
-const READER_OLD_GENERATION_MB = 32;
+const READER_OLD_GENERATION_MB = 96;
 
 /** How long a writer asked to stop may take to clean up before it is terminated. */
 const STOP_GRACE_MS = 5_000;
@@ -88,13 +90,13 @@ export async function writeGridFileInThread(
   path: string,
   { describe, ...file }: GridFile,
   pages: SourcePages,
-  { signal, onProgress, spillPath, open = createWriteStream }: WriteOptions,
+  { signal, onProgress, spillPath, open = createWriteStream, sheetRows }: WriteOptions,
 ): Promise<number> {
   signal.throwIfAborted();
   const output = open(path);
   const iterator = pages[Symbol.asyncIterator]();
   const channel = new MessageChannel();
-  const setup: WriterSetup = { file, spillPath, pages: channel.port1 };
+  const setup: WriterSetup = { file, spillPath, pages: channel.port1, ...(sheetRows ? { sheetRows } : {}) };
   const worker = startThread(WORKER_FILE, setup, channel.port1, YOUNG_GENERATION_MB, OLD_GENERATION_MB);
   const shape: PageShape = { columns: file.columns, wasteLines: file.wasteLines };
   const readerSetup: ReaderSetup = { shape, pages: channel.port2 };

@@ -12,7 +12,7 @@ import type { FromWorker, ReadPage, ToWorker, WriterSetup } from './writer-proto
 
 const port = parentPort;
 if (!port) throw new Error('writer-worker.ts runs only as a worker thread');
-const { file, spillPath, pages } = workerData as WriterSetup;
+const { file, spillPath, pages, sheetRows } = workerData as WriterSetup;
 const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
 const controller = new AbortController();
@@ -143,6 +143,7 @@ try {
   const rows = await writeGridFile('', { ...file, describe: () => query }, pagesFromReader(), {
     signal: controller.signal,
     spillPath,
+    ...(sheetRows ? { sheetRows } : {}),
     open: outputToMain,
     onProgress: (progress) => post({ type: 'progress', progress }),
   });

@@ -21,6 +21,8 @@ export interface HandlerContext {
   /** Opens a URL in the user's browser; given only https: URLs. */
   openExternal: (url: string) => Promise<void>;
   exports: ExportService;
+  /** Removes what main keeps for the user who signed out: export scratch files, undelivered downloads. */
+  removeUserFiles: () => Promise<void>;
 }
 
 /** One call: the services, the calling sender's requests, and this request's own signal if it has an id. */
@@ -40,7 +42,17 @@ export type Handlers = { [G in Group]: { [M in MethodOf<G>]: Handler<G, M> } };
 export const handlers: Handlers = {
   session: {
     signIn: (input, { session }) => session.signIn(input),
-    signOut: (_input, { session }) => session.signOut(),
+    signOut: async (_input, { session, settings, removeUserFiles }) => {
+      const removeData = settings.get().removeDataOnSignOut;
+      const signedOut = await session.signOut({ removeData });
+      if (removeData) await removeUserFiles();
+      return signedOut;
+    },
+    signOutAndRemoveData: async (_input, { session, removeUserFiles }) => {
+      const signedOut = await session.signOut({ removeData: true });
+      await removeUserFiles();
+      return signedOut;
+    },
     status: (_input, { session }) => Promise.resolve(success(session.status())),
   },
   settings: {

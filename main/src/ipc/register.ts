@@ -15,6 +15,7 @@ import {
   type Result,
 } from '../../../shared/ipc/contract.ts';
 import { MESSAGES } from '../../../shared/ipc/messages.ts';
+import { describeIssues, issuesOf } from '../../../shared/query/parse.ts';
 import { failure } from '../api/errors.ts';
 import type { CallContext, HandlerContext, Handlers } from './handlers.ts';
 import { createSenderRequests, type SenderRequests } from './requests.ts';
@@ -89,20 +90,18 @@ export function channelTable(
   return table;
 }
 
-/** The first problem with the input, naming the member, e.g. "pageInfo.pageSize: Too big: …". */
+/**
+ * The first problem with the input, naming the member, e.g. "pageInfo.pageSize: Too big: …", in the words the
+ * server and the offline engine use for it (shared/query/parse.ts): a search key the server would refuse is
+ * refused here as the server says it, and never sent.
+ */
 export function describeInvalidInput(error: z.ZodError, whole = 'input'): string {
-  const issue = error.issues[0];
+  const [issue] = error.issues;
   if (!issue) return MESSAGES.invalidInput;
   if (issue.path.length === 0 && issue.code === 'invalid_type' && issue.expected === 'undefined') {
     return MESSAGES.noInput;
   }
-  const where = issue.path.length > 0 ? issue.path.map(String).join('.') : whole;
-  const message =
-    issue.code === 'unrecognized_keys'
-      ? `unknown member${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`
-      : issue.message;
-  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : '';
-  return `${where}: ${message}${more}`;
+  return describeIssues(issuesOf(error), whole);
 }
 
 /** The part of ipcMain this needs; the event type is whatever the transport hands the listener. */

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createApiClient, type ApiClientOptions } from '../api/client.ts';
 import type { EventPayload } from '../../../shared/ipc/contract.ts';
 import { createExportService, spillFolderIn, type ChooseSaveTarget } from '../export/export-service.ts';
+import { sweepLeftovers } from '../export/leftovers.ts';
 import { createSession, type EmitEvent } from '../session/session.ts';
 import { createSignInWaiters } from '../session/sign-in-waiters.ts';
 import { createTokenStore, type Encryption, type TokenStore } from '../session/token-store.ts';
@@ -30,8 +31,14 @@ export interface MainServiceOptions {
   chooseSaveTarget: ChooseSaveTarget;
   /** Told of each finished export file; the bridge offers it as a download. */
   onExportSaved?: (id: string, path: string) => void;
+  /** Told of each export that ended without a file, with its target; the bridge removes its folder. */
+  onExportFailed?: (id: string, target: string) => void;
+  /** Removes files the adapter keeps for the user (the bridge's downloads not yet fetched). */
+  removeUserFiles?: () => Promise<void>;
   /** Where problems nobody asked about go (a bad launch option, an unreadable settings file). */
   log?: (message: string) => void;
+  /** Rows an export's sheet may hold: Excel's limit unless a test lowers it to see a split. */
+  sheetRows?: number;
   /** Replaces parts of the API client (its fetch, retry timing) where a test must. */
   client?: Partial<Omit<ApiClientOptions, 'timeoutMs'>>;
 }
@@ -55,20 +62,39 @@ export async function createMainServices(options: MainServiceOptions): Promise<M
     encryption: options.encryption,
   });
   const waiters = createSignInWaiters();
-  // An export waiting for a new sign-in learns of it from the same event the renderer gets.
+  // Main's own work learns of session changes from the same event the renderer gets.
+  const sessionListeners: ((change: EventPayload<'session.changed'>) => void)[] = [];
   const emit: EmitEvent = (event, payload) => {
     options.emit(event, payload);
-    if (event === 'session.changed') waiters.sessionChanged(payload as EventPayload<'session.changed'>);
+    if (event !== 'session.changed') return;
+    for (const listener of sessionListeners) listener(payload as EventPayload<'session.changed'>);
   };
   const session = createSession({ client, tokens, settings, emit, log });
   await session.restore();
+  const spillFolder = spillFolderIn(options.userDataDir);
+  // Before any export starts: what a crash or a kill left behind last time.
+  for (const path of await sweepLeftovers(spillFolder))
+    log(`Removed ${path}, left by an export that did not end.`);
   const exports = createExportService({
     session,
     waiters,
     emit,
     chooseSaveTarget: options.chooseSaveTarget,
-    spillFolder: spillFolderIn(options.userDataDir),
+    spillFolder,
     ...(options.onExportSaved ? { onSaved: options.onExportSaved } : {}),
+    ...(options.onExportFailed ? { onFailed: options.onExportFailed } : {}),
+    ...(options.sheetRows ? { sheetRows: options.sheetRows } : {}),
   });
-  return { session, settings, tokens, openExternal: options.openExternal, exports };
+  // Exports the change takes from their owner end first; then those waiting for their owner go on.
+  sessionListeners.push(
+    (change) => exports.sessionChanged(change),
+    (change) => waiters.sessionChanged(change),
+  );
+  const removeUserFiles = async () => {
+    // Exports end with the sign-out; each removes what it wrote, and anything left goes after.
+    await exports.cancelAll();
+    for (const path of await sweepLeftovers(spillFolder)) log(`Removed ${path} with the user's data.`);
+    await options.removeUserFiles?.();
+  };
+  return { session, settings, tokens, openExternal: options.openExternal, exports, removeUserFiles };
 }

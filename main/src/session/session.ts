@@ -20,6 +20,7 @@ import { failure, success } from '../api/errors.ts';
 import { checkServer } from '../settings/connection-check.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import { ENCRYPTION_UNAVAILABLE_MESSAGE, type TokenStore } from './token-store.ts';
+import { PLAIN_HTTP_MESSAGES, plainHttpAllowed, plainHttpOrigin } from '../../../shared/ipc/plain-http.ts';
 
 export type EmitEvent = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
 
@@ -35,8 +36,14 @@ export interface SessionDeps {
 
 export interface Session {
   status(): SessionStatus;
+  /**
+   * The server and user whose work this is: the signed-in user, or the one whose session expired until
+   * someone signs in or out. Long work (an export) belongs to them.
+   */
+  owner(): { baseUrl: string; username: string } | undefined;
   signIn(input: SignInInput): Promise<Result<SessionStatus>>;
-  signOut(): Promise<Result<SessionStatus>>;
+  /** `removeData`: the event tells the renderer to remove the user's saved data as well. */
+  signOut(options?: { removeData?: boolean }): Promise<Result<SessionStatus>>;
   /** Picks up a remembered sign-in at start-up, if it is for the current server and not expired. */
   restore(): Promise<void>;
   /**
@@ -69,6 +76,8 @@ export function createSession(deps: SessionDeps): Session {
   const now = deps.now ?? Date.now;
   const log = deps.log ?? ((message: string) => console.warn(message));
   let active: ActiveSession | undefined;
+  /** Who was signed in when the session expired, until someone signs in or out. */
+  let expiredOwner: { baseUrl: string; username: string } | undefined;
 
   function status(): SessionStatus {
     const current = active;
@@ -99,18 +108,25 @@ export function createSession(deps: SessionDeps): Session {
   async function expire(session: ActiveSession): Promise<void> {
     if (active !== session) return;
     active = undefined;
+    expiredOwner = { baseUrl: session.baseUrl, username: session.username };
     await forgetSavedSignIn();
     emit('session.changed', { status: status(), reason: 'expired' });
   }
 
-  async function signOut(): Promise<Result<SessionStatus>> {
+  async function signOut({ removeData = false } = {}): Promise<Result<SessionStatus>> {
     const current = active;
+    // Signing out of an expired session ends it too: work that waited for its user to come back stops.
+    const ended = current !== undefined || expiredOwner !== undefined;
     active = undefined;
+    expiredOwner = undefined;
     await forgetSavedSignIn();
-    if (current) {
-      emit('session.changed', { status: status(), reason: 'signed-out' });
-      await revoke(current);
-    }
+    if (ended || removeData)
+      emit('session.changed', {
+        status: status(),
+        reason: 'signed-out',
+        ...(removeData ? { removeData: true as const } : {}),
+      });
+    if (current) await revoke(current);
     return success(status());
   }
 
@@ -120,6 +136,14 @@ export function createSession(deps: SessionDeps): Session {
     if (input.remember && !tokens.canRemember()) {
       return failure('bad-request', ENCRYPTION_UNAVAILABLE_MESSAGE);
     }
+    // The password would cross the network in clear: only to a server the user confirmed.
+    const plain = plainHttpOrigin(baseUrl);
+    const confirmed = settings.get().plainHttpServers;
+    if (plain !== undefined && !plainHttpAllowed(baseUrl, confirmed)) {
+      if (!input.allowPlainHttp) return failure('bad-request', PLAIN_HTTP_MESSAGES.refused(plain));
+      const kept = await settings.update({ plainHttpServers: [...confirmed, plain] });
+      if (!kept.ok) return failure('bad-request', kept.message);
+    }
     const login = endpoints.login({ username: input.username, password: input.password });
     const answer = await client.send(login, { baseUrl });
     if (!answer.ok) {
@@ -128,6 +152,7 @@ export function createSession(deps: SessionDeps): Session {
     }
     const previous = active;
     active = undefined;
+    expiredOwner = undefined;
     if (previous) await revoke(previous);
     if (baseUrl !== settings.get().apiBaseUrl) {
       const saved = await settings.update({ apiBaseUrl: baseUrl }).catch((error: unknown) => {
@@ -204,6 +229,7 @@ export function createSession(deps: SessionDeps): Session {
 
   return {
     status,
+    owner: () => (active ? { baseUrl: active.baseUrl, username: active.username } : expiredOwner),
     signIn,
     signOut,
     restore,

@@ -34,6 +34,8 @@ export function launchDefaults(
     pageSize: 100,
     requestTimeoutMs: 20_000,
     theme: 'system',
+    plainHttpServers: [],
+    removeDataOnSignOut: false,
   };
   if (given === undefined || given.trim() === '') return { defaults: base };
   const parsed = ApiBaseUrl.safeParse(given);

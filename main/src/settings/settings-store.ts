@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Settings } from '../../../shared/ipc/contract.ts';
+import { PLAIN_HTTP_MESSAGES, plainHttpAllowed, plainHttpOrigin } from '../../../shared/ipc/plain-http.ts';
 
 const StoredSettings = Settings.partial();
 type StoredSettings = Partial<Settings>;
@@ -15,7 +16,10 @@ type StoredSettings = Partial<Settings>;
 export interface SettingsStore {
   readonly file: string;
   get(): Settings;
-  /** Validates the merged settings before anything is written; an invalid patch changes nothing. */
+  /**
+   * Validates the merged settings before anything is written; an invalid patch changes nothing. A new
+   * server address on plain http:// to another computer needs its origin in `plainHttpServers`.
+   */
   update(
     patch: Partial<Settings>,
   ): Promise<{ ok: true; settings: Settings } | { ok: false; message: string }>;
@@ -55,6 +59,9 @@ export async function openSettingsStore(options: {
       const next = { ...stored, ...withoutUndefined(patch) };
       const checked = Settings.safeParse({ ...defaults, ...next });
       if (!checked.success) return { ok: false, message: describe(checked.error) };
+      const { apiBaseUrl, plainHttpServers } = checked.data;
+      if (patch.apiBaseUrl !== undefined && !plainHttpAllowed(apiBaseUrl, plainHttpServers))
+        return { ok: false, message: PLAIN_HTTP_MESSAGES.refused(plainHttpOrigin(apiBaseUrl) ?? apiBaseUrl) };
       const write = writes.then(() => writeAtomically(file, next));
       writes = write.catch(() => undefined);
       await write;

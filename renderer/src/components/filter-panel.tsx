@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
-import type { LookupResult } from '../../../shared/api/index.ts';
+import { LIMITS, type LookupResult } from '../../../shared/api/index.ts';
 import type { Result } from '../../../shared/ipc/contract.ts';
 import { formatPicked } from '../format.ts';
 import type { FilterFields, WorkspaceStore } from '../state/workspace-store.ts';
@@ -58,7 +58,7 @@ function SearchBox({
       <input
         type="search"
         value={text}
-        maxLength={200}
+        maxLength={LIMITS.searchKeyMax}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={(event) => {
           if (event.key === 'Enter') onChange(text);

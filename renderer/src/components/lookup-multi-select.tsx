@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { LookupResult } from '../../../shared/api/index.ts';
+import { LIMITS, type LookupResult } from '../../../shared/api/index.ts';
 import type { Result } from '../../../shared/ipc/contract.ts';
 import { ignoreAbort } from '../data/tracker-data.ts';
 
@@ -86,6 +86,7 @@ export function LookupMultiSelect({ label, selected, onChange, fetchPage, deboun
         id={`${id}-search`}
         type="search"
         aria-label={`Search ${label}`}
+        maxLength={LIMITS.lookupSearchMax}
         value={search}
         onChange={(event) => setSearch(event.target.value)}
       />

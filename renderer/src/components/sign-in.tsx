@@ -1,6 +1,11 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { signIn, signOut } from '../data/tracker-data.ts';
 import { useSession } from '../data/session.ts';
+import { useSettings } from '../data/settings.ts';
+import { PlainHttpWarning } from './plain-http-warning.tsx';
+
+/** One array for "no settings read yet": a selector that made a new one each time would render forever. */
+const NONE_CONFIRMED: readonly string[] = [];
 
 type FormProps = {
   /** Prefilled user name (the expired session's). */
@@ -17,6 +22,8 @@ function SignInForm({ username: initialUser = '', askServer, autoFocus = false }
   const [username, setUsername] = useState(initialUser);
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
+  const [allowPlainHttp, setAllowPlainHttp] = useState(false);
+  const confirmed = useSettings((state) => state.settings?.plainHttpServers ?? NONE_CONFIRMED);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -29,6 +36,7 @@ function SignInForm({ username: initialUser = '', askServer, autoFocus = false }
       username,
       password,
       remember,
+      ...(allowPlainHttp ? { allowPlainHttp } : {}),
     }).then((answer) => {
       setBusy(false);
       if (!answer.ok) setError(answer.error.message);
@@ -78,6 +86,12 @@ function SignInForm({ username: initialUser = '', askServer, autoFocus = false }
         <input type="checkbox" checked={remember} onChange={(event) => setRemember(event.target.checked)} />
         Keep me signed in
       </label>
+      <PlainHttpWarning
+        address={(askServer && baseUrl.trim()) || configured || ''}
+        confirmed={confirmed}
+        checked={allowPlainHttp}
+        onChange={setAllowPlainHttp}
+      />
       {error && (
         <p role="alert" className="error-banner">
           {error}

@@ -12,9 +12,18 @@ type SessionState = {
   status: SessionStatus | null;
   /** The session ended under the user (401 or main's expiry event); the view stays, a dialog asks to sign in. */
   expired: boolean;
+  /**
+   * A user who signed out and asked for their data to be removed from this computer, until it has been
+   * (renderer/src/remove-user-data.ts clears it).
+   */
+  removeDataOf: { baseUrl: string; username: string } | null;
 };
 
-export const useSession = create<SessionState>()(() => ({ status: null, expired: false }));
+export const useSession = create<SessionState>()(() => ({
+  status: null,
+  expired: false,
+  removeDataOf: null,
+}));
 
 /** Calls waiting for the user to sign in again: true to retry, false when the user signed out instead. */
 let waiting: ((retry: boolean) => void)[] = [];
@@ -25,9 +34,17 @@ function release(retry: boolean): void {
   for (const resume of waiters) resume(retry);
 }
 
-/** Main's answer or event about the session; the only writer of the session state. */
-export function sessionChanged(status: SessionStatus, reason?: 'signed-in' | 'signed-out' | 'expired'): void {
+/**
+ * Main's answer or event about the session; the only writer of the session state. `removeData`: the user
+ * who signed out asked for their data to be removed from this computer.
+ */
+export function sessionChanged(
+  status: SessionStatus,
+  reason?: 'signed-in' | 'signed-out' | 'expired',
+  removeData = false,
+): void {
   const { status: before, expired } = useSession.getState();
+  const leaving = removeData && before?.signedIn && before.username ? before : undefined;
   if (status.signedIn) {
     useSession.setState({ status, expired: false });
     release(true);
@@ -38,6 +55,9 @@ export function sessionChanged(status: SessionStatus, reason?: 'signed-in' | 'si
     useSession.setState({ status, expired: false });
     release(false);
   }
+  // Once signed out: whoever removes the data finds the database closed.
+  if (leaving?.username)
+    useSession.setState({ removeDataOf: { baseUrl: leaving.baseUrl, username: leaving.username } });
 }
 
 /**

@@ -108,6 +108,13 @@ export async function signOut(): Promise<Result<SessionStatus>> {
   return answer;
 }
 
+/** Signs out and has the user's data removed from this computer (main's event carries the removal). */
+export async function signOutAndRemoveData(): Promise<Result<SessionStatus>> {
+  const answer = await tracker().session.signOutAndRemoveData();
+  if (answer.ok) sessionChanged(answer.data, 'signed-out');
+  return answer;
+}
+
 /** Reads main's session once and then follows its events; returns the unsubscribe function. */
 export function followSession(): () => void {
   void tracker()
@@ -115,5 +122,7 @@ export function followSession(): () => void {
     .then((answer) => {
       if (answer.ok) sessionChanged(answer.data);
     });
-  return tracker().on('session.changed', (payload) => sessionChanged(payload.status, payload.reason));
+  return tracker().on('session.changed', (payload) =>
+    sessionChanged(payload.status, payload.reason, payload.removeData === true),
+  );
 }

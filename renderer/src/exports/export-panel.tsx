@@ -85,17 +85,26 @@ function ExportItem({ entry, now }: { entry: ExportEntry; now: number }) {
     );
   }
   const speed = pace(entry, now);
-  const counts =
-    entry.total > 0 ? `${formatCount(entry.rowsWritten)} of ${formatCount(entry.total)} rows` : 'Starting…';
+  const lines = entry.wasteLines;
+  const unit = lines ? 'lines' : 'rows';
+  const counts = lines
+    ? `Waste lines: ${formatCount(lines.written)} of ${formatCount(lines.total)}`
+    : entry.total > 0
+      ? `${formatCount(entry.rowsWritten)} of ${formatCount(entry.total)} rows`
+      : 'Starting…';
   return (
     <li className="export-item">
       <span className="export-title">{label}</span>
-      <progress aria-label={`${label} progress`} max={Math.max(entry.total, 1)} value={entry.rowsWritten} />
+      <progress
+        aria-label={`${label} progress`}
+        max={Math.max(lines ? lines.total : entry.total, 1)}
+        value={lines ? lines.written : entry.rowsWritten}
+      />
       <span className="export-counts" aria-live="polite">
         {entry.state === 'waiting'
           ? 'Waiting for you to sign in again…'
           : speed
-            ? `${counts} · ${formatCount(Math.round(speed.rate))} rows/s · ${timeLeft(speed.secondsLeft)}`
+            ? `${counts} · ${formatCount(Math.round(speed.rate))} ${unit}/s · ${timeLeft(speed.secondsLeft)}`
             : counts}
       </span>
       <button type="button" onClick={() => void cancelExport(entry.id)} aria-label={`Cancel ${label}`}>

@@ -17,6 +17,8 @@ export interface ExportEntry {
   rowsWritten: number;
   total: number;
   startedAt: number;
+  /** Once every row is written: the Waste lines sheet's progress, and when that phase began. */
+  wasteLines?: { written: number; total: number; startedAt: number };
   fileName?: string;
   message?: string;
   /** The failure was a lost connection to the server. */
@@ -72,13 +74,18 @@ export const useExports = create<ExportsState>()((set, get) => ({
       entries: state.entries.map((entry) => {
         if (entry.id !== event.payload.id) return entry;
         switch (event.kind) {
-          case 'progress':
+          case 'progress': {
+            const lines = event.payload.wasteLines;
             return {
               ...entry,
               state: event.payload.waiting ? 'waiting' : 'running',
               rowsWritten: event.payload.rowsWritten,
               total: event.payload.total,
+              ...(lines
+                ? { wasteLines: { ...lines, startedAt: entry.wasteLines?.startedAt ?? Date.now() } }
+                : {}),
             };
+          }
           case 'done':
             return {
               ...entry,
@@ -102,10 +109,18 @@ export const useExports = create<ExportsState>()((set, get) => ({
   setCurrent: (current) => set({ current }),
 }));
 
-/** Rows per second so far and the seconds left at that rate; undefined until there is a rate to tell. */
+/**
+ * Rows (or, in their phase, waste lines) per second so far and the seconds left at that rate; undefined
+ * until there is a rate to tell.
+ */
 export function pace(entry: ExportEntry, now: number): { rate: number; secondsLeft: number } | undefined {
-  const seconds = (now - entry.startedAt) / 1000;
-  if (entry.rowsWritten === 0 || seconds < 0.5) return undefined;
-  const rate = entry.rowsWritten / seconds;
-  return { rate, secondsLeft: Math.max(0, (entry.total - entry.rowsWritten) / rate) };
+  const { written, total, startedAt } = entry.wasteLines ?? {
+    written: entry.rowsWritten,
+    total: entry.total,
+    startedAt: entry.startedAt,
+  };
+  const seconds = (now - startedAt) / 1000;
+  if (written === 0 || seconds < 0.5) return undefined;
+  const rate = written / seconds;
+  return { rate, secondsLeft: Math.max(0, (total - written) / rate) };
 }

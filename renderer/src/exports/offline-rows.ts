@@ -4,29 +4,24 @@
  * and sorted as the grid is, that main sends the API when online), and the loop that sends them to main in
  * chunks, each awaited before the next: main answers a chunk once its rows are written.
  */
+import { LIMITS } from '../../../shared/api/index.ts';
 import type { Result } from '../../../shared/ipc/contract.ts';
-import { OFFLINE_CHUNK_ROWS, type ExportGridInput } from '../../../shared/ipc/exports.ts';
+import {
+  OFFLINE_CHUNK_LINES,
+  OFFLINE_CHUNK_ROWS,
+  exportPageRequest,
+  chunkLines,
+  type ExportGridInput,
+} from '../../../shared/ipc/exports.ts';
 import type { EngineRequest } from '../offline/engine/contract.ts';
-
-/** Rows per page asked of the engine: the API's largest page, which main asks for when online. */
-export const OFFLINE_PAGE_SIZE = 500;
 
 export type ListRequest = EngineRequest<'generators.list'> | EngineRequest<'manifests.list'>;
 
-/** One page of the export's rows as a list request: the columns shown, and a workbook's waste lines. */
+/** One page of the export's rows as the engine's list request: the request main sends the API online. */
 export function pageRequest(query: ExportGridInput, page: number): ListRequest {
-  const fields = [...new Set(query.fields)];
-  const wasteLines = query.list === 'manifests' && query.format === 'xlsx';
-  const pageInfo = {
-    page,
-    pageSize: OFFLINE_PAGE_SIZE,
-    selectedFields: (wasteLines ? [...fields, 'waste_lines'] : fields).join(','),
-    ...(query.sort ? { sort: query.sort } : {}),
-  };
-  const searchKey = query.searchKey ?? '';
   return query.list === 'generators'
-    ? { name: 'generators.list', input: { filterFields: query.filterFields ?? {}, searchKey, pageInfo } }
-    : { name: 'manifests.list', input: { filterFields: query.filterFields ?? {}, searchKey, pageInfo } };
+    ? { name: 'generators.list', input: exportPageRequest(query, page) }
+    : { name: 'manifests.list', input: exportPageRequest(query, page) };
 }
 
 export interface OfflineRowsChannel {
@@ -39,6 +34,26 @@ export interface OfflineRowsChannel {
 }
 
 /**
+ * A page's rows in chunks main takes: OFFLINE_CHUNK_ROWS rows at most, and OFFLINE_CHUNK_LINES waste lines
+ * in all (a manifest's own lines are far fewer, LIMITS.wasteLinesMax).
+ */
+export function* chunksOf(rows: readonly unknown[]): Generator<readonly unknown[]> {
+  let start = 0;
+  while (start < rows.length) {
+    let end = start;
+    let lines = 0;
+    while (end < rows.length && end - start < OFFLINE_CHUNK_ROWS) {
+      const more = chunkLines([rows[end]]);
+      if (end > start && lines + more > OFFLINE_CHUNK_LINES) break;
+      lines += more;
+      end += 1;
+    }
+    yield rows.slice(start, end);
+    start = end;
+  }
+}
+
+/**
  * Sends every row of the query from the pack, chunk by chunk. A chunk main refuses ends the sending: the
  * export was cancelled, or failed (a bad row, a full disk), and main's own event tells the user why.
  */
@@ -47,13 +62,12 @@ export async function sendOfflineRows(query: ExportGridInput, channel: OfflineRo
   try {
     for (let page = 0; ; page += 1) {
       const answer = await channel.page(pageRequest(query, page));
-      for (let start = 0; start < answer.content.length; start += OFFLINE_CHUNK_ROWS) {
-        const rows = answer.content.slice(start, start + OFFLINE_CHUNK_ROWS);
+      for (const rows of chunksOf(answer.content)) {
         const written = await channel.send(answer.totalElements, rows);
         if (!written.ok) return;
       }
       sent += answer.content.length;
-      if (answer.content.length < OFFLINE_PAGE_SIZE || sent >= answer.totalElements) break;
+      if (answer.content.length < LIMITS.pageSizeMax || sent >= answer.totalElements) break;
     }
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

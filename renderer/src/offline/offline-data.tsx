@@ -1,9 +1,11 @@
 /**
- * The Offline data screen: every offline pack (its query in words, row counts, size, last refresh, a
- * download's progress) with refresh and delete, the storage used in all, and "Clear cache" for the saved
- * pages. Packs are removed only from here.
+ * The Offline data screen: what this computer keeps and that it is not encrypted, every offline pack (its
+ * query in words, row counts, size, last refresh, a download's progress) with refresh and delete, the
+ * storage used in all, and "Clear cache" for the saved pages. Packs are removed only from here, or with all
+ * of the user's data at sign-out (../remove-user-data.ts).
  */
 import { useEffect, useState } from 'react';
+import { useSession } from '../data/session.ts';
 import { formatCount } from '../format.ts';
 import type { PackRecord } from './database.ts';
 import { clearPageCache, refreshPack, removePack, useDownloads } from './downloads.ts';
@@ -42,6 +44,7 @@ async function readListing(): Promise<Listing | null> {
 
 export function OfflineData() {
   const version = useOfflineStore((state) => state.packsVersion);
+  const who = useSession((state) => state.status?.username ?? 'you');
   // Progress counters change the stored sizes; read the listing again as they move.
   const progress = useDownloads((state) =>
     Object.values(state.live).reduce((sum, live) => sum + live.done, 0),
@@ -66,6 +69,12 @@ export function OfflineData() {
   return (
     <section className="offline-data" aria-label="Offline data">
       <h1>Offline data</h1>
+      <p className="offline-data-kept">
+        Kept on this computer for {who}: every page, box, lookup and profile you were shown, and your offline
+        packs, in this app’s profile folder. They are <strong>not encrypted</strong>: anyone who can use this
+        computer’s account can read them. On a computer others use, choose “Sign out and remove my data”, or
+        “Always remove my data from this computer when I sign out” in the settings.
+      </p>
       <p>
         Offline packs: {formatBytes(packBytes)}. Saved pages: {formatCount(listing.cacheCount)} (
         {formatBytes(listing.cacheSize)}).

@@ -11,9 +11,10 @@
  * again replaces itself and an interrupted write leaves no trace. A full disk stops the download with what
  * is stored kept and the pack resumable.
  */
-import type { GeneratorRecord } from '../../../shared/api/index.ts';
+import { LIMITS, type GeneratorRecord } from '../../../shared/api/index.ts';
 import type { ManifestRecord } from '../../../shared/api/manifests.ts';
 import { GENERATOR_DETAILS_MAX, type IpcError } from '../../../shared/ipc/contract.ts';
+import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../../shared/query/definition.ts';
 import { request, requestGeneratorDetails } from '../data/pipeline.ts';
 import {
   CONNECTION_LOST,
@@ -27,8 +28,6 @@ import {
 import { offlineEngine, type GeneratorOwnTotals, type PackQuery } from './engine-seam.ts';
 import { deletePack } from './packs.ts';
 
-/** Rows per list page: the server's largest page (docs/api.md, Limits). */
-export const ROW_PAGE_SIZE = 500;
 /** EPA ids per generators request (the ids filter takes up to 1,000 values). */
 export const GENERATOR_BATCH = 200;
 /** Generator details per stored chunk and per IPC reply. */
@@ -37,7 +36,10 @@ export const DETAIL_BATCH = GENERATOR_DETAILS_MAX;
 const PARALLEL = 3;
 
 /** Sorting by the public unique key keeps every page's rows in place while the pack downloads. */
-const KEY_SORT = { generators: 'epa_handler_id asc', manifests: 'manifest_tracking_number asc' } as const;
+const KEY_SORT = {
+  generators: `${GENERATOR_QUERY.key} asc`,
+  manifests: `${MANIFEST_QUERY.key} asc`,
+} as const;
 
 export const STOPPED = {
   connection: CONNECTION_LOST,
@@ -136,7 +138,8 @@ interface PartPlan {
 }
 
 function listPage(query: PackQuery, page: number, signal: AbortSignal): Promise<Page> {
-  const pageInfo = { page, pageSize: ROW_PAGE_SIZE, sort: KEY_SORT[query.list] };
+  // The server's largest page (docs/api.md, Limits).
+  const pageInfo = { page, pageSize: LIMITS.pageSizeMax, sort: KEY_SORT[query.list] };
   const answer =
     query.list === 'generators'
       ? request('generators.list', { ...query, pageInfo }, { signal, cache: false })
@@ -311,7 +314,7 @@ export async function runDownload(
       {
         part: 'rows',
         pages: undefined,
-        rowsPerPage: ROW_PAGE_SIZE,
+        rowsPerPage: LIMITS.pageSizeMax,
         total: undefined,
         fetch: (page, pageSignal) => listPage(pack.query, page, pageSignal),
       },

@@ -2,14 +2,25 @@
  * The settings screen: server address (with "Test connection"), rows per page, request timeout and theme.
  * The form is checked with the same schema main uses before anything is sent; main checks again, saves,
  * and the app applies the result at once (grid page size, theme; main's next request uses the address
- * and timeout). A new server address signs the user out: a session belongs to one server.
+ * and timeout). A new server address signs the user out: a session belongs to one server. An address on
+ * plain http:// to another computer is saved only once its warning is confirmed.
  */
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { Settings, type ThemePreference } from '../../../shared/ipc/contract.ts';
+import { LIMITS } from '../../../shared/api/index.ts';
+import { ROWS_PER_PAGE_MIN, Settings, type ThemePreference } from '../../../shared/ipc/contract.ts';
+import { plainHttpOrigin } from '../../../shared/ipc/plain-http.ts';
+import { PlainHttpWarning } from '../components/plain-http-warning.tsx';
 import { saveSettings, testConnection, useSettings } from '../data/settings.ts';
 
 type Field = 'apiBaseUrl' | 'pageSize' | 'requestTimeoutMs' | 'theme';
-type Draft = { apiBaseUrl: string; pageSize: string; timeoutSeconds: string; theme: ThemePreference };
+type Draft = {
+  apiBaseUrl: string;
+  pageSize: string;
+  timeoutSeconds: string;
+  theme: ThemePreference;
+  plainHttpServers: string[];
+  removeDataOnSignOut: boolean;
+};
 
 const THEMES: readonly { value: ThemePreference; label: string }[] = [
   { value: 'system', label: 'Follow the system' },
@@ -29,6 +40,8 @@ function draftOf(settings: Settings): Draft {
     pageSize: String(settings.pageSize),
     timeoutSeconds: String(settings.requestTimeoutMs / 1000),
     theme: settings.theme,
+    plainHttpServers: settings.plainHttpServers,
+    removeDataOnSignOut: settings.removeDataOnSignOut,
   };
 }
 
@@ -42,6 +55,8 @@ export function checkDraft(
     pageSize: number(draft.pageSize),
     requestTimeoutMs: Math.round(number(draft.timeoutSeconds) * 1000),
     theme: draft.theme,
+    plainHttpServers: draft.plainHttpServers,
+    removeDataOnSignOut: draft.removeDataOnSignOut,
   });
   if (parsed.success) return { settings: parsed.data };
   const errors: Partial<Record<Field, string>> = {};
@@ -111,7 +126,9 @@ export function SettingsScreen({ onClose }: { onClose: () => void }) {
     setProblem(null);
     // Only what changed: main keeps only what the user set, so the launcher's defaults still apply to the rest.
     const patch = Object.fromEntries(
-      Object.entries(checked.settings).filter(([key, value]) => saved?.[key as Field] !== value),
+      Object.entries(checked.settings).filter(
+        ([key, value]) => JSON.stringify(saved?.[key as keyof Settings]) !== JSON.stringify(value),
+      ),
     ) as Partial<Settings>;
     if (Object.keys(patch).length === 0) {
       onClose();
@@ -161,14 +178,24 @@ export function SettingsScreen({ onClose }: { onClose: () => void }) {
           <p role="status" className={connection?.ok === false ? 'field-error' : 'settings-note'}>
             {connection?.message ?? ''}
           </p>
+          <PlainHttpWarning
+            address={draft.apiBaseUrl}
+            confirmed={saved?.plainHttpServers ?? []}
+            checked={draft.plainHttpServers.includes(plainHttpOrigin(draft.apiBaseUrl) ?? '')}
+            onChange={(confirm) => {
+              const origin = plainHttpOrigin(draft.apiBaseUrl) ?? '';
+              const others = draft.plainHttpServers.filter((server) => server !== origin);
+              change({ plainHttpServers: confirm ? [...others, origin] : others });
+            }}
+          />
         </div>
         <div className="settings-field">
           <label htmlFor={`${id}-rows`}>Rows per page</label>
           <input
             id={`${id}-rows`}
             type="number"
-            min={10}
-            max={500}
+            min={ROWS_PER_PAGE_MIN}
+            max={LIMITS.pageSizeMax}
             step={10}
             value={draft.pageSize}
             onChange={(event) => change({ pageSize: event.target.value })}
@@ -203,6 +230,21 @@ export function SettingsScreen({ onClose }: { onClose: () => void }) {
               {theme.label}
             </label>
           ))}
+        </fieldset>
+        <fieldset className="settings-field">
+          <legend>This computer</legend>
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={draft.removeDataOnSignOut}
+              onChange={(event) => change({ removeDataOnSignOut: event.target.checked })}
+            />
+            Always remove my data from this computer when I sign out
+          </label>
+          <p className="settings-note">
+            For a computer others use: saved pages, offline packs and export scratch files go with every
+            sign-out.
+          </p>
         </fieldset>
         {problem && (
           <p role="alert" className="error-banner">

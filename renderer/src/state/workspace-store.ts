@@ -6,6 +6,7 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import { persist } from 'zustand/middleware';
 import { z } from 'zod';
+import { SearchKey } from '../../../shared/api/index.ts';
 
 /** A filterFields object: lists of values, plus (for manifests) single date bounds. */
 export type FilterFields = Record<string, readonly string[] | string | undefined>;
@@ -88,7 +89,8 @@ export const MAX_COLUMN_WIDTH = 4000;
 const MAX_TEXT = 500;
 
 const Saved = z.object({
-  searchKey: z.string().max(200).catch(''),
+  // The request's own rule: a saved key the server would refuse is not kept.
+  searchKey: SearchKey.catch(''),
   sort: z
     .object({ field: z.string(), direction: z.enum(['asc', 'desc']) })
     .optional()

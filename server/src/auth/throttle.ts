@@ -6,17 +6,29 @@
  * given back when the password was right: checking takes about a second, and guesses sent at once would
  * otherwise all be judged before the first failure was counted. A successful login also clears the
  * user + address count. Kept in memory: it protects one server process.
+ *
+ * An address is counted by what one client controls (client-address.ts: an IPv6 address by its /64). The
+ * counts are kept in the order they last changed: those whose failures have all aged out are dropped as
+ * new ones come, and past `maxKeys` the oldest go first, so no stream of new addresses grows memory
+ * without bound.
  */
+import { clientKey } from './client-address.ts';
+
 export interface ThrottleOptions {
   /** Failures allowed per user name and address within the window. */
   perUser: number;
   /** Failures allowed per address (any user name) within the window. */
   perAddress: number;
   windowMs: number;
+  /** Counts kept at most (user + address and address keys together); the oldest go first. */
+  maxKeys?: number;
   now?: () => number;
 }
 
 export const DEFAULT_THROTTLE: ThrottleOptions = { perUser: 5, perAddress: 20, windowMs: 15 * 60 * 1000 };
+
+/** About 100 bytes a count: at most a few MB, far more clients than one server sees failing at once. */
+export const DEFAULT_MAX_KEYS = 50_000;
 
 /** A reserved attempt: a failure unless `succeeded()` is called. */
 export interface LoginAttempt {
@@ -29,10 +41,12 @@ export class LoginThrottle {
   private readonly failures = new Map<string, number[]>();
   private readonly options: ThrottleOptions;
   private readonly now: () => number;
+  private readonly maxKeys: number;
 
   constructor(options: ThrottleOptions) {
     this.options = options;
     this.now = options.now ?? Date.now;
+    this.maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;
   }
 
   /**
@@ -41,14 +55,21 @@ export class LoginThrottle {
    */
   reserve(username: string, address: string): Reservation {
     const now = this.now();
-    const userKey = `user:${username.toLowerCase()}|${address}`;
-    const addressKey = `address:${address}`;
+    const client = clientKey(address);
+    const userKey = `user:${username.toLowerCase()}|${client}`;
+    const addressKey = `address:${client}`;
     const retryAfter = Math.max(
       this.wait(userKey, this.options.perUser, now),
       this.wait(addressKey, this.options.perAddress, now),
     );
     if (retryAfter > 0) return { allowed: false, retryAfter };
-    for (const key of [userKey, addressKey]) this.failures.set(key, [...this.recent(key, now), now]);
+    for (const key of [userKey, addressKey]) {
+      const list = [...this.recent(key, now), now];
+      // Moved to the end: the map stays in the order its counts last changed.
+      this.failures.delete(key);
+      this.failures.set(key, list);
+    }
+    this.prune(now);
     return {
       allowed: true,
       attempt: {
@@ -58,6 +79,15 @@ export class LoginThrottle {
         },
       },
     };
+  }
+
+  /** Drops counts whose failures have all aged out, oldest first, and the oldest past `maxKeys`. */
+  private prune(now: number): void {
+    for (const [key, list] of this.failures) {
+      const current = (list.at(-1) ?? 0) > now - this.options.windowMs;
+      if (current && this.failures.size <= this.maxKeys) return;
+      this.failures.delete(key);
+    }
   }
 
   private giveBack(key: string, time: number): void {

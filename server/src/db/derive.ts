@@ -8,6 +8,9 @@
  * Set-based SQL in one transaction: about 40 s of the build for a million manifests (2.5M waste lines).
  */
 import type { Database } from 'better-sqlite3';
+import { MANIFEST_QUERY } from '../../../shared/query/definition.ts';
+import { LINE_SET_QUANTITY_COLUMNS, LINE_SET_TOTAL_COLUMNS, MANIFEST_FACT_SETS } from './fact-storage.ts';
+import { totalsSql } from './sqlite-query.ts';
 
 const DERIVE_SQL = `
 DELETE FROM generator_shipped_years;
@@ -82,30 +85,24 @@ FROM (
 WHERE generators.id = t.generator_id;
 `;
 
-/** The waste line column behind each manifest_line_sets member. */
-export const LINE_SET_COLUMNS = {
-  dot: 'usdot_id_number',
-  container: 'container_type_code',
-  handling: 'management_method_code',
-} as const;
-export type LineSetMember = keyof typeof LINE_SET_COLUMNS;
-
 function manifestSetsSql(): string {
+  const totals = totalsSql(MANIFEST_QUERY.totals, (quantity) => LINE_SET_QUANTITY_COLUMNS[quantity]);
   return [
     'DELETE FROM manifest_line_sets;',
-    ...Object.entries(LINE_SET_COLUMNS).map(
-      ([member, column]) => `
+    ...Object.values(MANIFEST_FACT_SETS).map(
+      ({ member, lineColumn }) => `
 INSERT OR IGNORE INTO manifest_line_sets
   (member, code, shipped_date, manifest_tracking_number, manifest_id, tons, containers, streams)
-SELECT '${member}', w.${column}, m.shipped_date, m.manifest_tracking_number, m.id,
+SELECT '${member}', w.${lineColumn}, m.shipped_date, m.manifest_tracking_number, m.id,
        m.total_waste_quantity_tons, m.container_count, m.waste_stream_count
 FROM waste_lines w JOIN manifests m ON m.id = w.manifest_id
-WHERE w.${column} <> ''
+WHERE w.${lineColumn} <> ''
 ORDER BY 2, 3, 4;`,
     ),
     `DELETE FROM manifest_line_set_totals;
-INSERT INTO manifest_line_set_totals (member, code, manifests, tons, containers, streams)
-SELECT member, code, count(*), round(sum(tons), 4), sum(containers), sum(streams)
+INSERT INTO manifest_line_set_totals
+  (member, code, ${totals.map(([total]) => LINE_SET_TOTAL_COLUMNS[total]).join(', ')})
+SELECT member, code, ${totals.map(([, sql]) => sql).join(', ')}
 FROM manifest_line_sets GROUP BY member, code;`,
   ].join('\n');
 }

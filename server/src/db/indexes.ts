@@ -1,14 +1,13 @@
 /**
  * Indexes that serve the list, lookup and aggregate queries. Built once after a bulk load (finalize), never
  * maintained row by row during it. Every sortable field has a (field, key) index, the key being the list's
- * public unique key that breaks ties (shared/query/sort.ts: EPA handler id, tracking number), so that any
+ * public unique key that breaks ties (shared/query/definition.ts: EPA handler id, tracking number), so that any
  * sort, in either direction, reads its first page from an index instead of sorting the table (65 ms →
  * 0.24 ms for a million manifests, BASELINES.md); the key's own UNIQUE index serves sorting by the key.
  * Each filter column leads an index that also carries the default order.
  */
 import type { Database } from 'better-sqlite3';
-import { GENERATOR_SORT_FIELDS, MANIFEST_SORT_FIELDS } from '../../../shared/query/index.ts';
-import { GENERATOR_KEY, MANIFEST_KEY } from '../../../shared/query/sort.ts';
+import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../../shared/query/definition.ts';
 
 function sortIndexes(table: string, fields: readonly string[], key: string): string {
   return fields
@@ -58,6 +57,6 @@ CREATE INDEX IF NOT EXISTS generator_statuses_by_generator ON generator_statuses
 
 export function createQueryIndexes(db: Database): void {
   db.exec(FILTER_INDEXES_SQL);
-  db.exec(sortIndexes('generators', GENERATOR_SORT_FIELDS, GENERATOR_KEY));
-  db.exec(sortIndexes('manifests', MANIFEST_SORT_FIELDS, MANIFEST_KEY));
+  db.exec(sortIndexes('generators', GENERATOR_QUERY.sortFields, GENERATOR_QUERY.key));
+  db.exec(sortIndexes('manifests', MANIFEST_QUERY.sortFields, MANIFEST_QUERY.key));
 }

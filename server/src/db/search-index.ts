@@ -6,7 +6,7 @@
  * One column per search field, so a match never spans two fields.
  */
 import type { Database } from 'better-sqlite3';
-import { GENERATOR_SEARCH_FIELDS, MANIFEST_SEARCH_FIELDS } from '../../../shared/query/index.ts';
+import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../../shared/query/definition.ts';
 
 function searchTableSql(table: string, fields: readonly string[]): string {
   return `
@@ -19,8 +19,8 @@ INSERT INTO ${table}_search (${table}_search) VALUES ('rebuild');`;
 }
 
 export function createSearchIndex(db: Database): void {
-  db.exec(searchTableSql('generators', GENERATOR_SEARCH_FIELDS));
-  db.exec(searchTableSql('manifests', MANIFEST_SEARCH_FIELDS));
+  db.exec(searchTableSql('generators', GENERATOR_QUERY.searchFields));
+  db.exec(searchTableSql('manifests', MANIFEST_QUERY.searchFields));
 }
 
 /** Trigram search needs at least three characters; shorter keys fall back to a scan (docs/api.md). */

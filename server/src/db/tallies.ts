@@ -1,80 +1,139 @@
 /**
- * Facts about the whole dataset that requests read on every unfiltered list and totals box: the row
- * counts, the unfiltered totals of both lists and how many days receipt may follow shipment. Kept in the
- * database rather than in the server's memory so that they are current the moment an import commits:
- * finalize computes them, each import batch moves them by what it changed (import/sqlite/derived.ts), and
- * the end of an import computes them again exactly. A request reads them in one indexed statement.
+ * Facts about the whole dataset that requests read on every unfiltered list and totals box: each table's
+ * row count, each list's totals as shared/query's definition declares them, and how many days receipt may
+ * follow shipment. Kept in the database rather than in the server's memory so that they are current the
+ * moment an import commits: finalize computes them, each import batch moves them by what it changed
+ * (import/sqlite/derived.ts), and the end of an import computes them again exactly. A request reads them
+ * in one indexed statement.
+ *
+ * The totals are built from the definition (db/sqlite-query.ts `partialTotalsSql`): stored before rounding,
+ * as counts and sums that add up batch by batch, and rounded as the definition says when read.
  */
 import type { Database } from 'better-sqlite3';
+import {
+  GENERATOR_QUERY,
+  MANIFEST_QUERY,
+  type GeneratorTotal,
+  type ManifestTotal,
+  type Reduction,
+} from '../../../shared/query/definition.ts';
+import { roundTotals } from '../../../shared/query/totals.ts';
+import { GENERATOR_QUANTITY_COLUMNS } from './fact-storage.ts';
+import { partialTotalsSql, type ReceiptLag } from './sqlite-query.ts';
 import type { StatementCache } from './statements.ts';
 
-export interface Tallies {
-  manifests: number;
-  manifest_tons: number;
-  manifest_containers: number;
-  manifest_streams: number;
-  generators: number;
-  generator_tons: number;
-  generator_shipped: number;
-  generator_containers: number;
-  /** Generators with at least one manifest. */
-  generator_shippers: number;
-  /** The fewest and most days between a manifest's shipment and its receipt (a bound: imports only widen it). */
-  lag_min_days: number;
-  lag_max_days: number;
+export type TallyTable = 'manifests' | 'generators';
+
+interface TableTallies {
+  totals: Readonly<Record<string, Reduction<string>>>;
+  /** Each tally's name and its SQL over the rows read: the row count first, then each total. */
+  columns: { name: string; sql: string; counts: boolean }[];
 }
 
-const COMPUTE_SQL = `
-SELECT 'manifests', count(*) FROM manifests
-UNION ALL SELECT 'manifest_tons', total(total_waste_quantity_tons) FROM manifests
-UNION ALL SELECT 'manifest_containers', total(container_count) FROM manifests
-UNION ALL SELECT 'manifest_streams', total(waste_stream_count) FROM manifests
-UNION ALL SELECT 'generators', count(*) FROM generators
-UNION ALL SELECT 'generator_tons', total(shipped_tons) FROM generators
-UNION ALL SELECT 'generator_shipped', total(shipped_count) FROM generators
-UNION ALL SELECT 'generator_containers', total(container_count) FROM generators
-UNION ALL SELECT 'generator_shippers', total(shipped_count > 0) FROM generators
-UNION ALL SELECT 'lag_min_days', coalesce(min(julianday(received_date) - julianday(shipped_date)), 0) FROM manifests
-UNION ALL SELECT 'lag_max_days', coalesce(max(julianday(received_date) - julianday(shipped_date)), 0) FROM manifests`;
+function tableTallies<Quantity extends string, Total extends string>(
+  table: TallyTable,
+  totals: Readonly<Record<Total, Reduction<Quantity>>>,
+  column: (quantity: Quantity) => string,
+): TableTallies {
+  return {
+    totals,
+    columns: [
+      { name: `${table}.rows`, sql: 'count(*)', counts: true },
+      ...partialTotalsSql(totals, column).map(([total, sql]) => ({
+        name: `${table}.${total}`,
+        sql,
+        counts: totals[total].reduce === 'rows',
+      })),
+    ],
+  };
+}
+
+const TABLES: Record<TallyTable, TableTallies> = {
+  manifests: tableTallies('manifests', MANIFEST_QUERY.totals, (quantity) => quantity),
+  generators: tableTallies(
+    'generators',
+    GENERATOR_QUERY.totals,
+    (quantity) => GENERATOR_QUANTITY_COLUMNS[quantity],
+  ),
+};
+
+/** A table's tallies over the rows read, as a select list (`tallyShift` takes two of its rows). */
+export function tallySelect(table: TallyTable): string {
+  return TABLES[table].columns.map((column) => column.sql).join(', ');
+}
+
+/** The fewest and most days between shipment and receipt over the manifests read (null for none). */
+export const LAG_SELECT = `min(julianday(received_date) - julianday(shipped_date)),
+  max(julianday(received_date) - julianday(shipped_date))`;
 
 /** Computes every tally from the tables (one pass each; seconds over a million manifests). */
 export function computeTallies(db: Database): void {
-  const rows = db.prepare(COMPUTE_SQL).raw().all() as [string, number][];
-  const write = db.prepare('INSERT OR REPLACE INTO data_tallies (name, value) VALUES (?, ?)');
+  const rows: [string, number][] = [];
+  for (const [table, tallies] of Object.entries(TABLES) as [TallyTable, TableTallies][]) {
+    const values = db
+      .prepare(`SELECT ${tallySelect(table)} FROM ${table}`)
+      .raw()
+      .get() as number[];
+    tallies.columns.forEach((column, index) => rows.push([column.name, values[index] ?? 0]));
+  }
+  const [lagMin, lagMax] = db.prepare(`SELECT ${LAG_SELECT} FROM manifests`).raw().get() as (number | null)[];
+  rows.push(['lag_min_days', lagMin ?? 0], ['lag_max_days', lagMax ?? 0]);
+  const write = db.prepare('INSERT INTO data_tallies (name, value) VALUES (?, ?)');
   db.transaction(() => {
+    db.prepare('DELETE FROM data_tallies').run();
     for (const [name, value] of rows) write.run(name, value);
   })();
 }
 
-/** Adds `delta` to the sums and counts; the receipt lag only widens to the given bounds. */
-export function shiftTallies(db: Database, delta: Partial<Tallies>): void {
+/**
+ * Moves a table's tallies by what a batch changed: `before` and `after` are tallySelect over the rows it
+ * touched, read before and after it. Counts of rows move by the rows it added (the same rows are read
+ * both times, so their difference would be none).
+ */
+export function shiftTallies(
+  db: Database,
+  table: TallyTable,
+  change: { before: readonly number[]; after: readonly number[]; added: number },
+): void {
   const add = db.prepare('UPDATE data_tallies SET value = value + ? WHERE name = ?');
-  for (const [name, value] of Object.entries(delta)) {
-    if (name === 'lag_min_days') {
-      db.prepare("UPDATE data_tallies SET value = min(value, ?) WHERE name = 'lag_min_days'").run(value);
-    } else if (name === 'lag_max_days') {
-      db.prepare("UPDATE data_tallies SET value = max(value, ?) WHERE name = 'lag_max_days'").run(value);
-    } else if (value !== 0) {
-      add.run(value, name);
-    }
-  }
+  TABLES[table].columns.forEach((column, index) => {
+    const delta = column.counts ? change.added : (change.after[index] ?? 0) - (change.before[index] ?? 0);
+    if (delta !== 0) add.run(delta, column.name);
+  });
 }
 
-/** Every tally as stored now. */
-export function readTallies(statements: StatementCache): Tallies {
-  const rows = statements.get('SELECT name, value FROM data_tallies').raw().all() as [
-    keyof Tallies,
-    number,
-  ][];
-  const tallies = {} as Tallies;
-  for (const [name, value] of rows) tallies[name] = value;
-  return tallies;
+/** Widens the receipt lag to take in a batch's manifests (a bound: imports only widen it). */
+export function widenLag(db: Database, lag: ReceiptLag): void {
+  db.prepare("UPDATE data_tallies SET value = min(value, ?) WHERE name = 'lag_min_days'").run(lag.minDays);
+  db.prepare("UPDATE data_tallies SET value = max(value, ?) WHERE name = 'lag_max_days'").run(lag.maxDays);
 }
 
-/** One tally, as stored now. */
-export function readTally(statements: StatementCache, name: keyof Tallies): number {
+function readAll(statements: StatementCache): Map<string, number> {
+  const rows = statements.get('SELECT name, value FROM data_tallies').raw().all() as [string, number][];
+  return new Map(rows);
+}
+
+/** A table's rows, as stored now. */
+export function tallyRows(statements: StatementCache, table: TallyTable): number {
   return (
-    (statements.get('SELECT value FROM data_tallies WHERE name = ?').pluck().get(name) as
+    (statements.get('SELECT value FROM data_tallies WHERE name = ?').pluck().get(`${table}.rows`) as
       number | undefined) ?? 0
   );
+}
+
+/** The whole list's totals, as stored now, rounded as the definition says. */
+export function tallyTotals(statements: StatementCache, table: 'manifests'): Record<ManifestTotal, number>;
+export function tallyTotals(statements: StatementCache, table: 'generators'): Record<GeneratorTotal, number>;
+export function tallyTotals(statements: StatementCache, table: TallyTable): Record<string, number> {
+  const stored = readAll(statements);
+  const { totals } = TABLES[table];
+  const sums: Record<string, number> = {};
+  for (const total of Object.keys(totals)) sums[total] = stored.get(`${table}.${total}`) ?? 0;
+  return roundTotals(totals, sums);
+}
+
+/** The receipt lag, as stored now. */
+export function tallyLag(statements: StatementCache): ReceiptLag {
+  const stored = readAll(statements);
+  return { minDays: stored.get('lag_min_days') ?? 0, maxDays: stored.get('lag_max_days') ?? 0 };
 }

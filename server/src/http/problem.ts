@@ -3,7 +3,8 @@
  * validation failures `errors: [{path, message}]`. Never a stack trace or SQL text.
  */
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import type { z } from 'zod';
+import { describeIssues, type Issue } from '../../../shared/query/parse.ts';
+import { ReadJobDropped } from '../workers/read-pool.ts';
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
@@ -63,19 +64,16 @@ export class HttpProblem extends Error {
   }
 }
 
-/** A 400 naming every invalid member of the request, e.g. `body.pageInfo.pageSize`. */
-export function validationProblem(error: z.ZodError, where: 'body' | 'query'): HttpProblem {
-  const errors = error.issues.map((issue) => {
-    const path = [where, ...issue.path.map(String)].join('.');
-    const message =
-      issue.code === 'unrecognized_keys'
-        ? `unknown member${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`
-        : issue.message;
-    return { path, message };
-  });
-  const first = errors[0];
-  const detail = first ? `${first.path}: ${first.message}` : `the request ${where} is not valid`;
-  return new HttpProblem(400, errors.length > 1 ? `${detail} (and ${errors.length - 1} more)` : detail, {
+/**
+ * A 400 naming every invalid member of the request, e.g. `body.pageInfo.pageSize`, in the words main and the
+ * offline engine use for the same problem (shared/query/parse.ts).
+ */
+export function validationProblem(issues: readonly Issue[], where: 'body' | 'query'): HttpProblem {
+  const errors = issues.map((issue) => ({
+    path: issue.path === '' ? where : `${where}.${issue.path}`,
+    message: issue.message,
+  }));
+  return new HttpProblem(400, describeIssues(errors, `request ${where}`), {
     type: VALIDATION_TYPE,
     errors,
   });
@@ -101,6 +99,11 @@ const FRAMEWORK_DETAILS: Record<string, string> = {
 export function registerProblemHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpProblem, request, reply) => {
     if (error instanceof HttpProblem) return sendProblem(reply, error);
+    if (error instanceof ReadJobDropped) {
+      // The connection is gone and nothing is sent; 499 is the usual status for "client closed request".
+      request.log.info({ path: request.url.split('?')[0] }, 'scan dropped: the client left');
+      return reply.code(499).send();
+    }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'unexpected error');

@@ -5,33 +5,28 @@ import type {
   GeneratorFilterFields,
   GeneratorLookupField,
 } from '../../../shared/api/index.ts';
-import { GENERATOR_SEARCH_FIELDS, type Sort } from '../../../shared/query/index.ts';
-import { GENERATOR_KEY } from '../../../shared/query/sort.ts';
+import { GENERATOR_QUERY, type GeneratorTotal } from '../../../shared/query/definition.ts';
+import type { ListQuery } from '../../../shared/query/parse.ts';
+import { GENERATOR_QUANTITY_COLUMNS } from '../db/fact-storage.ts';
 import { GENERATOR_LOOKUP_LISTS } from '../db/lookup-lists.ts';
+import { generatorWhere, totalsSelect, type SearchClause, type Where } from '../db/sqlite-query.ts';
 import { StatementCache } from '../db/statements.ts';
-import { readTallies } from '../db/tallies.ts';
+import { tallyTotals } from '../db/tallies.ts';
 import { GeneratorMatches, type MatchesSnapshot } from './generator-matches.ts';
 import type { IndexedLookup } from './lookups.ts';
 import { indexedLookups } from './lookups.ts';
 import { PagedList } from './paged-list.ts';
-import { TrigramSearch, type SearchClause } from './trigram-search.ts';
-import { generatorWhere, type Where } from './where.ts';
+import { TrigramSearch } from './trigram-search.ts';
 
-export interface GeneratorTotalsRow {
-  epa_total: number;
-  shipped_count: number;
-  container_count: number;
-  mmc_count: number;
-}
+export type GeneratorTotalsRow = Record<GeneratorTotal, number>;
 
-export interface GeneratorListQuery {
-  filterFields: GeneratorFilterFields;
-  searchKey: string;
-  sort: Sort<GeneratorField>;
-  page: number;
-  pageSize: number;
-  fields: readonly GeneratorField[];
-}
+export type GeneratorListQuery = ListQuery<GeneratorField, GeneratorFilterFields>;
+
+/** The totals over the rows of `generators t`, as SQL. */
+const TOTALS_SELECT = totalsSelect(
+  GENERATOR_QUERY.totals,
+  (quantity) => `t.${GENERATOR_QUANTITY_COLUMNS[quantity]}`,
+);
 
 export class GeneratorsRepository {
   private readonly statements: StatementCache;
@@ -48,13 +43,13 @@ export class GeneratorsRepository {
   /** `searchListLimit`: see TrigramSearch; tests lower it to drive the many-matches path on small data. */
   constructor(db: Database, options: { searchListLimit?: number } = {}) {
     this.statements = new StatementCache(db);
-    this.list = new PagedList(this.statements, 'generators', GENERATOR_KEY);
+    this.list = new PagedList(this.statements, 'generators', GENERATOR_QUERY.key);
     this.matches = new GeneratorMatches(this.statements);
     this.search = new TrigramSearch(
       db,
       this.statements,
       'generators',
-      GENERATOR_SEARCH_FIELDS,
+      GENERATOR_QUERY.searchFields,
       options.searchListLimit,
     );
     this.lookups = indexedLookups(this.statements, 'generators', GENERATOR_LOOKUP_LISTS, {
@@ -96,6 +91,7 @@ export class GeneratorsRepository {
       page: query.page,
       pageSize: query.pageSize,
       columns: query.fields,
+      query: JSON.stringify([query.filterFields, query.searchKey]),
     });
     return {
       totalElements: this.count(query.filterFields, search, where),
@@ -108,43 +104,24 @@ export class GeneratorsRepository {
     const known = where.unfiltered || where.count !== undefined || where.countOf !== undefined;
     // A key too short for the trigram index has no id list: SQLite counts its scan.
     if (known || (search && !search.ids) || this.matchesStale) return this.list.count(where);
-    return this.matches.summarize(filterFields, search?.ids).count;
+    return this.matches.count(filterFields, search?.ids);
   }
 
   totals(filterFields: GeneratorFilterFields, searchKey: string): GeneratorTotalsRow {
     const search = this.search.clause(searchKey, 'totals');
     if (!search && generatorWhere(filterFields).unfiltered) {
       // The whole dataset's boxes are tallies kept current by every commit (db/tallies.ts).
-      const tallies = readTallies(this.statements);
-      return {
-        epa_total: Math.round(tallies.generator_tons * 10_000) / 10_000,
-        shipped_count: tallies.generator_shipped,
-        container_count: tallies.generator_containers,
-        mmc_count: tallies.generator_shippers,
-      };
+      return tallyTotals(this.statements, 'generators');
     }
     if ((search && !search.ids) || this.matchesStale) {
       return this.sqlTotals(generatorWhere(filterFields, search, 'list'));
     }
-    const sums = this.matches.summarize(filterFields, search?.ids);
-    return {
-      // As SQL's round(sum, 4): the boxes show two decimals, the typed dialect up to four.
-      epa_total: Math.round(sums.shippedTons * 10_000) / 10_000,
-      shipped_count: sums.shippedCount,
-      container_count: sums.containerCount,
-      mmc_count: sums.shippers,
-    };
+    return this.matches.totals(filterFields, search?.ids);
   }
 
   private sqlTotals(where: Where): GeneratorTotalsRow {
     return this.statements
-      .get(
-        `SELECT round(coalesce(sum(t.shipped_tons), 0), 4) AS epa_total,
-                coalesce(sum(t.shipped_count), 0) AS shipped_count,
-                coalesce(sum(t.container_count), 0) AS container_count,
-                coalesce(sum(t.shipped_count > 0), 0) AS mmc_count
-         FROM generators t ${where.sql}`,
-      )
+      .get(`SELECT ${TOTALS_SELECT} FROM generators t ${where.sql}`)
       .get(...where.params) as GeneratorTotalsRow;
   }
 

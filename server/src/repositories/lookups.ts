@@ -12,8 +12,8 @@
  * the page (`pageWithoutScan`): a common key such as "a" is then answered at once, with bounded work, on
  * the main thread.
  */
-import type { LookupResult } from '../../../shared/api/index.ts';
-import { LOOKUP_PAGE_SIZE, type LookupEntry } from '../../../shared/query/lookup.ts';
+import { LIMITS, type LookupResult } from '../../../shared/api/index.ts';
+import type { LookupEntry } from '../../../shared/query/lookup.ts';
 import { lookupSearchTable } from '../db/lookup-index.ts';
 import type { LookupList } from '../db/lookup-lists.ts';
 import { TRIGRAM_MIN_LENGTH, trigramPhrase } from '../db/search-index.ts';
@@ -24,7 +24,7 @@ export interface LookupSource {
   page(search: string, page: number): LookupResult;
 }
 
-const PAGE = LOOKUP_PAGE_SIZE;
+const PAGE = LIMITS.lookupPageSize;
 
 /** Keys shorter than this cannot use the trigram index. */
 const INDEXED_KEY_LENGTH = TRIGRAM_MIN_LENGTH;

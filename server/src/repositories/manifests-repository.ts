@@ -1,38 +1,44 @@
 /** Manifest rows with their waste lines, totals and lookups (spec 4.5–4.7). */
 import type { Database } from 'better-sqlite3';
 import type { ManifestField, ManifestFilterFields, ManifestLookupField } from '../../../shared/api/index.ts';
-import { DEFAULT_MANIFEST_SORT, MANIFEST_SEARCH_FIELDS, type Sort } from '../../../shared/query/index.ts';
-import { MANIFEST_KEY } from '../../../shared/query/sort.ts';
+import { MANIFEST_QUERY, type ManifestTotal } from '../../../shared/query/definition.ts';
+import type { ListQuery } from '../../../shared/query/parse.ts';
+import { LINE_SET_QUANTITY_COLUMNS, LINE_SET_TOTAL_COLUMNS } from '../db/fact-storage.ts';
 import { MANIFEST_LOOKUP_LISTS } from '../db/lookup-lists.ts';
-import { StatementCache } from '../db/statements.ts';
-import type { IndexedLookup } from './lookups.ts';
-import { indexedLookups } from './lookups.ts';
-import { PagedList } from './paged-list.ts';
-import { TrigramSearch } from './trigram-search.ts';
-import { readTallies } from '../db/tallies.ts';
 import {
   manifestWhere,
   receivedWindow,
   singleLineSet,
+  totalsSelect,
   type ReceiptLag,
   type SingleLineSet,
-} from './where.ts';
+} from '../db/sqlite-query.ts';
+import { StatementCache } from '../db/statements.ts';
+import { tallyLag, tallyTotals } from '../db/tallies.ts';
+import type { IndexedLookup } from './lookups.ts';
+import { indexedLookups } from './lookups.ts';
+import { PagedList } from './paged-list.ts';
+import { TrigramSearch } from './trigram-search.ts';
 
 /** Rows skipped beyond which a received-date page is read the ordinary way (walking far is slower). */
 const RECEIVED_WINDOW_MAX_OFFSET = 5_000;
 
+/** The totals over the rows of `manifests t`, and over one value's rows of manifest_line_sets, as SQL. */
+const TOTALS_SELECT = totalsSelect(MANIFEST_QUERY.totals, (quantity) => `t.${quantity}`);
+const LINE_SET_TOTALS_SELECT = totalsSelect(
+  MANIFEST_QUERY.totals,
+  (quantity) => LINE_SET_QUANTITY_COLUMNS[quantity],
+);
+/** One value's totals as manifest_line_set_totals keeps them. */
+const STORED_TOTALS_SELECT = Object.entries(LINE_SET_TOTAL_COLUMNS)
+  .map(([total, column]) => `${column} AS ${total}`)
+  .join(', ');
+
 function singleSetRange(single: SingleLineSet): { sql: string; params: string[] } {
-  const clauses = ['member = ?', 'code = ?'];
-  const params = [single.member, single.code];
-  if (single.shippedStart) {
-    clauses.push('shipped_date >= ?');
-    params.push(single.shippedStart);
-  }
-  if (single.shippedEnd) {
-    clauses.push('shipped_date <= ?');
-    params.push(single.shippedEnd);
-  }
-  return { sql: clauses.join(' AND '), params };
+  return {
+    sql: ['member = ?', 'code = ?', ...single.bounds.map((bound) => bound.sql)].join(' AND '),
+    params: [single.member, single.code, ...single.bounds.map((bound) => bound.value)],
+  };
 }
 
 /** Each field's key as it opens its place in a row's JSON: `"name":` for the first, `,"name":` after. */
@@ -58,21 +64,9 @@ function jsonValue(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export interface ManifestTotalsRow {
-  total_waste: number;
-  shipped_count: number;
-  container_count: number;
-  waste_streams: number;
-}
+export type ManifestTotalsRow = Record<ManifestTotal, number>;
 
-export interface ManifestListQuery {
-  filterFields: ManifestFilterFields;
-  searchKey: string;
-  sort: Sort<ManifestField>;
-  page: number;
-  pageSize: number;
-  fields: readonly ManifestField[];
-}
+export type ManifestListQuery = ListQuery<ManifestField, ManifestFilterFields>;
 
 export class ManifestsRepository {
   private readonly statements: StatementCache;
@@ -83,12 +77,12 @@ export class ManifestsRepository {
   /** `searchListLimit`: see TrigramSearch; tests lower it to drive the many-matches path on small data. */
   constructor(db: Database, options: { searchListLimit?: number } = {}) {
     this.statements = new StatementCache(db);
-    this.list = new PagedList(this.statements, 'manifests', MANIFEST_KEY);
+    this.list = new PagedList(this.statements, 'manifests', MANIFEST_QUERY.key);
     this.search = new TrigramSearch(
       db,
       this.statements,
       'manifests',
-      MANIFEST_SEARCH_FIELDS,
+      MANIFEST_QUERY.searchFields,
       options.searchListLimit,
     );
     this.lookups = indexedLookups(this.statements, 'manifests', MANIFEST_LOOKUP_LISTS, {
@@ -103,27 +97,11 @@ export class ManifestsRepository {
 
   /** The fewest and most days between shipment and receipt over the dataset (a tally, db/tallies.ts). */
   private lag(): ReceiptLag {
-    const tallies = readTallies(this.statements);
-    return { minDays: tallies.lag_min_days, maxDays: tallies.lag_max_days };
-  }
-
-  /** A page as objects; the wire sends pageBytes, which is this page serialised. */
-  page(query: ManifestListQuery): { totalElements: number; content: Record<string, unknown>[] } {
-    const { totalElements, rows } = this.pageRows(query);
-    const content = rows.map((row) => {
-      const shaped: Record<string, unknown> = {};
-      for (const [index, field] of query.fields.entries()) {
-        const value = row[index];
-        shaped[field] =
-          field === 'waste_lines' ? JSON.parse(typeof value === 'string' ? value : '[]') : value;
-      }
-      return shaped;
-    });
-    return { totalElements, content };
+    return tallyLag(this.statements);
   }
 
   /**
-   * A page as the UTF-8 bytes the wire sends: JSON.stringify(page(query)), with each row's stored waste lines
+   * A page as the UTF-8 bytes the wire sends: the JSON of `{totalElements, content}`, with each row's stored waste lines
    * (~115 of the ~137 KB of the page the app asks for) spliced in as text rather than parsed and serialised
    * again. The pieces are written one after another into one buffer: joined into one string first, the page
    * was a rope that the socket write had to flatten and encode, as much work as the rest of the request
@@ -178,8 +156,8 @@ export class ManifestsRepository {
     const where = manifestWhere(query.filterFields, this.search.clause(query.searchKey));
     const single = singleLineSet(query.filterFields, query.searchKey);
     const byDefaultOrder =
-      query.sort.field === DEFAULT_MANIFEST_SORT.field &&
-      query.sort.direction === DEFAULT_MANIFEST_SORT.direction;
+      query.sort.field === MANIFEST_QUERY.defaultSort.field &&
+      query.sort.direction === MANIFEST_QUERY.defaultSort.direction;
     const window =
       byDefaultOrder && !single && query.page * query.pageSize <= RECEIVED_WINDOW_MAX_OFFSET
         ? receivedWindow(query.filterFields, query.searchKey, this.lag())
@@ -192,6 +170,8 @@ export class ManifestsRepository {
             sort: query.sort,
             page: query.page,
             pageSize: query.pageSize,
+            // The received-date window holds exactly the rows of `where`: their bookmarks are the same.
+            query: JSON.stringify([query.filterFields, query.searchKey]),
           });
     const totalElements = single ? this.singleSetCount(single) : this.list.count(where);
     return { totalElements, rows: this.rowValues(ids, query.fields) };
@@ -237,7 +217,7 @@ export class ManifestsRepository {
   }
 
   private singleSetCount(single: SingleLineSet): number {
-    if (!single.shippedStart && !single.shippedEnd) return this.singleSetTotals(single).shipped_count;
+    if (single.bounds.length === 0) return this.singleSetTotals(single).shipped_count;
     const range = singleSetRange(single);
     return this.statements
       .get(`SELECT count(*) FROM manifest_line_sets WHERE ${range.sql}`)
@@ -247,29 +227,19 @@ export class ManifestsRepository {
 
   /** One value's totals, summed over manifest_line_sets' key without reading the manifests. */
   private singleSetTotals(single: SingleLineSet): ManifestTotalsRow {
-    if (!single.shippedStart && !single.shippedEnd) {
-      return (
-        (this.statements
-          .get(
-            `SELECT tons AS total_waste, manifests AS shipped_count, containers AS container_count,
-                    streams AS waste_streams
-             FROM manifest_line_set_totals WHERE member = ? AND code = ?`,
-          )
-          .get(single.member, single.code) as ManifestTotalsRow | undefined) ?? {
-          total_waste: 0,
-          shipped_count: 0,
-          container_count: 0,
-          waste_streams: 0,
-        }
-      );
+    if (single.bounds.length === 0) {
+      const stored = this.statements
+        .get(`SELECT ${STORED_TOTALS_SELECT} FROM manifest_line_set_totals WHERE member = ? AND code = ?`)
+        .get(single.member, single.code) as ManifestTotalsRow | undefined;
+      // A value no manifest holds has no row: its totals are those of no rows.
+      return stored ?? this.lineSetTotals({ sql: 'FALSE', params: [] });
     }
-    const range = singleSetRange(single);
+    return this.lineSetTotals(singleSetRange(single));
+  }
+
+  private lineSetTotals(range: { sql: string; params: string[] }): ManifestTotalsRow {
     return this.statements
-      .get(
-        `SELECT round(coalesce(sum(tons), 0), 4) AS total_waste, count(*) AS shipped_count,
-                coalesce(sum(containers), 0) AS container_count, coalesce(sum(streams), 0) AS waste_streams
-         FROM manifest_line_sets WHERE ${range.sql}`,
-      )
+      .get(`SELECT ${LINE_SET_TOTALS_SELECT} FROM manifest_line_sets WHERE ${range.sql}`)
       .get(...range.params) as ManifestTotalsRow;
   }
 
@@ -277,24 +247,10 @@ export class ManifestsRepository {
     const single = singleLineSet(filterFields, searchKey);
     if (single) return this.singleSetTotals(single);
     const where = manifestWhere(filterFields, this.search.clause(searchKey, 'totals'));
-    if (where.unfiltered) {
-      // Summing a million rows per request is what the tallies save (db/tallies.ts).
-      const tallies = readTallies(this.statements);
-      return {
-        total_waste: Math.round(tallies.manifest_tons * 10_000) / 10_000,
-        shipped_count: tallies.manifests,
-        container_count: tallies.manifest_containers,
-        waste_streams: tallies.manifest_streams,
-      };
-    }
+    // Summing a million rows per request is what the tallies save (db/tallies.ts).
+    if (where.unfiltered) return tallyTotals(this.statements, 'manifests');
     return this.statements
-      .get(
-        `SELECT round(coalesce(sum(t.total_waste_quantity_tons), 0), 4) AS total_waste,
-                count(*) AS shipped_count,
-                coalesce(sum(t.container_count), 0) AS container_count,
-                coalesce(sum(t.waste_stream_count), 0) AS waste_streams
-         FROM manifests t ${where.sql}`,
-      )
+      .get(`SELECT ${TOTALS_SELECT} FROM manifests t ${where.sql}`)
       .get(...where.params) as ManifestTotalsRow;
   }
 

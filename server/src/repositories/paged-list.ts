@@ -3,18 +3,26 @@
  *
  * Two steps: the page's ids come from the sort index alone (LIMIT/OFFSET over an index skips entries
  * without reading rows), then only those rows are read. Ties are broken by the table's public unique key
- * in the sort's direction (shared/query/sort.ts), so pages are stable, cover every row exactly once, and
+ * in the sort's direction (shared/query/definition.ts), so pages are stable, cover every row exactly once, and
  * come in the order any engine holding the same rows computes.
  *
  * Deep pages of the whole table start from a bookmark: the sort key of every BOOKMARK_STEP-th row in that
  * order, noted as pages reach it. Skipping half a million index entries costs ~3.4 ms; seeking to the
- * nearest bookmark and skipping fewer than BOOKMARK_STEP costs ~0.05 ms. Bookmarks and value counts are
- * dropped when the data changes (an import commits, `dataChanged`) and noted again as requests need them.
+ * nearest bookmark and skipping fewer than BOOKMARK_STEP costs ~0.05 ms.
+ *
+ * A filtered or searched list cannot step from bookmark to bookmark cheaply (each step tests the filter on
+ * every row it passes), but whoever reads it deep reads it page after page (an export, a pack download, a
+ * grid scrolled down): each page served notes the sort key of its last row, and the next page seeks past
+ * that key instead of skipping every row before it. Unnoted, a deep page of a 59,574-row search cost 158 ms
+ * against 15 ms for the first; from the page before's bookmark it costs about what the first does.
+ *
+ * Bookmarks of both kinds and value counts are dropped when the data changes (an import commits,
+ * `dataChanged`) and noted again as requests need them.
  */
-import type { Sort } from '../../../shared/query/index.ts';
+import type { Sort } from '../../../shared/query/definition.ts';
+import type { Where } from '../db/sqlite-query.ts';
 import type { StatementCache } from '../db/statements.ts';
-import { readTally } from '../db/tallies.ts';
-import type { Where } from './where.ts';
+import { tallyRows } from '../db/tallies.ts';
 
 export interface PageRequest {
   where: Where;
@@ -23,12 +31,23 @@ export interface PageRequest {
   pageSize: number;
   /** Columns to read for each row (the id is always read). */
   columns: readonly string[];
+  /**
+   * The filters and search as one key, for a filtered or searched list: pages of the same query in the same
+   * order share the bookmarks their pages noted. Without it, a filtered page skips every row before it.
+   */
+  query?: string;
 }
 
 export type Row = Record<string, unknown> & { id: number };
 
 /** Rows between two bookmarks of one order. */
 export const BOOKMARK_STEP = 1000;
+
+/** Filtered queries whose bookmarks are kept, the least recently read dropped first. */
+const QUERIES_KEPT = 64;
+
+/** Bookmarks kept for one filtered query: 5,000,000 rows in pages of 500. */
+const MARKS_PER_QUERY = 10_000;
 
 /** The sort key of a row: its sort field's value and its unique key (just the key when sorting by it). */
 type SortKey = unknown[];
@@ -41,6 +60,11 @@ export class PagedList {
   private readonly counts = new Map<string, Map<string, number>>();
   /** Per "<field> <direction>" of the unfiltered table: the key of row k × BOOKMARK_STEP at index k. */
   private readonly bookmarks = new Map<string, SortKey[]>();
+  /**
+   * Per filtered query and order, least recently read first: the sort key of the row before each offset a
+   * page ended at (so the page from that offset starts just past it).
+   */
+  private readonly continuations = new Map<string, Map<number, SortKey>>();
 
   /** `key`: the table's public unique key column, which breaks ties (indexed with every sort field). */
   constructor(statements: StatementCache, table: string, key: string) {
@@ -60,7 +84,7 @@ export class PagedList {
     }
     // The table's row count is a tally kept current by every commit (db/tallies.ts).
     if (where.unfiltered)
-      return readTally(this.statements, this.table === 'manifests' ? 'manifests' : 'generators');
+      return tallyRows(this.statements, this.table === 'manifests' ? 'manifests' : 'generators');
     return this.statements
       .get(`SELECT count(*) FROM ${this.table} t ${where.sql}`)
       .pluck()
@@ -94,6 +118,7 @@ export class PagedList {
   dataChanged(): void {
     this.counts.clear();
     this.bookmarks.clear();
+    this.continuations.clear();
   }
 
   page(request: PageRequest): Row[] {
@@ -111,6 +136,7 @@ export class PagedList {
         .pluck()
         .all(...mark, pageSize, offset % BOOKMARK_STEP) as number[];
     }
+    if (!where.unfiltered && request.query !== undefined) return this.continuedIds(request, request.query);
     return this.statements
       .get(`SELECT t.id FROM ${this.table} t ${where.sql} ${this.orderBy(sort)} LIMIT ? OFFSET ?`)
       .pluck()
@@ -139,6 +165,64 @@ export class PagedList {
       if (last) marks.push(last);
     }
     return marks[index];
+  }
+
+  /**
+   * A filtered page from the nearest bookmark before it that an earlier page of the same query noted (the
+   * page before, when the list is read in turn), noting this page's own end for the page after.
+   */
+  private continuedIds(request: Omit<PageRequest, 'columns'>, query: string): number[] {
+    const { where, sort, page, pageSize } = request;
+    const offset = page * pageSize;
+    const marks = this.continuationsOf(`${sort.field} ${sort.direction} ${query}`);
+    let from = 0;
+    let after = marks.get(offset);
+    if (after) from = offset;
+    else {
+      for (const [at, key] of marks) {
+        if (at <= offset && at > from) {
+          from = at;
+          after = key;
+        }
+      }
+    }
+    const columns = `t.id, ${this.keyColumns(sort)}`;
+    const rows = (
+      after
+        ? this.statements
+            .get(
+              `SELECT ${columns} FROM ${this.table} t
+               ${where.sql ? `${where.sql} AND` : 'WHERE'} ${this.pastKey(sort)}
+               ${this.orderBy(sort)} LIMIT ? OFFSET ?`,
+            )
+            .raw()
+            .all(...where.params, ...after, pageSize, offset - from)
+        : this.statements
+            .get(`SELECT ${columns} FROM ${this.table} t ${where.sql} ${this.orderBy(sort)} LIMIT ? OFFSET ?`)
+            .raw()
+            .all(...where.params, pageSize, offset)
+    ) as [number, ...SortKey][];
+    const last = rows.at(-1);
+    if (last && marks.size < MARKS_PER_QUERY) marks.set(offset + rows.length, last.slice(1));
+    return rows.map((row) => row[0]);
+  }
+
+  /** The bookmarks of one filtered query and order, which becomes the most recently read. */
+  private continuationsOf(name: string): Map<number, SortKey> {
+    const marks = this.continuations.get(name) ?? new Map<number, SortKey>();
+    this.continuations.delete(name);
+    this.continuations.set(name, marks);
+    if (this.continuations.size > QUERIES_KEPT) {
+      const oldest = this.continuations.keys().next().value;
+      if (oldest !== undefined) this.continuations.delete(oldest);
+    }
+    return marks;
+  }
+
+  /** SQL true for rows strictly after a sort key in the sort's order; binds the key. */
+  private pastKey(sort: Sort<string>): string {
+    const key = this.orderColumns(sort);
+    return `(${key.join(', ')}) ${sort.direction === 'asc' ? '>' : '<'} (${key.map(() => '?').join(', ')})`;
   }
 
   /** Rows from a sort key on (that row included), in the sort's order; binds the key, LIMIT and OFFSET. */

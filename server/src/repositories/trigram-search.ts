@@ -9,20 +9,12 @@
 import type { Database } from 'better-sqlite3';
 import { asciiFoldSuffices, foldCase } from '../../../shared/query/search.ts';
 import { SEARCH_FOLD_FUNCTION } from '../db/open.ts';
+import type { SearchClause } from '../db/sqlite-query.ts';
 import type { StatementCache } from '../db/statements.ts';
 import { TRIGRAM_MIN_LENGTH, trigramPhrase } from '../db/search-index.ts';
 
 /** Above this many matches the sort-index walk beats reading and sorting the matching rows. */
 export const SEARCH_LIST_LIMIT = 5000;
-
-export interface SearchClause {
-  sql: string;
-  params: (string | number)[];
-  /** Rows matching the search alone, when the index answered it. */
-  matches?: number;
-  /** Their ids, when the index answered it. */
-  ids?: readonly number[];
-}
 
 export class TrigramSearch {
   private readonly statements: StatementCache;

@@ -1,7 +1,8 @@
 /** Login and logout (docs/api.md, "Authentication"; the spec leaves the login operation "not shown"). */
 import type { Database } from 'better-sqlite3';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { LoginRequest } from '../../../shared/api/index.ts';
+import { readRequest } from '../../../shared/query/parse.ts';
 import { PASSWORD_COST, hashPassword, needsRehash, verifyPassword } from '../auth/passwords.ts';
 import type { LoginThrottle } from '../auth/throttle.ts';
 import type { TokenStore } from '../auth/tokens.ts';
@@ -21,14 +22,18 @@ const UNKNOWN_USER_HASH = [
   'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
 ].join('$');
 
-export function authRoutes(
-  app: FastifyInstance,
-  deps: { db: Database; tokens: TokenStore; throttle: LoginThrottle },
-) {
+export interface AuthDeps {
+  db: Database;
+  tokens: TokenStore;
+  throttle: LoginThrottle;
+}
+
+/** Registered on the app as a plugin of its own, with what it needs. */
+export const authRoutes: FastifyPluginCallback<AuthDeps> = (app, deps, done) => {
   app.post('/api/tracker/auth/login/', { config: { public: true } }, async (request, reply) => {
-    const parsed = LoginRequest.safeParse(request.body);
-    if (!parsed.success) throw validationProblem(parsed.error, 'body');
-    const { username, password } = parsed.data;
+    const parsed = readRequest(LoginRequest, request.body);
+    if (!parsed.ok) throw validationProblem(parsed.issues, 'body');
+    const { username, password } = parsed.value;
     const reservation = deps.throttle.reserve(username, request.ip);
     if (!reservation.allowed) {
       const wait = reservation.retryAfter;
@@ -59,4 +64,5 @@ export function authRoutes(
     if (request.bearerToken) deps.tokens.revoke(request.bearerToken);
     return reply.code(204).send();
   });
-}
+  done();
+};

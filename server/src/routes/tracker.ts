@@ -1,37 +1,26 @@
 /**
  * The tracker endpoints (spec 4.1–4.7), paths exactly as the spec writes them. Routes only validate, call a
  * repository and shape the answer for the wire dialect. A call that scans a whole table (the repository's
- * `scans` says so) goes to the read pool, when there is one, so that it does not hold the event loop.
+ * `scans` says so) goes to the read pool, when there is one, so that it does not hold the event loop, and is
+ * dropped there if its client leaves first.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import type { z } from 'zod';
 import {
-  GENERATOR_FIELDS,
   GeneratorAggregateRequest,
   GeneratorDetailQuery,
-  GeneratorListRequest,
   GeneratorLookupQuery,
-  MANIFEST_FIELDS,
   ManifestAggregateRequest,
-  ManifestListRequest,
   ManifestLookupQuery,
   type Dialect,
 } from '../../../shared/api/index.ts';
-import {
-  DEFAULT_GENERATOR_SORT,
-  DEFAULT_MANIFEST_SORT,
-  GENERATOR_SORT_FIELDS,
-  MANIFEST_SORT_FIELDS,
-  parseSelectedFields,
-  parseSort,
-  type Parsed,
-} from '../../../shared/query/index.ts';
-import { parseSearch } from '../../../shared/query/search.ts';
+import { readGeneratorList, readManifestList, readRequest, type Read } from '../../../shared/query/parse.ts';
 import { generatorDetail, generatorTotals, manifestTotals } from '../http/dialect.ts';
 import { HttpProblem, validationProblem } from '../http/problem.ts';
 import type { DetailRepository } from '../repositories/detail-repository.ts';
 import type { GeneratorsRepository } from '../repositories/generators-repository.ts';
 import type { ManifestsRepository } from '../repositories/manifests-repository.ts';
+import { untilClientLeaves } from '../http/client-gone.ts';
 import type { ReadPool } from '../workers/read-pool.ts';
 
 export interface TrackerDeps {
@@ -46,68 +35,49 @@ export interface TrackerDeps {
 /** The manifests page is sent as the bytes the repository writes (waste lines spliced in as stored JSON). */
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** The request as read (shared/query/parse.ts), or a 400 naming every problem. */
+function valueOf<T>(read: Read<T>, where: 'body' | 'query'): T {
+  if (read.ok) return read.value;
+  throw validationProblem(read.issues, where);
+}
+
 function parse<Schema extends z.ZodType>(
   schema: Schema,
   value: unknown,
   where: 'body' | 'query',
 ): z.output<Schema> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw validationProblem(parsed.error, where);
-  return parsed.data;
+  return valueOf(readRequest(schema, value), where);
 }
 
-function valueOf<T>(parsed: Parsed<T>, path: string): T {
-  if (parsed.ok) return parsed.value;
-  throw new HttpProblem(400, `${path}: ${parsed.message}`, {
-    type: 'urn:waste-tracker:problem:validation',
-    errors: [{ path, message: parsed.message }],
-  });
-}
-
-export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
+/** Registered on the app as a plugin of its own, with the repositories it calls. */
+export const trackerRoutes: FastifyPluginCallback<TrackerDeps> = (app, deps, done) => {
   const generatorsScope = { config: { scopes: ['generators'] as const } };
   const manifestsScope = { config: { scopes: ['manifests'] as const } };
 
   const { pool } = deps;
 
-  app.post('/api/tracker/generators/aggregated_data/', generatorsScope, async (request) => {
-    const body = parse(GeneratorAggregateRequest, request.body, 'body');
-    const searchKey = valueOf(parseSearch(body.searchKey, 'searchKey'), 'body.searchKey');
+  app.post('/api/tracker/generators/aggregated_data/', generatorsScope, async (request, reply) => {
+    const { filterFields, searchKey } = parse(GeneratorAggregateRequest, request.body, 'body');
     const totals =
       pool && deps.generators.scans(searchKey)
-        ? await pool.run('generatorsTotals', body.filterFields, searchKey)
-        : deps.generators.totals(body.filterFields, searchKey);
+        ? await pool.runUntil(untilClientLeaves(reply), 'generatorsTotals', filterFields, searchKey)
+        : deps.generators.totals(filterFields, searchKey);
     return generatorTotals(totals, deps.dialect);
   });
 
-  app.post('/api/tracker/generators/', generatorsScope, (request) => {
-    const body = parse(GeneratorListRequest, request.body, 'body');
-    const query = {
-      filterFields: body.filterFields,
-      searchKey: valueOf(parseSearch(body.searchKey, 'searchKey'), 'body.searchKey'),
-      sort: valueOf(
-        parseSort(body.pageInfo.sort, GENERATOR_SORT_FIELDS, DEFAULT_GENERATOR_SORT),
-        'body.pageInfo.sort',
-      ),
-      fields: valueOf(
-        parseSelectedFields(body.pageInfo.selectedFields, GENERATOR_FIELDS),
-        'body.pageInfo.selectedFields',
-      ),
-      page: body.pageInfo.page,
-      pageSize: body.pageInfo.pageSize,
-    };
+  app.post('/api/tracker/generators/', generatorsScope, (request, reply) => {
+    const query = valueOf(readGeneratorList(request.body), 'body');
     return pool && deps.generators.scans(query.searchKey)
-      ? pool.run('generatorsPage', query)
+      ? pool.runUntil(untilClientLeaves(reply), 'generatorsPage', query)
       : deps.generators.page(query);
   });
 
-  app.get('/api/tracker/generators/filters/', generatorsScope, (request) => {
-    const query = parse(GeneratorLookupQuery, request.query, 'query');
-    const search = valueOf(parseSearch(query.search, 'search'), 'query.search');
-    if (!pool) return deps.generators.lookup(query.field, search, query.page);
+  app.get('/api/tracker/generators/filters/', generatorsScope, (request, reply) => {
+    const { field, search, page } = parse(GeneratorLookupQuery, request.query, 'query');
+    if (!pool) return deps.generators.lookup(field, search, page);
     return (
-      deps.generators.lookupWithoutScan(query.field, search, query.page) ??
-      pool.run('generatorsLookup', query.field, search, query.page)
+      deps.generators.lookupWithoutScan(field, search, page) ??
+      pool.runUntil(untilClientLeaves(reply), 'generatorsLookup', field, search, page)
     );
   });
 
@@ -122,35 +92,20 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
     },
   );
 
-  app.post('/api/tracker/manifests/aggregated_data/', manifestsScope, async (request) => {
-    const body = parse(ManifestAggregateRequest, request.body, 'body');
-    const searchKey = valueOf(parseSearch(body.searchKey, 'searchKey'), 'body.searchKey');
+  app.post('/api/tracker/manifests/aggregated_data/', manifestsScope, async (request, reply) => {
+    const { filterFields, searchKey } = parse(ManifestAggregateRequest, request.body, 'body');
     const totals =
       pool && deps.manifests.scans(searchKey)
-        ? await pool.run('manifestsTotals', body.filterFields, searchKey)
-        : deps.manifests.totals(body.filterFields, searchKey);
+        ? await pool.runUntil(untilClientLeaves(reply), 'manifestsTotals', filterFields, searchKey)
+        : deps.manifests.totals(filterFields, searchKey);
     return manifestTotals(totals, deps.dialect);
   });
 
   app.post('/api/tracker/manifests/', manifestsScope, async (request, reply) => {
-    const body = parse(ManifestListRequest, request.body, 'body');
-    const query = {
-      filterFields: body.filterFields,
-      searchKey: valueOf(parseSearch(body.searchKey, 'searchKey'), 'body.searchKey'),
-      sort: valueOf(
-        parseSort(body.pageInfo.sort, MANIFEST_SORT_FIELDS, DEFAULT_MANIFEST_SORT),
-        'body.pageInfo.sort',
-      ),
-      fields: valueOf(
-        parseSelectedFields(body.pageInfo.selectedFields, MANIFEST_FIELDS),
-        'body.pageInfo.selectedFields',
-      ),
-      page: body.pageInfo.page,
-      pageSize: body.pageInfo.pageSize,
-    };
+    const query = valueOf(readManifestList(request.body), 'body');
     let bytes: Buffer;
     if (pool && deps.manifests.scans(query.searchKey)) {
-      const copied = await pool.run('manifestsPageBytes', query);
+      const copied = await pool.runUntil(untilClientLeaves(reply), 'manifestsPageBytes', query);
       bytes = Buffer.from(copied.buffer, copied.byteOffset, copied.byteLength);
     } else {
       bytes = deps.manifests.pageBytes(query);
@@ -158,13 +113,13 @@ export function trackerRoutes(app: FastifyInstance, deps: TrackerDeps): void {
     return reply.type(JSON_TYPE).send(bytes);
   });
 
-  app.get('/api/tracker/shipments_and_waste_volumes/filters/', manifestsScope, (request) => {
-    const query = parse(ManifestLookupQuery, request.query, 'query');
-    const search = valueOf(parseSearch(query.search, 'search'), 'query.search');
-    if (!pool) return deps.manifests.lookup(query.field, search, query.page);
+  app.get('/api/tracker/shipments_and_waste_volumes/filters/', manifestsScope, (request, reply) => {
+    const { field, search, page } = parse(ManifestLookupQuery, request.query, 'query');
+    if (!pool) return deps.manifests.lookup(field, search, page);
     return (
-      deps.manifests.lookupWithoutScan(query.field, search, query.page) ??
-      pool.run('manifestsLookup', query.field, search, query.page)
+      deps.manifests.lookupWithoutScan(field, search, page) ??
+      pool.runUntil(untilClientLeaves(reply), 'manifestsLookup', field, search, page)
     );
   });
-}
+  done();
+};

@@ -5,6 +5,9 @@
  * answers stays on the main thread, with no hop (docs/api.md "What runs in worker threads").
  *
  * Workers start on the first job, take one job at a time, and jobs wait in arrival order for a free worker.
+ * A job whose request has gone (its client closed the connection) is dropped: taken off the queue, or, when
+ * it is running, its worker is stopped (a synchronous scan cannot be interrupted otherwise) and the next job
+ * starts a new one. A client that asks and leaves, again and again, cannot keep the workers scanning.
  */
 import { Worker } from 'node:worker_threads';
 import type {
@@ -32,6 +35,8 @@ interface Pending {
   message: ReadJobMessage;
   resolve: (result: unknown) => void;
   reject: (error: Error) => void;
+  /** Stops following the job's signal once the job has ended. */
+  settled: () => void;
 }
 
 interface Slot {
@@ -40,6 +45,9 @@ interface Slot {
 }
 
 export class ReadPoolError extends Error {}
+
+/** The job's request went away before its answer, so the job was dropped. */
+export class ReadJobDropped extends ReadPoolError {}
 
 export class ReadPool {
   private readonly dbPath: string;
@@ -61,15 +69,53 @@ export class ReadPool {
   }
 
   run<Name extends ReadJobName>(name: Name, ...args: ReadJobArgs<Name>): Promise<ReadJobResult<Name>> {
+    return this.runUntil(undefined, name, ...args);
+  }
+
+  /** As `run`, but the job is dropped (ReadJobDropped) as soon as `signal` aborts: its request went away. */
+  runUntil<Name extends ReadJobName>(
+    signal: AbortSignal | undefined,
+    name: Name,
+    ...args: ReadJobArgs<Name>
+  ): Promise<ReadJobResult<Name>> {
     if (this.closed) return Promise.reject(new ReadPoolError('the read pool is closed'));
+    if (signal?.aborted)
+      return Promise.reject(new ReadJobDropped('the request went away before its job ran'));
     return new Promise((resolve, reject) => {
-      this.queue.push({
+      const drop = () => this.drop(pending);
+      const pending: Pending = {
         message: { id: this.nextId++, name, args },
-        resolve: resolve as (result: unknown) => void,
-        reject,
-      });
+        resolve: (result) => {
+          pending.settled();
+          (resolve as (result: unknown) => void)(result);
+        },
+        reject: (error) => {
+          pending.settled();
+          reject(error);
+        },
+        settled: () => signal?.removeEventListener('abort', drop),
+      };
+      signal?.addEventListener('abort', drop, { once: true });
+      this.queue.push(pending);
       this.dispatch();
     });
+  }
+
+  /** Takes a job off the queue, or stops the worker running it; its caller hears ReadJobDropped. */
+  private drop(pending: Pending): void {
+    const queued = this.queue.indexOf(pending);
+    if (queued !== -1) {
+      this.queue.splice(queued, 1);
+      pending.reject(new ReadJobDropped('the request went away before its job ran'));
+      return;
+    }
+    const slot = this.slots.find((each) => each.job === pending);
+    if (!slot) return;
+    this.slots.splice(this.slots.indexOf(slot), 1);
+    slot.job = undefined;
+    pending.reject(new ReadJobDropped('the request went away while its job ran'));
+    void slot.worker.terminate();
+    this.dispatch();
   }
 
   /** Stops every worker; jobs not yet answered fail. */

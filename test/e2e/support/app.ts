@@ -31,6 +31,8 @@ export interface AppOptions {
   manifests?: number;
   /** Put a gate in front of the server that tests can shut and reopen (`App.gate`). */
   gate?: boolean;
+  /** Rows an export's sheet may hold, lowered to see a table continue on numbered sheets. */
+  sheetRows?: number;
 }
 
 export class App {
@@ -64,6 +66,7 @@ export class App {
         preloadFile: resolve(BUILD_ROOT, 'preload/index.cjs'),
         apiBaseUrl: gate?.baseUrl ?? server.baseUrl,
         log: (message) => bridgeLog.push(message),
+        ...(options.sheetRows ? { sheetRows: options.sheetRows } : {}),
       });
       return new App(server, bridge, bridgeLog, gate);
     } catch (error) {

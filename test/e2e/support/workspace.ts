@@ -14,7 +14,7 @@ export async function signInThroughUi(
   await page.getByLabel('User name').fill(user.username);
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toBeVisible();
 }
 
 export async function openWorkspace(page: Page, name: Workspace): Promise<void> {

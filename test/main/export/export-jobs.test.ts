@@ -2,10 +2,10 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LIMITS } from '../../../shared/api/index.ts';
 import { GENERATOR_COLUMNS } from '../../../shared/columns.ts';
 import type { Result } from '../../../shared/ipc/contract.ts';
 import {
-  EXPORT_PAGE_SIZE,
   apiPages,
   createExports,
   type ExportEvents,
@@ -41,8 +41,8 @@ function listOf(total: number) {
   const asked: number[] = [];
   const fetchPage: FetchPage = (page) => {
     asked.push(page);
-    const start = page * EXPORT_PAGE_SIZE;
-    const rows = Array.from({ length: Math.max(0, Math.min(EXPORT_PAGE_SIZE, total - start)) }, (_, i) =>
+    const start = page * LIMITS.pageSizeMax;
+    const rows = Array.from({ length: Math.max(0, Math.min(LIMITS.pageSizeMax, total - start)) }, (_, i) =>
       generator(start + i),
     );
     return Promise.resolve({ ok: true, data: { totalElements: total, rows } });
@@ -128,7 +128,7 @@ describe('export jobs', () => {
           ok: true,
           data: {
             ...answer.data,
-            rows: Array.from({ length: EXPORT_PAGE_SIZE }, () => answer.data.rows[0]!),
+            rows: Array.from({ length: LIMITS.pageSizeMax }, () => answer.data.rows[0]!),
           },
         };
       });
@@ -227,7 +227,7 @@ describe('export jobs', () => {
     const pages = [
       bytes({
         totalElements: ' 1,000',
-        content: Array.from({ length: EXPORT_PAGE_SIZE }, (_, i) => generator(i)),
+        content: Array.from({ length: LIMITS.pageSizeMax }, (_, i) => generator(i)),
       }),
       bytes({ totalElements: 1_000, content: [{ epa_handler_id: 'CAD1', total_waste: 'lots' }] }),
     ];

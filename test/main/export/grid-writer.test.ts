@@ -9,6 +9,7 @@ import {
   type ExportPage,
   type ExportRow,
   type GridFile,
+  type WriteProgress,
 } from '../../../main/src/export/grid-writer.ts';
 import { excelSerial, readBook } from './workbook-reader.ts';
 
@@ -76,9 +77,15 @@ function manifest(index: number, extra: Partial<Record<string, unknown>> = {}): 
   };
 }
 
+/** The rows written as each page's progress told them; the waste lines' own phase apart. */
 const progress = () => {
   const seen: number[] = [];
-  return { seen, onProgress: ({ rowsWritten }: { rowsWritten: number }) => seen.push(rowsWritten) };
+  return {
+    seen,
+    onProgress: ({ rowsWritten, wasteLines }: WriteProgress) => {
+      if (!wasteLines) seen.push(rowsWritten);
+    },
+  };
 };
 
 describe('the xlsx grid writer', () => {
@@ -151,6 +158,8 @@ describe('the xlsx grid writer', () => {
     expect(book.rows('Query').map((cells) => cells.map((cell) => cell?.v))).toEqual([
       ['Rows', 7],
       ['Search', 'acme'],
+      ['Sheet', 'Manifests: rows 1 to 7 of 7'],
+      ['Sheet', 'Waste lines: waste lines 1 to 14 of 14'],
     ]);
   });
 

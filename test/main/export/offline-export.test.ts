@@ -16,7 +16,8 @@ import {
   type Column,
 } from '../../../shared/columns.ts';
 import type { Result } from '../../../shared/ipc/contract.ts';
-import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
+import { LIMITS } from '../../../shared/api/index.ts';
+import { OFFLINE_CHUNK_LINES, type ExportGridInput } from '../../../shared/ipc/exports.ts';
 import { openPack, type OpenedPack } from '../../../renderer/src/offline/engine/open-pack.ts';
 import {
   pageRequest,
@@ -245,6 +246,16 @@ const BAD_CHUNKS: { name: string; rows: unknown[]; problem: RegExp }[] = [
   },
   { name: 'a row that is not an object', rows: ['CAD000000001'], problem: /\(row 51: / },
   { name: 'a name that is not text', rows: [{ generator_name: 42 }], problem: /\(row 51, generator_name: / },
+  {
+    name: 'a name longer than any field of the API',
+    rows: [{ generator_name: 'x'.repeat(LIMITS.fieldTextMax + 1) }],
+    problem: /\(row 51, generator_name: a text field is at most 4000 characters\)/,
+  },
+  {
+    name: 'a number sent as endless text',
+    rows: [{ total_waste: '9'.repeat(LIMITS.fieldTextMax + 1) }],
+    problem: /\(row 51, total_waste: /,
+  },
 ];
 
 describe('chunks of offline data are checked in main', () => {
@@ -293,6 +304,42 @@ describe('chunks of offline data are checked in main', () => {
     });
     assertOk(await app.invoke('exports', 'cancel', { id }));
     await settled(app, id);
+  });
+
+  it('refuses a manifest with more waste lines than the API allows, and a chunk with too many in all', async () => {
+    const line = engineRows<ManifestRecord>(manifestPack, {
+      list: 'manifests',
+      format: 'xlsx',
+      fields: ['manifest_tracking_number'],
+    }).find((row) => (row.waste_lines?.length ?? 0) > 0)?.waste_lines?.[0];
+    if (!line) throw new Error('the pack has no waste line');
+    const manifest = (lines: number) => ({
+      manifest_tracking_number: line.manifest_tracking_number,
+      waste_lines: Array.from({ length: lines }, () => line),
+    });
+    for (const [rows, problem] of [
+      [
+        [manifest(LIMITS.wasteLinesMax + 1)],
+        /\(row 1, waste_lines: a manifest has at most 1000 waste lines\)/,
+      ],
+      [
+        [manifest(900), manifest(900), manifest(900)],
+        new RegExp(`\\(the rows: a chunk holds at most ${OFFLINE_CHUNK_LINES} waste lines in all\\)`),
+      ],
+    ] as const) {
+      const id = await start({ list: 'manifests', format: 'xlsx', fields: ['manifest_tracking_number'] });
+      const refused = await app.invoke('exports', 'offlineChunk', {
+        id,
+        total: rows.length,
+        rows: [...rows],
+      });
+      expect(refused).toMatchObject({ ok: false, error: { kind: 'bad-request' } });
+      expect(refused.ok ? '' : refused.error.message).toMatch(problem);
+      expect(await settled(app, id)).toMatchObject({
+        id,
+        message: expect.stringMatching(problem) as unknown,
+      });
+    }
   });
 
   it('refuses a chunk for an export that is not running', async () => {

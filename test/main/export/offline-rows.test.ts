@@ -4,6 +4,7 @@
  * sending fails the export instead of holding it open; and a chunk's rows are checked against their list.
  */
 import { describe, expect, it } from 'vitest';
+import { moreRowsThanCounted } from '../../../main/src/export/export-jobs.ts';
 import { ChunkFeed, STOPPED_ARRIVING, parseChunk } from '../../../main/src/export/offline-rows.ts';
 
 const page = (count: number) => ({
@@ -35,6 +36,17 @@ describe('the chunk feed', () => {
     feed.end();
     expect(await next).toEqual({ done: true, value: undefined });
     expect(feed.received).toBe(3);
+  });
+
+  it('fails the export at a chunk that goes past the total the first chunk gave', async () => {
+    const feed = new ChunkFeed('generators');
+    const reader = feed.pages(new AbortController().signal);
+    const first = feed.push(page(8));
+    expect(await nextRows(reader)).toHaveLength(8);
+    const next = reader.next();
+    await first;
+    await expect(feed.push({ ...page(3), totalElements: 1_000 })).rejects.toThrow(moreRowsThanCounted(10));
+    await expect(next).rejects.toThrow(moreRowsThanCounted(10));
   });
 
   it('refuses a second chunk sent before the first was written', async () => {

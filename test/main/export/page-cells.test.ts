@@ -130,6 +130,16 @@ describe('an API page read into cells', () => {
       }),
       shape(' at content.0.waste_lines.0.usdot_desc', 'expected text, got nothing'),
     ],
+    [
+      'a text field longer than the API allows',
+      JSON.stringify({ totalElements: 1, content: [manifest({ generator_name: 'x'.repeat(4001) })] }),
+      shape(' at content.0.generator_name', 'a text field is at most 4000 characters'),
+    ],
+    [
+      'more waste lines than a manifest has',
+      JSON.stringify({ totalElements: 1, content: [manifest({ waste_lines: Array(1001).fill(line()) })] }),
+      shape(' at content.0.waste_lines', 'a manifest has at most 1000 waste lines'),
+    ],
   ])('refuses %s, naming the row and the field', (_, text, message) => {
     expect(() => readPageCells(text, manifests, fail)).toThrow(new Error(message));
   });

@@ -4,10 +4,16 @@
  * page until the total, stopping at the first chunk main refuses and saying why when the pack fails.
  */
 import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../../../shared/api/index.ts';
 import type { Result } from '../../../shared/ipc/contract.ts';
-import { OFFLINE_CHUNK_ROWS, type ExportGridInput } from '../../../shared/ipc/exports.ts';
 import {
-  OFFLINE_PAGE_SIZE,
+  OFFLINE_CHUNK_LINES,
+  OFFLINE_CHUNK_ROWS,
+  chunkLines,
+  type ExportGridInput,
+} from '../../../shared/ipc/exports.ts';
+import {
+  chunksOf,
   pageRequest,
   sendOfflineRows,
   type ListRequest,
@@ -20,6 +26,22 @@ const manifests: ExportGridInput = {
   sort: 'shipped_date asc',
   fields: ['manifest_tracking_number', 'shipped_date', 'manifest_tracking_number'],
 };
+
+describe('the chunks of a page', () => {
+  it('keep every row once, in order, within the rows and the waste lines a chunk may hold', () => {
+    const rows = Array.from({ length: 500 }, (_, index) => ({
+      manifest_tracking_number: String(index),
+      waste_lines: Array.from({ length: index % 50 === 0 ? 900 : 3 }, () => ({})),
+    }));
+    const chunks = [...chunksOf(rows)];
+    expect(chunks.flat()).toEqual(rows);
+    for (const chunk of chunks) {
+      expect(chunk.length).toBeLessThanOrEqual(OFFLINE_CHUNK_ROWS);
+      expect(chunkLines(chunk)).toBeLessThanOrEqual(OFFLINE_CHUNK_LINES);
+    }
+    expect(chunks.length).toBeGreaterThan(2);
+  });
+});
 
 describe('the list request of a page', () => {
   it.each([
@@ -43,7 +65,7 @@ describe('the list request of a page', () => {
     expect(request.name).toBe(`${query.list}.list`);
     expect(request.input.pageInfo).toEqual({
       page: 3,
-      pageSize: OFFLINE_PAGE_SIZE,
+      pageSize: LIMITS.pageSizeMax,
       selectedFields,
       ...(query.sort ? { sort: query.sort } : {}),
     });

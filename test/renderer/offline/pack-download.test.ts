@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LIMITS } from '../../../shared/api/index.ts';
 import { sessionChanged, useSession } from '../../../renderer/src/data/session.ts';
 import { useConnectivity } from '../../../renderer/src/offline/connectivity.ts';
 import {
@@ -12,19 +13,13 @@ import { engineHost } from '../../../renderer/src/offline/engine/engine-host.ts'
 import type { EngineMessage } from '../../../renderer/src/offline/engine/engine-messages.ts';
 import { openPack } from '../../../renderer/src/offline/engine/open-pack.ts';
 import { setOfflineEngine, type PackQuery } from '../../../renderer/src/offline/engine-seam.ts';
-import {
-  ROW_PAGE_SIZE,
-  SET_ASIDE,
-  STOPPED,
-  createPack,
-  runDownload,
-} from '../../../renderer/src/offline/pack-download.ts';
+import { SET_ASIDE, STOPPED, createPack, runDownload } from '../../../renderer/src/offline/pack-download.ts';
 import { deletePack, describeQuery, listPacks, loadPackRows } from '../../../renderer/src/offline/packs.ts';
 import { readStoredPack, saveStoredIndexes } from '../../../renderer/src/offline/stored-pack.ts';
 import { dataset, installTracker } from './fake-tracker.ts';
 
 const MANIFESTS: PackQuery = { list: 'manifests', filterFields: {}, searchKey: '' };
-const DATA = dataset(ROW_PAGE_SIZE * 4 + 37, 120);
+const DATA = dataset(LIMITS.pageSizeMax * 4 + 37, 120);
 
 let db: OfflineDatabase;
 let unique = 0;
@@ -121,7 +116,7 @@ describe('an offline pack download', () => {
     const pack = await createPack(db, MANIFESTS, describeQuery(MANIFESTS));
     const pause = new AbortController();
     const end = runDownload(db, pack.id, pause.signal, (state) => {
-      if (state.part === 'rows' && state.done >= ROW_PAGE_SIZE) pause.abort();
+      if (state.part === 'rows' && state.done >= LIMITS.pageSizeMax) pause.abort();
     });
     expect(await end).toEqual({ outcome: 'paused' });
     expect((await db.packs.get(pack.id))!.status).toBe('paused');
@@ -134,7 +129,7 @@ describe('an offline pack download', () => {
     const pack = await createPack(db, MANIFESTS, describeQuery(MANIFESTS));
     const aside = new AbortController();
     const end = runDownload(db, pack.id, aside.signal, (state) => {
-      if (state.part === 'rows' && state.done >= ROW_PAGE_SIZE) aside.abort(SET_ASIDE);
+      if (state.part === 'rows' && state.done >= LIMITS.pageSizeMax) aside.abort(SET_ASIDE);
     });
     expect(await end).toEqual({ outcome: 'paused' });
     expect((await db.packs.get(pack.id))!.status).toBe('interrupted');

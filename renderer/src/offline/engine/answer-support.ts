@@ -1,55 +1,24 @@
 /**
- * What every answer of the engine shares: reading a request as the server reads it (its zod schema first,
- * then the shared parsers), errors as the IPC contract's values, rows cut to the selected fields, and a list
- * page.
+ * What every answer of the engine shares: a request read as the server reads it and refused in the same
+ * words (shared/query/parse.ts), errors as the IPC contract's values, each filter member's index and the
+ * ranges of the bound members built from shared/query's definition, rows cut to the selected fields, and a
+ * list page.
  */
-import type { z } from 'zod';
-import type { PageInfo } from '../../../../shared/api/index.ts';
 import type { IpcError } from '../../../../shared/ipc/contract.ts';
-import { parseSelectedFields, parseSort, type Parsed, type Sort } from '../../../../shared/query/index.ts';
-import { parseSearch } from '../../../../shared/query/search.ts';
-import type { PackTable, Selection } from './pack-table.ts';
+import { valuesMembers, type Member } from '../../../../shared/query/definition.ts';
+import { describeIssues, type ListQuery, type Read } from '../../../../shared/query/parse.ts';
+import type { MemberValues, PackTable, Range, Selection } from './pack-table.ts';
 
-export const fail = (kind: IpcError['kind'], message: string): { ok: false; error: IpcError } => ({
+type Failure = { ok: false; error: IpcError };
+
+export const fail = (kind: IpcError['kind'], message: string): Failure => ({
   ok: false,
   error: { kind, message },
 });
 
-/** Neumaier's compensated sum, as SQLite's sum() adds, then round(·, 4) as the server's totals round. */
-export function compensatedTotal(values: Float64Array, positions: Int32Array): number {
-  let sum = 0;
-  let compensation = 0;
-  for (const position of positions) {
-    const value = values[position] ?? 0;
-    const total = sum + value;
-    compensation += Math.abs(sum) >= Math.abs(value) ? sum - total + value : value - total + sum;
-    sum = total;
-  }
-  return Math.round((sum + compensation) * 10_000) / 10_000;
-}
-
-/** A schema's reading of an input, or the first problem as the server words it ("path: message"). */
-export function read<Schema extends z.ZodType>(schema: Schema, input: unknown): Parsed<z.output<Schema>> {
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  const issue = parsed.error.issues[0];
-  const path = issue?.path.join('.') ?? '';
-  return { ok: false, message: `${path === '' ? '' : `${path}: `}${issue?.message ?? 'invalid request'}` };
-}
-
-/** Reads every parameter; the first that fails is the answer. */
-export function all<T extends readonly Parsed<unknown>[]>(
-  ...parsed: T
-):
-  | { ok: true; values: { [K in keyof T]: T[K] extends Parsed<infer V> ? V : never } }
-  | { ok: false; message: string } {
-  for (const one of parsed) if (!one.ok) return one;
-  return {
-    ok: true,
-    values: parsed.map((one) => (one as { value: unknown }).value) as {
-      [K in keyof T]: T[K] extends Parsed<infer V> ? V : never;
-    },
-  };
+/** A request's reading, or its refusal as the server words it. */
+export function answerable<T>(read: Read<T>): { ok: true; value: T } | Failure {
+  return read.ok ? read : fail('bad-request', describeIssues(read.issues));
 }
 
 /** Refuses rows a pack cannot be queried over: selectedFields, sorts and searches read every field. */
@@ -79,42 +48,66 @@ export function pick(
   return picked;
 }
 
-/** How one list reads its pages: its sortable and selectable fields and how a filter and search select. */
-export interface ListRules<Filters> {
-  sortable: readonly string[];
-  defaultSort: Sort<string>;
-  fields: readonly string[];
-  select(filters: Filters, searchKey: string): Selection;
-  /** Why the pack cannot answer these filters exactly, if it cannot. */
-  refuse?(filters: Filters): { ok: false; error: IpcError } | undefined;
+/**
+ * Per filter member that lists values, the values a row is listed under (pack-table.ts): its field's text
+ * for `equals`, the values of its fact for `holds` (`factValues`, which never gives "").
+ */
+export function memberIndexes<Row extends Readonly<Record<string, unknown>>, Fact extends string>(
+  members: Readonly<Record<string, Member<string, Fact>>>,
+  factValues: (fact: Fact, row: Row, position: number) => Iterable<string>,
+): Record<string, (row: Row, position: number) => Iterable<string>> {
+  const indexes: Record<string, (row: Row, position: number) => Iterable<string>> = {};
+  for (const [name, member] of valuesMembers(members)) {
+    indexes[name] =
+      member.match === 'equals'
+        ? (row) => [String(row[member.field])]
+        : (row, position) => factValues(member.fact, row, position);
+  }
+  return indexes;
 }
 
-/** A list page as the server answers it: the request's parameters read as it reads them, then one page. */
+/** The values each listing member of `filters` asks for, in the definition's order. */
+export function memberValues(
+  members: Readonly<Record<string, Member<string, string>>>,
+  filters: Readonly<Record<string, unknown>>,
+): MemberValues {
+  return valuesMembers(members).map(([name]) => {
+    const values = filters[name];
+    return [name, Array.isArray(values) ? (values as string[]) : []] as const;
+  });
+}
+
+/** The bound members of `filters` as ranges of their fields' order, both bounds inclusive. */
+export function ranges(
+  members: Readonly<Record<string, Member<string, string>>>,
+  filters: Readonly<Record<string, unknown>>,
+): Range[] {
+  const byField = new Map<string, Range>();
+  for (const [name, member] of Object.entries(members)) {
+    if (member.match !== 'from' && member.match !== 'to') continue;
+    const range = byField.get(member.field) ?? { field: member.field };
+    byField.set(member.field, range);
+    const value = filters[name];
+    // An empty bound is no bound (definition.ts).
+    if (typeof value === 'string' && value !== '') range[member.match] = value;
+  }
+  return [...byField.values()];
+}
+
+/** A list page as the server answers it, from the rows `select` keeps. */
 export function listPage<Row extends Readonly<Record<string, unknown>>, Filters>(
   table: PackTable<Row>,
   records: readonly Row[],
-  request: { pageInfo: PageInfo; filterFields: Filters; searchKey: string },
-  rules: ListRules<Filters>,
-):
-  | { ok: true; data: { totalElements: number; content: Record<string, unknown>[] } }
-  | { ok: false; error: IpcError } {
-  const { pageInfo, filterFields } = request;
-  const parsed = all(
-    parseSearch(request.searchKey, 'searchKey'),
-    parseSort(pageInfo.sort, rules.sortable, rules.defaultSort),
-    parseSelectedFields(pageInfo.selectedFields, rules.fields),
-  );
-  if (!parsed.ok) return fail('bad-request', parsed.message);
-  const [searchKey, sort, fields] = parsed.values;
-  const refused = rules.refuse?.(filterFields);
-  if (refused) return refused;
-  const selection = rules.select(filterFields, searchKey);
-  const positions = table.page(selection, sort, pageInfo.page, pageInfo.pageSize);
+  query: ListQuery<string, Filters>,
+  select: (filters: Filters, searchKey: string) => Selection,
+): { ok: true; data: { totalElements: number; content: Record<string, unknown>[] } } {
+  const selection = select(query.filterFields, query.searchKey);
+  const positions = table.page(selection, query.sort, query.page, query.pageSize);
   return {
     ok: true,
     data: {
       totalElements: selection.positions.length,
-      content: positions.map((position) => pick(records[position] as Row, fields)),
+      content: positions.map((position) => pick(records[position] as Row, query.fields)),
     },
   };
 }

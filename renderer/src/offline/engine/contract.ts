@@ -20,11 +20,22 @@ import type {
 } from '../../../../shared/api/index.ts';
 import type { IpcError, Result } from '../../../../shared/ipc/contract.ts';
 import type { TrackerRequestName, TrackerRequests } from '../../../../shared/query/canonical.ts';
-import type { PackIndexes } from './pack-indexes.ts';
-
-export type { PackIndexes } from './pack-indexes.ts';
+import type { StoredLookup } from './pack-lookups.ts';
+import type { TableIndexes } from './pack-table.ts';
 
 export type PackList = 'generators' | 'manifests';
+
+/**
+ * The engine's indexes of one pack as the pack stores them beside its rows (pack-indexes.ts): its list's table
+ * indexes (pack-table.ts) and its lookups' lists (pack-lookups.ts).
+ */
+export interface PackIndexes {
+  /** pack-indexes.ts `INDEX_FORMAT` when they were made. */
+  format: number;
+  list: PackList;
+  table: TableIndexes;
+  lookups: Record<string, StoredLookup>;
+}
 
 /** What a stored pack holds, as the engine receives it when the pack opens. */
 export interface PackRows {

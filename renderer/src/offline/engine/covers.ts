@@ -7,16 +7,22 @@
  *   the pack is met by a bound of the request as tight or tighter, and its search holds the pack's search
  *   (the same key, or one that contains it after case folding: a field holding the longer key holds the
  *   shorter one) or the pack has none.
- * - Generator totals are never covered: they count each generator's manifests, which the API's answers do
- *   not carry (open-pack.ts).
+ * - Generator totals are covered like the list (they sum each generator's own totals, which a generators
+ *   pack downloads with its details); a pack made without them refuses them when asked (generator-answers.ts).
  * - A lookup lists values over the whole dataset, so only a pack of the whole list (no filter, no search)
  *   covers its list's lookups.
  * - A detail may be in any pack whose query could hold that generator: a generators pack whose `ids` do not
  *   name it does not; otherwise the pack is asked and answers `not-found` when it does not hold it.
  */
-import { GENERATOR_FILTER_MEMBERS, type ManifestFilterFields } from '../../../../shared/api/index.ts';
-import { MANIFEST_LIST_MEMBERS } from '../../../../shared/query/canonical.ts';
+import {
+  GENERATOR_QUERY,
+  MANIFEST_QUERY,
+  boundMembers,
+  valuesMembers,
+  type Member,
+} from '../../../../shared/query/definition.ts';
 import { foldCase } from '../../../../shared/query/search.ts';
+import { compareCodePoints } from '../../../../shared/query/sort.ts';
 import type { EngineRequestName, EngineRequests, PackQuery } from './contract.ts';
 
 type Members = Readonly<Record<string, unknown>>;
@@ -27,29 +33,43 @@ function valuesOf(members: Members, member: string): readonly string[] {
   return Array.isArray(values) ? (values as string[]) : [];
 }
 
-/** Every member the pack restricts is restricted by the request to a subset of the pack's values. */
-function membersRefine(pack: Members, request: Members, members: readonly string[]): boolean {
-  return members.every((member) => {
+/** A bound member's value; absent, empty or not text is no bound. */
+function boundOf(members: Members, member: string): string | undefined {
+  const value = members[member];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * Every member the pack restricts is restricted by the request at least as tightly: to a subset of the
+ * pack's values, or by a bound on the same side at or inside the pack's (bounds compare in text order,
+ * which is date order for YYYY-MM-DD).
+ */
+function membersRefine(
+  definition: Readonly<Record<string, Member<string, string>>>,
+  pack: Members,
+  request: Members,
+): boolean {
+  const lists = valuesMembers(definition).every(([member]) => {
     const allowed = valuesOf(pack, member);
     if (allowed.length === 0) return true;
     const asked = valuesOf(request, member);
     return asked.length > 0 && asked.every((value) => allowed.includes(value));
   });
+  return (
+    lists &&
+    boundMembers(definition).every(([member, { match }]) => {
+      const packBound = boundOf(pack, member);
+      if (packBound === undefined) return true;
+      const asked = boundOf(request, member);
+      if (asked === undefined) return false;
+      const side = compareCodePoints(asked, packBound);
+      return match === 'from' ? side >= 0 : side <= 0;
+    })
+  );
 }
 
 function searchRefines(packKey: string, requestKey: string): boolean {
   return packKey === '' || foldCase(requestKey).includes(foldCase(packKey));
-}
-
-/** Both date ranges of the request lie inside the pack's (bounds inclusive, YYYY-MM-DD compares as text). */
-function datesRefine(pack: ManifestFilterFields, request: ManifestFilterFields): boolean {
-  return (['shipped', 'received'] as const).every((range) => {
-    const packStart = pack[`${range}_date_start`];
-    const packEnd = pack[`${range}_date_end`];
-    const start = request[`${range}_date_start`];
-    const end = request[`${range}_date_end`];
-    return (!packStart || (!!start && start >= packStart)) && (!packEnd || (!!end && end <= packEnd));
-  });
 }
 
 function wholeList(packQuery: PackQuery): boolean {
@@ -88,11 +108,6 @@ export function covers<Name extends EngineRequestName>(
       : {};
   const searchKey = typeof query.searchKey === 'string' ? query.searchKey : '';
   if (!searchRefines(packQuery.searchKey, searchKey)) return false;
-  if (packQuery.list === 'generators') {
-    return membersRefine(packQuery.filterFields, filters, GENERATOR_FILTER_MEMBERS);
-  }
-  return (
-    membersRefine(packQuery.filterFields, filters, MANIFEST_LIST_MEMBERS) &&
-    datesRefine(packQuery.filterFields, filters)
-  );
+  const definition = packQuery.list === 'generators' ? GENERATOR_QUERY : MANIFEST_QUERY;
+  return membersRefine(definition.members, packQuery.filterFields, filters);
 }

@@ -5,9 +5,7 @@
  */
 import {
   GENERATOR_FIELDS,
-  GENERATOR_FILTER_MEMBERS,
   GeneratorAggregateRequest,
-  GeneratorListRequest,
   GeneratorLookupQuery,
   type GeneratorDetail,
   type GeneratorFilterFields,
@@ -15,61 +13,55 @@ import {
   type GeneratorRecord,
 } from '../../../../shared/api/index.ts';
 import { requestKey } from '../../../../shared/query/canonical.ts';
-import type { GeneratorFacts } from '../../../../shared/query/filters.ts';
 import {
-  DEFAULT_GENERATOR_SORT,
-  GENERATOR_SEARCH_FIELDS,
-  GENERATOR_SORT_FIELDS,
-} from '../../../../shared/query/index.ts';
-import { parseSearch } from '../../../../shared/query/search.ts';
-import { compareCodePoints, GENERATOR_KEY } from '../../../../shared/query/sort.ts';
-import { compensatedTotal, fail, listPage, read, requireFields } from './answer-support.ts';
-import type { EngineAnswer, EngineOutputs, EngineRequests, GeneratorOwnTotals } from './contract.ts';
-import { generatorFactsOf } from './pack-facts.ts';
-import type { PackIndexes } from './pack-indexes.ts';
+  GENERATOR_QUERY,
+  valuesMembers,
+  type GeneratorFact,
+  type GeneratorQuantity,
+} from '../../../../shared/query/definition.ts';
+import { readGeneratorList, readRequest } from '../../../../shared/query/parse.ts';
+import { compareCodePoints } from '../../../../shared/query/sort.ts';
+import { reduceTotals } from '../../../../shared/query/totals.ts';
+import { answerable, fail, listPage, memberIndexes, memberValues, requireFields } from './answer-support.ts';
+import type { EngineAnswer, EngineRequests, GeneratorOwnTotals, PackIndexes } from './contract.ts';
+import { generatorFactsOf, type GeneratorFacts } from './pack-facts.ts';
 import { PackLookups, plainEntries } from './pack-lookups.ts';
 import { PackTable } from './pack-table.ts';
 
 type Generator = GeneratorRecord & Readonly<Record<string, unknown>>;
 
 /** The generator members answered from the detail's facts rather than from the row. */
-const FACT_MEMBERS = ['shippedYears', 'wasteCodes', 'statuses', 'handlingCodes'] as const;
+const FACT_MEMBERS = valuesMembers(GENERATOR_QUERY.members).flatMap(([name, member]) =>
+  member.match === 'holds' ? [name] : [],
+);
 const FACT_LOOKUPS: readonly GeneratorLookupField[] = ['epa_waste_code', 'mmc', 'shipped_year', 'status'];
 
-/** The generator members read straight from a row field. */
-const GENERATOR_ROW_MEMBERS = {
-  cities: 'location_city',
-  naics: 'primary_naics_code',
-  ids: 'epa_handler_id',
-  states: 'location_state',
-  names: 'generator_name',
-} as const satisfies Partial<Record<keyof GeneratorFilterFields, keyof GeneratorRecord>>;
-
 /**
- * Each generator's totals as columns by row position; undefined when any generator lacks them. Its tons are
- * the detail's `total_shipped`, the unrounded sum the server's totals add up (its own aggregated_data
- * rounds them, to two decimals in the sample dialect); its manifests and containers are its own totals.
+ * Each generator's quantities (the totals' columns) by row position; undefined when any generator lacks
+ * them. Its tons are the detail's `total_shipped`, the unrounded sum the server's totals add up (its own
+ * aggregated_data rounds them, to two decimals in the sample dialect); its manifests and containers are its
+ * own totals.
  */
-function totalsColumns(
+function quantityColumns(
   records: readonly Generator[],
   details: ReadonlyMap<string, GeneratorDetail>,
   totals: readonly GeneratorOwnTotals[] | undefined,
-) {
+): Record<GeneratorQuantity, Float64Array> | undefined {
   if (!totals) return undefined;
   const byId = new Map(totals.map((own) => [own.epa_handler_id, own]));
-  const columns = {
-    tons: new Float64Array(records.length),
-    manifests: new Float64Array(records.length),
-    containers: new Float64Array(records.length),
+  const columns: Record<GeneratorQuantity, Float64Array> = {
+    shippedTons: new Float64Array(records.length),
+    shippedCount: new Float64Array(records.length),
+    containerCount: new Float64Array(records.length),
   };
   for (const [position, record] of records.entries()) {
     const id = record.epa_handler_id ?? '';
     const own = byId.get(id);
     const detail = details.get(id);
     if (!own || !detail) return undefined;
-    columns.tons[position] = detail.generator_data.total_shipped;
-    columns.manifests[position] = own.shipped_count;
-    columns.containers[position] = own.container_count;
+    columns.shippedTons[position] = detail.generator_data.total_shipped;
+    columns.shippedCount[position] = own.shipped_count;
+    columns.containerCount[position] = own.container_count;
   }
   return columns;
 }
@@ -86,20 +78,19 @@ export function generatorAnswers(
     const detail = details.get(record.epa_handler_id ?? '');
     return detail ? generatorFactsOf(detail) : undefined;
   });
-  const columns = totalsColumns(records, details, totals);
+  const columns = quantityColumns(records, details, totals);
   const withoutDetail = facts.filter((fact) => fact === undefined).length;
-  const members: Record<string, (row: Generator, position: number) => Iterable<string>> = {};
-  for (const [member, field] of Object.entries(GENERATOR_ROW_MEMBERS))
-    members[member] = (row) => [String(row[field])];
-  for (const member of FACT_MEMBERS) members[member] = (_row, position) => facts[position]?.[member] ?? [];
   const table = new PackTable<Generator>(
     records,
     {
-      keyField: GENERATOR_KEY,
-      defaultSort: DEFAULT_GENERATOR_SORT.field,
-      sortFields: GENERATOR_SORT_FIELDS,
-      searchTexts: (row) => GENERATOR_SEARCH_FIELDS.map((field) => String(row[field])),
-      members,
+      keyField: GENERATOR_QUERY.key,
+      defaultSort: GENERATOR_QUERY.defaultSort.field,
+      sortFields: GENERATOR_QUERY.sortFields,
+      searchTexts: (row) => GENERATOR_QUERY.searchFields.map((field) => String(row[field])),
+      members: memberIndexes<Generator, GeneratorFact>(
+        GENERATOR_QUERY.members,
+        (fact, _row, position) => facts[position]?.[fact] ?? [],
+      ),
     },
     stored?.table,
   );
@@ -142,7 +133,7 @@ export function generatorAnswers(
   const select = (filterFields: GeneratorFilterFields, searchKey: string) =>
     table.select(
       requestKey('generators.aggregate', { filterFields, searchKey }),
-      GENERATOR_FILTER_MEMBERS.map((member) => [member, filterFields[member] ?? []] as const),
+      memberValues(GENERATOR_QUERY.members, filterFields),
       [],
       searchKey,
     );
@@ -152,52 +143,31 @@ export function generatorAnswers(
     /** Every index, built now where missing, as the pack stores them. */
     indexes: () => ({ table: table.indexes(), lookups: lookups.all() }),
     list(input: EngineRequests['generators.list']): EngineAnswer<'generators.list'> {
-      const request = read(GeneratorListRequest, input);
-      if (!request.ok) return fail('bad-request', request.message);
-      return listPage(table, records, request.value, {
-        sortable: GENERATOR_SORT_FIELDS,
-        defaultSort: DEFAULT_GENERATOR_SORT,
-        fields: GENERATOR_FIELDS,
-        select,
-        refuse: (filterFields) => (lacksFacts(filterFields) ? missingDetails() : undefined),
-      });
+      const query = answerable(readGeneratorList(input));
+      if (!query.ok) return query;
+      if (lacksFacts(query.value.filterFields)) return missingDetails();
+      return listPage(table, records, query.value, select);
     },
     aggregate(input: EngineRequests['generators.aggregate']): EngineAnswer<'generators.aggregate'> {
-      const request = read(GeneratorAggregateRequest, input);
-      if (!request.ok) return fail('bad-request', request.message);
-      const search = parseSearch(request.value.searchKey, 'searchKey');
-      if (!search.ok) return fail('bad-request', search.message);
+      const request = answerable(readRequest(GeneratorAggregateRequest, input));
+      if (!request.ok) return request;
       if (!columns) {
         return fail(
           'offline',
           'This offline pack was made without each generator’s totals; refresh it to answer generator totals offline.',
         );
       }
-      if (lacksFacts(request.value.filterFields)) return missingDetails();
-      const { positions } = select(request.value.filterFields, search.value);
-      const total: EngineOutputs['generators.aggregate'] = {
-        epa_total: compensatedTotal(columns.tons, positions),
-        shipped_count: 0,
-        container_count: 0,
-        mmc_count: 0,
-      };
-      // Whole numbers: a plain sum is exact.
-      for (const position of positions) {
-        const manifests = columns.manifests[position] ?? 0;
-        total.shipped_count += manifests;
-        total.container_count += columns.containers[position] ?? 0;
-        // The server's "total shippers": generators with at least one manifest (docs/api.md, Totals).
-        if (manifests > 0) total.mmc_count += 1;
-      }
-      return { ok: true, data: total };
+      const { filterFields, searchKey } = request.value;
+      if (lacksFacts(filterFields)) return missingDetails();
+      const { positions } = select(filterFields, searchKey);
+      return { ok: true, data: reduceTotals(GENERATOR_QUERY.totals, columns, positions) };
     },
     lookup(input: EngineRequests['generators.lookup']): EngineAnswer<'generators.lookup'> {
-      const query = read(GeneratorLookupQuery, input);
-      if (!query.ok) return fail('bad-request', query.message);
-      const search = parseSearch(query.value.search, 'search');
-      if (!search.ok) return fail('bad-request', search.message);
-      if (withoutDetail > 0 && FACT_LOOKUPS.includes(query.value.field)) return missingDetails();
-      return { ok: true, data: lookups.page(query.value.field, search.value, query.value.page) };
+      const query = answerable(readRequest(GeneratorLookupQuery, input));
+      if (!query.ok) return query;
+      const { field, search, page } = query.value;
+      if (withoutDetail > 0 && FACT_LOOKUPS.includes(field)) return missingDetails();
+      return { ok: true, data: lookups.page(field, search, page) };
     },
   };
 }

@@ -5,34 +5,33 @@
 import {
   MANIFEST_FIELDS,
   ManifestAggregateRequest,
-  ManifestListRequest,
   ManifestLookupQuery,
   type ManifestFilterFields,
   type ManifestLookupField,
   type ManifestRecord,
 } from '../../../../shared/api/index.ts';
-import { MANIFEST_LIST_MEMBERS, requestKey } from '../../../../shared/query/canonical.ts';
+import { requestKey } from '../../../../shared/query/canonical.ts';
 import {
-  DEFAULT_MANIFEST_SORT,
-  MANIFEST_SEARCH_FIELDS,
-  MANIFEST_SORT_FIELDS,
-} from '../../../../shared/query/index.ts';
-import { parseSearch } from '../../../../shared/query/search.ts';
-import { MANIFEST_KEY } from '../../../../shared/query/sort.ts';
-import { compensatedTotal, fail, listPage, read, requireFields } from './answer-support.ts';
-import type { EngineAnswer, EngineOutputs, EngineRequests } from './contract.ts';
-import { handlingCodeOf, lineCodes } from './pack-facts.ts';
-import type { PackIndexes } from './pack-indexes.ts';
+  MANIFEST_QUERY,
+  type ManifestFact,
+  type ManifestQuantity,
+} from '../../../../shared/query/definition.ts';
+import { readManifestList, readRequest } from '../../../../shared/query/parse.ts';
+import { reduceTotals } from '../../../../shared/query/totals.ts';
+import {
+  answerable,
+  listPage,
+  memberIndexes,
+  memberValues,
+  ranges,
+  requireFields,
+} from './answer-support.ts';
+import type { EngineAnswer, EngineRequests, PackIndexes } from './contract.ts';
+import { lineValues } from './pack-facts.ts';
 import { PackLookups, plainEntries } from './pack-lookups.ts';
 import { PackTable } from './pack-table.ts';
 
 type Manifest = ManifestRecord & Readonly<Record<string, unknown>>;
-
-const MANIFEST_ROW_MEMBERS = {
-  generator_names: 'generator_name',
-  transporter_names: 'transporter',
-  designated_facility_names: 'designated_facility_name',
-} as const satisfies Partial<Record<keyof ManifestFilterFields, keyof ManifestRecord>>;
 
 /** `stored`: the indexes the pack kept, used when they were made over these rows (else built). */
 export function manifestAnswers(
@@ -40,29 +39,24 @@ export function manifestAnswers(
   stored?: Pick<PackIndexes, 'table' | 'lookups'>,
 ) {
   requireFields(records, MANIFEST_FIELDS, 'manifest');
-  // The numbers the totals sum, read once into typed arrays: a total then never touches a row object.
-  const column = (field: keyof ManifestRecord) => Float64Array.from(records, (row) => Number(row[field]));
-  const columns = {
-    tons: column('total_waste_quantity_tons'),
-    containers: column('container_count'),
-    streams: column('waste_stream_count'),
-  };
-  // The members over waste lines list a manifest under each code its lines carry (ManifestFacts).
-  const members: Record<string, (row: Manifest, position: number) => Iterable<string>> = {
-    dot_id_nos: (row) => lineCodes(row, (line) => line.usdot_id_number),
-    container_types: (row) => lineCodes(row, (line) => line.container_type_code),
-    handling_codes: (row) => lineCodes(row, (line) => handlingCodeOf(line.mmc_and_desc)),
-  };
-  for (const [member, field] of Object.entries(MANIFEST_ROW_MEMBERS))
-    members[member] = (row) => [String(row[field])];
+  // The quantities the totals reduce, read once into typed arrays: a total then never touches a row object.
+  const columns = Object.fromEntries(
+    Object.entries(MANIFEST_QUERY.quantities).map(([name, { field }]) => [
+      name,
+      Float64Array.from(records, (row) => Number(row[field])),
+    ]),
+  ) as Record<ManifestQuantity, Float64Array>;
   const table = new PackTable<Manifest>(
     records,
     {
-      keyField: MANIFEST_KEY,
-      defaultSort: DEFAULT_MANIFEST_SORT.field,
-      sortFields: MANIFEST_SORT_FIELDS,
-      searchTexts: (row) => MANIFEST_SEARCH_FIELDS.map((field) => String(row[field])),
-      members,
+      keyField: MANIFEST_QUERY.key,
+      defaultSort: MANIFEST_QUERY.defaultSort.field,
+      sortFields: MANIFEST_QUERY.sortFields,
+      searchTexts: (row) => MANIFEST_QUERY.searchFields.map((field) => String(row[field])),
+      // The members over waste lines list a manifest under each value its lines give the fact.
+      members: memberIndexes<Manifest, ManifestFact>(MANIFEST_QUERY.members, (fact, row) =>
+        lineValues(row, fact),
+      ),
     },
     stored?.table,
   );
@@ -82,17 +76,8 @@ export function manifestAnswers(
   const select = (filterFields: ManifestFilterFields, searchKey: string) =>
     table.select(
       requestKey('manifests.aggregate', { filterFields, searchKey }),
-      MANIFEST_LIST_MEMBERS.map((member) => [member, filterFields[member] ?? []] as const),
-      // The date members' inclusive bounds (MANIFEST_DATE_TESTS), read from the field's order: YYYY-MM-DD
-      // text sorts as the dates do.
-      [
-        { field: 'shipped_date', from: filterFields.shipped_date_start, to: filterFields.shipped_date_end },
-        {
-          field: 'received_date',
-          from: filterFields.received_date_start,
-          to: filterFields.received_date_end,
-        },
-      ],
+      memberValues(MANIFEST_QUERY.members, filterFields),
+      ranges(MANIFEST_QUERY.members, filterFields),
       searchKey,
     );
 
@@ -101,40 +86,20 @@ export function manifestAnswers(
     /** Every index, built now where missing, as the pack stores them. */
     indexes: () => ({ table: table.indexes(), lookups: lookups.all() }),
     list(input: EngineRequests['manifests.list']): EngineAnswer<'manifests.list'> {
-      const request = read(ManifestListRequest, input);
-      if (!request.ok) return fail('bad-request', request.message);
-      return listPage(table, records, request.value, {
-        sortable: MANIFEST_SORT_FIELDS,
-        defaultSort: DEFAULT_MANIFEST_SORT,
-        fields: MANIFEST_FIELDS,
-        select,
-      });
+      const query = answerable(readManifestList(input));
+      return query.ok ? listPage(table, records, query.value, select) : query;
     },
     aggregate(input: EngineRequests['manifests.aggregate']): EngineAnswer<'manifests.aggregate'> {
-      const request = read(ManifestAggregateRequest, input);
-      if (!request.ok) return fail('bad-request', request.message);
-      const search = parseSearch(request.value.searchKey, 'searchKey');
-      if (!search.ok) return fail('bad-request', search.message);
-      const selection = select(request.value.filterFields, search.value);
-      const { positions } = selection;
-      const total: EngineOutputs['manifests.aggregate'] = {
-        total_waste: compensatedTotal(columns.tons, positions),
-        shipped_count: positions.length,
-        container_count: 0,
-        waste_streams: 0,
-      };
-      for (const position of positions) {
-        total.container_count += columns.containers[position] ?? 0;
-        total.waste_streams += columns.streams[position] ?? 0;
-      }
-      return { ok: true, data: total };
+      const request = answerable(readRequest(ManifestAggregateRequest, input));
+      if (!request.ok) return request;
+      const { positions } = select(request.value.filterFields, request.value.searchKey);
+      return { ok: true, data: reduceTotals(MANIFEST_QUERY.totals, columns, positions) };
     },
     lookup(input: EngineRequests['manifests.lookup']): EngineAnswer<'manifests.lookup'> {
-      const query = read(ManifestLookupQuery, input);
-      if (!query.ok) return fail('bad-request', query.message);
-      const search = parseSearch(query.value.search, 'search');
-      if (!search.ok) return fail('bad-request', search.message);
-      return { ok: true, data: lookups.page(query.value.field, search.value, query.value.page) };
+      const query = answerable(readRequest(ManifestLookupQuery, input));
+      if (!query.ok) return query;
+      const { field, search, page } = query.value;
+      return { ok: true, data: lookups.page(field, search, page) };
     },
   };
 }

@@ -14,12 +14,20 @@ import {
   MANIFEST_LOOKUP_FIELDS,
   type GeneratorDetail,
 } from '../../../../shared/api/index.ts';
-import { GENERATOR_SORT_FIELDS, MANIFEST_SORT_FIELDS } from '../../../../shared/query/index.ts';
-import { fail, read } from './answer-support.ts';
-import type { EngineAnswer, EngineRequestName, EngineRequests, PackList, PackRows } from './contract.ts';
+import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../../../shared/query/definition.ts';
+import { readRequest } from '../../../../shared/query/parse.ts';
+import { answerable, fail } from './answer-support.ts';
+import type {
+  EngineAnswer,
+  EngineRequestName,
+  EngineRequests,
+  PackIndexes,
+  PackList,
+  PackRows,
+} from './contract.ts';
 import { generatorAnswers } from './generator-answers.ts';
 import { manifestAnswers } from './manifest-answers.ts';
-import { INDEX_FORMAT, usableIndexes, type PackIndexes } from './pack-indexes.ts';
+import { INDEX_FORMAT, usableIndexes } from './pack-indexes.ts';
 
 /** A pack opened for queries. */
 export interface OpenedPack {
@@ -93,7 +101,7 @@ export function warmUpSteps(pack: OpenedPack): (() => void)[] {
       ...MANIFEST_LOOKUP_FIELDS.map((field) => () => {
         pack.answer('manifests.lookup', { field, page: 1 });
       }),
-      ...MANIFEST_SORT_FIELDS.map((field) => () => {
+      ...MANIFEST_QUERY.sortFields.map((field) => () => {
         pack.answer('manifests.list', {
           filterFields,
           searchKey,
@@ -109,7 +117,7 @@ export function warmUpSteps(pack: OpenedPack): (() => void)[] {
     ...GENERATOR_LOOKUP_FIELDS.map((field) => () => {
       pack.answer('generators.lookup', { field, page: 1 });
     }),
-    ...GENERATOR_SORT_FIELDS.map((field) => () => {
+    ...GENERATOR_QUERY.sortFields.map((field) => () => {
       pack.answer('generators.list', {
         filterFields,
         searchKey,
@@ -123,8 +131,8 @@ function detailAnswer(
   details: ReadonlyMap<string, GeneratorDetail>,
   input: EngineRequests['generators.detail'],
 ): EngineAnswer<'generators.detail'> {
-  const query = read(GeneratorDetailQuery, input);
-  if (!query.ok) return fail('bad-request', query.message);
+  const query = answerable(readRequest(GeneratorDetailQuery, input));
+  if (!query.ok) return query;
   const detail = details.get(query.value.handler_id);
   if (!detail)
     return fail(

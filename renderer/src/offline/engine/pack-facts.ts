@@ -1,6 +1,7 @@
 /**
- * The derived facts the filters need (shared/query/filters.ts), rebuilt from what the wire carries, exactly
- * as the server derives them from its tables (server/src/db/derive.ts):
+ * The derived facts the filter members read (shared/query/definition.ts `facts`), rebuilt from what the wire
+ * carries, exactly as the server derives them from its tables (server/src/db/derive.ts). Typed by the
+ * definition's fact names, so a new fact cannot be filtered on offline before it is derived here.
  *
  * - A waste line's management method code: the server stores it as a column and writes only
  *   `mmc_and_desc`, which it builds as "<code> - <description>" (server/src/data/demo/streams.ts; the demo
@@ -10,7 +11,7 @@
  *   federal_generator_status_universe), each the server's per-generator set written out.
  */
 import type { GeneratorDetail, ManifestRecord, WasteLine } from '../../../../shared/api/index.ts';
-import type { GeneratorFacts } from '../../../../shared/query/filters.ts';
+import type { GeneratorFact, ManifestFact } from '../../../../shared/query/definition.ts';
 
 const METHOD_SEPARATOR = ' - ';
 
@@ -20,18 +21,27 @@ export function handlingCodeOf(mmcAndDesc: string): string {
   return end === -1 ? mmcAndDesc : mmcAndDesc.slice(0, end);
 }
 
+/** The value each waste line gives each manifest fact. */
+export const LINE_FACTS: Record<ManifestFact, (line: WasteLine) => string> = {
+  dotIds: (line) => line.usdot_id_number,
+  containerTypes: (line) => line.container_type_code,
+  handlingCodes: (line) => handlingCodeOf(line.mmc_and_desc),
+};
+
 /**
- * The codes a manifest's waste lines carry, as its ManifestFacts hold them (shared/query/filters.ts: no "");
- * a code on several lines comes once per line, and the engine's index lists the manifest once.
+ * The values a manifest's waste lines give one fact, as the server's sets hold them (no ""); a value on
+ * several lines comes once per line, and the engine's index lists the manifest once.
  */
-export function lineCodes(manifest: ManifestRecord, code: (line: WasteLine) => string): string[] {
-  const codes: string[] = [];
+export function lineValues(manifest: ManifestRecord, fact: ManifestFact): string[] {
+  const values: string[] = [];
   for (const line of manifest.waste_lines ?? []) {
-    const value = code(line);
-    if (value !== '') codes.push(value);
+    const value = LINE_FACTS[fact](line);
+    if (value !== '') values.push(value);
   }
-  return codes;
+  return values;
 }
+
+export type GeneratorFacts = Record<GeneratorFact, ReadonlySet<string>>;
 
 const nonEmpty = (values: Iterable<string>) => new Set([...values].filter((value) => value !== ''));
 

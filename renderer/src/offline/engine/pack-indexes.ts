@@ -1,26 +1,17 @@
 /**
- * The engine's indexes of one pack as the pack stores them beside its rows (database.ts `packIndexes`), so
- * that opening a pack builds nothing: its list's table indexes (pack-table.ts) and its lookups' lists
- * (pack-lookups.ts), all typed arrays and joined texts, which IndexedDB's structured clone stores and reads
- * back as blocks of bytes.
+ * What a pack stores of the engine's indexes beside its rows (database.ts `packIndexes`; their shape is
+ * contract.ts `PackIndexes`), so that opening a pack builds nothing: all typed arrays and joined texts, which
+ * IndexedDB's structured clone stores and reads back as blocks of bytes. Here: their format, whether stored
+ * ones may be read, and their size.
  */
-import type { PackList } from './contract.ts';
+import type { PackIndexes, PackList } from './contract.ts';
 import { joinedBytes, type JoinedTexts } from './joined-texts.ts';
-import type { StoredLookup } from './pack-lookups.ts';
-import type { TableIndexes } from './pack-table.ts';
 
 /**
  * Bumped whenever what the indexes hold or mean changes: indexes of another format are not read, and the
  * pack builds (and stores) them again.
  */
 export const INDEX_FORMAT = 1;
-
-export interface PackIndexes {
-  format: number;
-  list: PackList;
-  table: TableIndexes;
-  lookups: Record<string, StoredLookup>;
-}
 
 /** The indexes of `list`'s table and lookups, when they are of this format and this list; else undefined. */
 export function usableIndexes(

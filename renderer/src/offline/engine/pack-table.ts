@@ -7,19 +7,19 @@
  * form a pack stores (pack-indexes.ts), and a pack opened with them stored builds nothing.
  *
  * A request is then a few passes over typed arrays instead of the shared predicates per row: each member
- * marks the rows one of its values lists (values OR-ed, members AND-ed, as shared/query/filters.ts defines
- * them), a range marks the rows between its bounds in the field's order, one pass keeps the marked rows that
+ * marks the rows one of its values lists (values OR-ed, members AND-ed, as shared/query/definition.ts
+ * defines them), a range marks the rows between its bounds in the field's order, one pass keeps the marked rows that
  * hold the search key, and a page walks the sort order past the rows it skips. The differential test
  * (test/offline/engine-differential.test.ts) holds the answers to the server's.
  */
 import { foldCase } from '../../../../shared/query/search.ts';
 import { compareValues } from '../../../../shared/query/sort.ts';
-import type { Sort } from '../../../../shared/query/index.ts';
+import type { Sort } from '../../../../shared/query/definition.ts';
 import { holding, joinTexts, type JoinedTexts } from './joined-texts.ts';
 
 /** How a list's rows are found: by key, by the values each filter member lists them under, by search text. */
 export interface TableSpec<Row> {
-  /** The field holding the row's public unique key: the tie-breaker of every order (shared/query/sort.ts). */
+  /** The field holding the row's public unique key: the tie-breaker of every order (definition.ts). */
   keyField: string;
   /** The list's default sort field, whose order is built at once: the first view of a pack asks for it. */
   defaultSort: string;

@@ -45,7 +45,6 @@ function parseCities(text: string): Place[] {
 }
 
 export const PLACES: readonly Place[] = parseCities(US_CITIES);
-export const STATES: readonly string[] = [...STATE_WEIGHTS.keys()];
 
 const placesByState = new Map<string, Place[]>();
 for (const place of PLACES) {

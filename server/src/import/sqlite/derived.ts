@@ -11,11 +11,16 @@
  * (ALL_MANIFEST_AGGREGATES_SQL, then finalize()), several times faster than row by row.
  */
 import type { Database, Statement } from 'better-sqlite3';
-import { GENERATOR_SEARCH_FIELDS, MANIFEST_SEARCH_FIELDS } from '../../../../shared/query/index.ts';
-import { LINE_SET_COLUMNS } from '../../db/derive.ts';
+import { GENERATOR_QUERY, MANIFEST_QUERY, type Reduction } from '../../../../shared/query/definition.ts';
+import {
+  LINE_SET_QUANTITY_COLUMNS,
+  LINE_SET_TOTAL_COLUMNS,
+  MANIFEST_FACT_SETS,
+} from '../../db/fact-storage.ts';
 import { ONE_PER_ROW_LISTS, addLookupEntry, listedText, removeLookupEntry } from '../../db/lookup-index.ts';
 import { entryOf, entrySql, lookupLists, type LookupList } from '../../db/lookup-lists.ts';
-import { shiftTallies } from '../../db/tallies.ts';
+import { partialTotalsSql } from '../../db/sqlite-query.ts';
+import { LAG_SELECT, shiftTallies, tallySelect, widenLag } from '../../db/tallies.ts';
 import { WASTE_LINE_COLUMNS, wasteLine } from '../../db/waste-lines-json.ts';
 import type { Touched } from './writers.ts';
 
@@ -50,12 +55,9 @@ UPDATE waste_lines SET transporter = t.epa_id
 FROM manifest_transporters t
 WHERE t.manifest_id = waste_lines.manifest_id AND t.transporter_order = 1 AND waste_lines.transporter <> t.epa_id;`;
 
-const MANIFEST_SUMS_SQL = `SELECT total(total_waste_quantity_tons), total(container_count), total(waste_stream_count)
-FROM manifests WHERE id IN (${IDS})`;
-const GENERATOR_SUMS_SQL = `SELECT total(shipped_tons), total(shipped_count), total(container_count), total(shipped_count > 0)
-FROM generators WHERE id IN (${IDS})`;
-const LAG_SQL = `SELECT min(julianday(received_date) - julianday(shipped_date)),
-  max(julianday(received_date) - julianday(shipped_date)) FROM manifests WHERE id IN (${IDS})`;
+const MANIFEST_SUMS_SQL = `SELECT ${tallySelect('manifests')} FROM manifests WHERE id IN (${IDS})`;
+const GENERATOR_SUMS_SQL = `SELECT ${tallySelect('generators')} FROM generators WHERE id IN (${IDS})`;
+const LAG_SQL = `SELECT ${LAG_SELECT} FROM manifests WHERE id IN (${IDS})`;
 
 /** Each generator's statuses, for the generators whose own rows a batch wrote. */
 const GENERATOR_STATUS_SQL = `
@@ -141,9 +143,9 @@ UPDATE generators SET
 WHERE id IN (${IDS});`;
 
 function lineSetsSql(): string {
-  return Object.entries(LINE_SET_COLUMNS)
+  return Object.values(MANIFEST_FACT_SETS)
     .map(
-      ([member, column]) => `
+      ({ member, lineColumn: column }) => `
 INSERT OR IGNORE INTO manifest_line_sets
   (member, code, shipped_date, manifest_tracking_number, manifest_id, tons, containers, streams)
 SELECT '${member}', w.${column}, m.shipped_date, m.manifest_tracking_number, m.id,
@@ -152,6 +154,26 @@ FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
 WHERE m.id IN (${IDS}) AND w.${column} <> '';`,
     )
     .join('\n');
+}
+
+/**
+ * Moves the per-value totals of manifest_line_set_totals by the line sets of the batch's manifests: `sign`
+ * -1 takes out their old sets, 1 adds their new ones. The totals are the definition's, each kept rounded
+ * as it says.
+ */
+function lineSetTotalsShiftSql(sign: 1 | -1): string {
+  const partials = partialTotalsSql(MANIFEST_QUERY.totals, (quantity) => LINE_SET_QUANTITY_COLUMNS[quantity]);
+  const columns = partials.map(([total]) => LINE_SET_TOTAL_COLUMNS[total]);
+  const updates = partials.map(([total]) => {
+    const column = LINE_SET_TOTAL_COLUMNS[total];
+    const reduction: Reduction<string> = MANIFEST_QUERY.totals[total];
+    const sum = `${column} + excluded.${column}`;
+    return `${column} = ${reduction.reduce === 'sum' && reduction.decimals !== undefined ? `round(${sum}, ${reduction.decimals})` : sum}`;
+  });
+  return `INSERT INTO manifest_line_set_totals (member, code, ${columns.join(', ')})
+SELECT member, code, ${partials.map(([, sql]) => `${sign} * ${sql}`).join(', ')}
+FROM manifest_line_sets WHERE manifest_id IN (${IDS}) GROUP BY member, code
+ON CONFLICT (member, code) DO UPDATE SET ${updates.join(', ')}`;
 }
 
 /** [generator id, tons, manifests, containers] */
@@ -217,7 +239,7 @@ export class DerivedData {
   /** Before an existing row first changes in a batch: its index entry and the list values it held. */
   readonly beforeChange = (table: 'manifests' | 'generators', id: number): void => {
     if (!this.incremental) return;
-    const fields = table === 'manifests' ? MANIFEST_SEARCH_FIELDS : GENERATOR_SEARCH_FIELDS;
+    const fields = table === 'manifests' ? MANIFEST_QUERY.searchFields : GENERATOR_QUERY.searchFields;
     const lists = listsOf(table);
     const row = this.sql(
       `SELECT ${[...fields, ...lists.map(([, list]) => list.column)].join(', ')} FROM ${table} WHERE id = ?`,
@@ -253,8 +275,8 @@ export class DerivedData {
     const generatorsBefore = this.sums(GENERATOR_SUMS_SQL, generators);
     this.generators(touched, manifests, shippedBefore);
     this.tallies(touched, manifests, generators, manifestsBefore, generatorsBefore);
-    this.search('manifests', MANIFEST_SEARCH_FIELDS, touched.manifests);
-    this.search('generators', GENERATOR_SEARCH_FIELDS, [
+    this.search('manifests', MANIFEST_QUERY.searchFields, touched.manifests);
+    this.search('generators', GENERATOR_QUERY.searchFields, [
       ...touched.newGenerators,
       ...touched.existingGenerators,
     ]);
@@ -343,23 +365,18 @@ export class DerivedData {
     manifestsBefore: number[],
     generatorsBefore: number[],
   ): void {
-    const manifestsAfter = this.sums(MANIFEST_SUMS_SQL, manifests);
-    const generatorsAfter = this.sums(GENERATOR_SUMS_SQL, generators);
-    const change = (after: number[], before: number[], index: number) =>
-      (after[index] ?? 0) - (before[index] ?? 0);
-    const [lagMin, lagMax] = this.sums(LAG_SQL, manifests);
-    shiftTallies(this.db, {
-      manifests: touched.newManifests.size,
-      manifest_tons: change(manifestsAfter, manifestsBefore, 0),
-      manifest_containers: change(manifestsAfter, manifestsBefore, 1),
-      manifest_streams: change(manifestsAfter, manifestsBefore, 2),
-      generators: touched.newGenerators.size,
-      generator_tons: change(generatorsAfter, generatorsBefore, 0),
-      generator_shipped: change(generatorsAfter, generatorsBefore, 1),
-      generator_containers: change(generatorsAfter, generatorsBefore, 2),
-      generator_shippers: change(generatorsAfter, generatorsBefore, 3),
-      ...(lagMin === null || lagMin === undefined ? {} : { lag_min_days: lagMin, lag_max_days: lagMax ?? 0 }),
+    shiftTallies(this.db, 'manifests', {
+      before: manifestsBefore,
+      after: this.sums(MANIFEST_SUMS_SQL, manifests),
+      added: touched.newManifests.size,
     });
+    shiftTallies(this.db, 'generators', {
+      before: generatorsBefore,
+      after: this.sums(GENERATOR_SUMS_SQL, generators),
+      added: touched.newGenerators.size,
+    });
+    const [lagMin, lagMax] = this.sums(LAG_SQL, manifests) as (number | null)[];
+    if (lagMin !== null && lagMin !== undefined) widenLag(this.db, { minDays: lagMin, maxDays: lagMax ?? 0 });
   }
 
   /** The values the set-fed lists hold for the touched rows (called before and after they are rebuilt). */
@@ -407,20 +424,12 @@ export class DerivedData {
 
   /** The touched manifests' line sets replaced, and each value's totals moved by the difference. */
   private lineSets(ids: string): void {
-    const shift = (sign: 1 | -1) =>
-      this.sql(
-        `INSERT INTO manifest_line_set_totals (member, code, manifests, tons, containers, streams)
-         SELECT member, code, ${sign} * count(*), ${sign} * sum(tons), ${sign} * sum(containers), ${sign} * sum(streams)
-         FROM manifest_line_sets WHERE manifest_id IN (${IDS}) GROUP BY member, code
-         ON CONFLICT (member, code) DO UPDATE SET manifests = manifests + excluded.manifests,
-           tons = round(tons + excluded.tons, 4), containers = containers + excluded.containers,
-           streams = streams + excluded.streams`,
-      ).run(ids);
+    const shift = (sign: 1 | -1) => this.sql(lineSetTotalsShiftSql(sign)).run(ids);
     shift(-1);
     this.sql(`DELETE FROM manifest_line_sets WHERE manifest_id IN (${IDS})`).run(ids);
     this.exec(lineSetsSql(), ids);
     shift(1);
-    this.sql('DELETE FROM manifest_line_set_totals WHERE manifests <= 0').run();
+    this.sql(`DELETE FROM manifest_line_set_totals WHERE ${LINE_SET_TOTAL_COLUMNS.shipped_count} <= 0`).run();
   }
 
   /**
