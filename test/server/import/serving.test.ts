@@ -50,6 +50,10 @@ interface View {
   shortNameLookup: string[];
   generatorLookup: string[];
   idleShop: number;
+  /** A searched list in tracking-number order: all of it, and its second and third rows read as pages. */
+  searched: string[];
+  searchedSecond: string[];
+  searchedThird: string[];
 }
 
 /** What a client sees of the data right now. */
@@ -69,6 +73,20 @@ async function view(): Promise<View> {
     searchKey: '',
   });
   const detail = await get(session.baseUrl, PATHS.detail, session.token, { handler_id: 'TXD000000003' });
+  // The third row is read before the second: it then starts from the bookmark the second noted in the view
+  // before, which a commit in between has made stale.
+  const searchedRows = async (page: number, pageSize: number) =>
+    (
+      await listPage(session, 'manifests', {
+        searchKey: '0000001',
+        sort: 'manifest_tracking_number desc',
+        page,
+        pageSize,
+        selectedFields: 'manifest_tracking_number',
+      })
+    ).content.map((row) => String(row.manifest_tracking_number));
+  const searchedThird = await searchedRows(2, 1);
+  const searchedSecond = await searchedRows(1, 1);
   return {
     manifests: page.totalElements,
     tracking: page.content.map((row) => String(row.manifest_tracking_number)).sort(),
@@ -80,6 +98,9 @@ async function view(): Promise<View> {
     shortNameLookup: await lookup(PATHS.manifestLookup, 'generator_name', 'id'),
     generatorLookup: await lookup(PATHS.generatorLookup, 'generator_name', 'Shop'),
     idleShop: detail.status,
+    searched: await searchedRows(0, 50),
+    searchedSecond,
+    searchedThird,
   };
 }
 
@@ -120,6 +141,18 @@ describe('an import into the served database', () => {
     // 000000104FLE (skipped), 000000106ELC of a generator no handler file names, the file's end; then the
     // waste lines: the older copy's (skipped), 000000106ELC's, the file's end.
     expect(views.map((seen) => seen.manifests)).toEqual([4, 4, 5, 5, 5, 5, 5]);
+    // 000000106ELC arrives between rows the pages before had bookmarked.
+    expect(views[2]?.searched).toEqual([
+      '000000199ELC',
+      '000000106ELC',
+      '000000104FLE',
+      '000000102ELC',
+      '000000101ELC',
+    ]);
+    for (const seen of views) {
+      expect(seen.searchedSecond).toEqual(seen.searched.slice(1, 2));
+      expect(seen.searchedThird).toEqual(seen.searched.slice(2, 3));
+    }
     expect(views[0]).toMatchObject({
       tracking: ['000000101ELC', '000000102ELC', '000000104FLE', '000000199ELC'],
       numberLookup: ['000000199ELC'],
