@@ -19,6 +19,8 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     headless: true,
+    // The smallest window the app is laid out for; test/e2e/layout.spec.ts also checks 1920×1080.
+    viewport: { width: 1280, height: 800 },
     actionTimeout: 10_000,
     navigationTimeout: 15_000,
     trace: 'retain-on-failure',

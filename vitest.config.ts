@@ -18,6 +18,10 @@ export default defineConfig({
           name: 'renderer',
           include: ['test/renderer/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          setupFiles: ['test/renderer/setup.ts'],
+          // AG Grid's first render in jsdom takes seconds on a busy two-core machine; 5 s failed tests
+          // that were right.
+          testTimeout: 15_000,
         },
       },
     ],

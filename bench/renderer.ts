@@ -5,8 +5,9 @@
  * run into data/bench-1m.db), measured in Chromium through the loopback browser bridge: the built renderer
  * with the real preload, the real main-process handlers in this process, the real server CLI in its own
  * process. Beside each measure, the API requests main sent for it are replayed directly over HTTP from this
- * process; the ratio is what the app adds on top of the API (bridge, main, renderer, grid). It reports and
- * never asserts. Writes docs/benchmarks/renderer.md.
+ * process; the ratio is what the app adds on top of the API (bridge, main, renderer, grid). Last, the server
+ * is paused and resumed (bench/renderer-hanging.ts): the grid after aborted and failed loads, and saved
+ * pages while it hangs. It reports and never asserts. Writes docs/benchmarks/renderer.md.
  *
  * The app is built into a temporary folder first, so a build writing out/ at the same time cannot swap files
  * mid-run; --skip-build serves the existing out/ instead.
@@ -32,6 +33,8 @@ import { startBridge } from '../main/src/bridge/server.ts';
 import { GeneratorList, LoginResponse, LookupResult } from '../shared/api/index.ts';
 import { channelOf } from '../shared/ipc/contract.ts';
 import { buildBenchApp } from './build-app.ts';
+import { resume } from './hanging-server.ts';
+import { hangingSection, measureHangingGrid, type GridHangFigures } from './renderer-hanging.ts';
 import { benchDatabasePath, ensureBenchDatabase, startServerProcess } from './tracker-server.ts';
 import { DEMO_USERS } from '../test/helpers/demo-users.ts';
 
@@ -85,7 +88,8 @@ const TARGET = { signInMs: 1_000, filterMs: 300, scrollMs: 500, heapMb: 200 } as
 /** Every single wait; far above any target, so a timeout means "not shown", not "slow". */
 const WAIT_MS = 15_000;
 const HEAP_SCROLL_LIMIT_MS = 120_000;
-const RUN_LIMIT_MS = 5 * 60_000;
+// The hanging server's rounds add about two minutes to the rest.
+const RUN_LIMIT_MS = 8 * 60_000;
 /** Frames one probe may record (about 50 s at 60 Hz): a probe nobody stops does not run forever. */
 const MAX_FRAMES = 3_000;
 const VIEWPORT = { width: 1280, height: 800 } as const;
@@ -757,9 +761,37 @@ async function measureHeap(run: Run, browser: Browser): Promise<Heap> {
   }
 }
 
+/** 5. The server paused and resumed, in a window of its own (bench/renderer-hanging.ts). */
+async function measureHanging(run: Run, browser: Browser, child: ChildProcess): Promise<GridHangFigures> {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  try {
+    const page = await openApp(run, context);
+    await showGenerators(page);
+    await waitForRows(page, 'hanging server window');
+    return await measureHangingGrid(page, child, async (searchKey, sort) => {
+      const body = {
+        pageInfo: { page: 0, pageSize: 1, sort, selectedFields: 'epa_handler_id' },
+        filterFields: {},
+        searchKey,
+      };
+      const answer = GeneratorList.parse(
+        await sendJson(run.origin, run.token, {
+          method: 'POST',
+          path: API.generators,
+          body: JSON.stringify(body),
+        }),
+      );
+      return answer.content[0]?.epa_handler_id;
+    });
+  } finally {
+    await context.close();
+  }
+}
+
 function report(options: {
   measures: Measure[];
   heap: Heap;
+  hanging: GridHangFigures;
   generatorCount: number;
   manifestCount: number;
   chromium: string;
@@ -813,7 +845,8 @@ ${measures.map((measure) => `- ${measure.name}: ${measure.note}`).join('\n')}
 - Targets 1 and 3 are read at p90 (the slowest of ${SIGN_INS} samples), target 2 at p50 as the issue states it.
   A sample that never shows within ${WAIT_MS / 1000} s is counted apart and makes its target missed.
 - The raw replay follows each UI step, so it meets a server whose caches that step has just warmed.
-`;
+
+${hangingSection(options.hanging)}`;
 }
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -844,6 +877,8 @@ function cleanUp(): Promise<void> {
 async function stopServer(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((done) => child.once('exit', done));
+  // A server left paused (the hanging rounds) hears SIGTERM only once it runs again.
+  resume(child);
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
   await exited;
@@ -918,12 +953,14 @@ async function main(): Promise<void> {
   const filter = await measureFilterChanges(run, page, states);
   await context.close();
   const heap = await measureHeap(run, browser);
+  const hanging = await measureHanging(run, browser, child);
   clearTimeout(watchdog);
 
   const reportPath = resolve(root, 'docs/benchmarks/renderer.md');
   const text = report({
     measures: [signIn, filter, jumps],
     heap,
+    hanging,
     generatorCount,
     manifestCount: manifestTotal,
     chromium: browser.version(),

@@ -57,7 +57,7 @@ export const GENERATOR_COLUMNS = catalogue<GeneratorField>({
   contact_email: { header: 'Email', kind: TEXT, visible: false },
   primary_naics_code: { header: 'NAICS', kind: TEXT, visible: true },
   primary_naics_desc: { header: 'NAICS description', kind: TEXT, visible: false },
-  registration_status: { header: 'Status', kind: TEXT, visible: true },
+  registration_status: { header: 'Registration status', kind: TEXT, visible: true },
   state_handler_id: { header: 'State ID', kind: TEXT, visible: false },
   total_waste: { header: 'Total waste (tons)', kind: TONS, visible: true },
 });

@@ -28,10 +28,19 @@ export function joinParts(parts: readonly (string | undefined)[], separator = ' 
 
 type Data = GeneratorDetail['generator_data'];
 
-/** "12 Harbor Rd Suite 5, Houston, TX 77001" from the parts, else the server's own line. */
-function address(street: readonly string[], city: string, state: string, zip: string, whole: string): string {
+/**
+ * "12 Harbor Rd, Suite 5, Houston, TX 77001" from the parts (number and street, the second street line,
+ * city, state and ZIP), else the server's own line.
+ */
+function address(
+  [number, street, line2]: readonly [string, string, string],
+  city: string,
+  state: string,
+  zip: string,
+  whole: string,
+): string {
   const place = joinParts([joinParts([city, state], ', '), zip]);
-  return joinParts([joinParts(street), place], ', ') || whole;
+  return joinParts([joinParts([number, street]), line2, place], ', ') || whole;
 }
 
 const mailing = (d: Data) =>
@@ -51,14 +60,7 @@ const physical = (d: Data) =>
     d.full_address,
   );
 
-/** A coordinate as a number when it parses and is in range; otherwise the text as sent. */
-function coordinate(text: string, limit: number): Value {
-  const value = Number.parseFloat(text);
-  return Number.isFinite(value) && Math.abs(value) <= limit ? value : text;
-}
-
 const flag = (value: boolean): string => (value ? 'Y' : 'N');
-const DEGREES = { type: 'number', decimals: 5, unit: 'degrees' } as const;
 
 function fact(
   section: string,
@@ -144,8 +146,10 @@ export const PROFILE_FACTS: readonly ProfileFact[] = [
       ' – ',
     ),
   ),
-  fact('Location', 'Latitude', DEGREES, (d) => coordinate(d.generator_data.location_latitude, 90)),
-  fact('Location', 'Longitude', DEGREES, (d) => coordinate(d.generator_data.location_longitude, 180)),
+  // As the server sent them: rounding would move the point (5 decimals is about a metre), and a text such
+  // as "Not Available" is what it is.
+  fact('Location', 'Latitude', TEXT, (d) => d.generator_data.location_latitude),
+  fact('Location', 'Longitude', TEXT, (d) => d.generator_data.location_longitude),
 ];
 
 /** The sections of the facts, in order. */
@@ -154,6 +158,8 @@ export const PROFILE_SECTIONS: readonly string[] = [...new Set(PROFILE_FACTS.map
 export interface ProfileTable {
   /** The section's title on screen. */
   title: string;
+  /** One record, not a list (spec 2.3 site_activities is an object): the screen lists it as facts. */
+  record?: true;
   /** The workbook's sheet. */
   sheet: string;
   columns: readonly { header: string; kind: ColumnKind }[];
@@ -164,6 +170,7 @@ export const PROFILE_TABLES: readonly ProfileTable[] = [
   {
     title: 'Site activities',
     sheet: 'Site activities',
+    record: true,
     columns: [
       { header: 'Report year', kind: TEXT },
       { header: 'Generated (tons)', kind: TONS },

@@ -77,3 +77,15 @@ export function formatValue(kind: ColumnKind, value: string | number | undefined
       return String(value).trim();
   }
 }
+
+const two = (value: number) => String(value).padStart(2, '0');
+
+/**
+ * A moment in local time, written as the app writes every date (YYYY-MM-DD, as the grid, the chips, the
+ * date filters and the workbooks do) with the time after it: "2026-11-03 13:24".
+ */
+export function formatTimestamp(ms: number): string {
+  const at = new Date(ms);
+  const date = `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}`;
+  return `${date} ${two(at.getHours())}:${two(at.getMinutes())}`;
+}

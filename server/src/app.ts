@@ -42,6 +42,11 @@ export interface AppOptions {
    * main thread. Always false for a database that is not a file (workers open the file by its path).
    */
   readPool?: ReadPoolOptions | false;
+  /**
+   * Answer as a server that implements only the spec would (docs/api.md "Spec-only mode"): every addition
+   * of this server is refused or left out, so a client can be tested against what the spec promises.
+   */
+  specOnly?: boolean;
 }
 
 /** Guards against clients that connect and then send slowly or not at all (docs/api.md "Limits"). */
@@ -151,13 +156,15 @@ export const trackerApp = fp(
       done();
     });
 
-    await app.register(authRoutes, { db: options.db, tokens, throttle });
+    const specOnly = options.specOnly ?? false;
+    await app.register(authRoutes, { db: options.db, tokens, throttle, specOnly });
     await app.register(trackerRoutes, {
       generators,
       manifests,
       details,
       pool,
       dialect: options.dialect ?? 'sample',
+      specOnly,
     });
   },
   { fastify: '5.x', name: 'tracker-app' },

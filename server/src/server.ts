@@ -15,6 +15,8 @@ export interface ServeOptions {
   /** Host names answered besides loopback ones (bound to loopback) or instead of any (bound elsewhere). */
   allowedHosts?: readonly string[];
   logLevel: 'info' | 'warn' | 'error' | 'silent';
+  /** Refuse every addition to the spec (app.ts `specOnly`). */
+  specOnly?: boolean;
 }
 
 export interface RunningServer {
@@ -32,6 +34,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     dialect: options.dialect,
     tokenTtlMs: options.tokenTtlMs,
     hosts: hostPolicyFor(options.host, options.allowedHosts ?? []),
+    specOnly: options.specOnly ?? false,
     logger: log && {
       level: options.logLevel,
       redact: ['req.headers.authorization', 'body.password'],

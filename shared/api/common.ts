@@ -21,6 +21,20 @@ export type PageInfo = z.infer<typeof PageInfo>;
 
 const isControl = (unit: number) => unit < 0x20 || unit === 0x7f;
 
+/** The first control character in a search, if any: its position (from 1) and code point ("U+0007"). */
+export function controlCharacterIn(text: string): { position: number; codePoint: string } | undefined {
+  const characters = [...text];
+  const at = characters.findIndex((character) => isControl(character.charCodeAt(0)));
+  if (at === -1) return undefined;
+  const point = (characters[at] ?? '').charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+  return { position: at + 1, codePoint: `U+${point}` };
+}
+
+/** A search without its control characters: what a user who pasted one by mistake meant. */
+export function withoutControlCharacters(text: string): string {
+  return [...text].filter((character) => !isControl(character.charCodeAt(0))).join('');
+}
+
 /**
  * A search text (`name` is how messages call it): at most `max` characters, and no control character
  * (U+0000–U+001F, U+007F). Those are refused rather than matched: SQLite's text matching stops at a NUL (a
@@ -35,13 +49,11 @@ function searchText(name: string, max: number) {
       // A text too long is not also searched for control characters: one problem, as the server always said.
       .max(max, { message: `${name} is at most ${max} characters`, abort: true })
       .superRefine((text, context) => {
-        const characters = [...text];
-        const at = characters.findIndex((character) => isControl(character.charCodeAt(0)));
-        if (at === -1) return;
-        const point = (characters[at] ?? '').charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+        const found = controlCharacterIn(text);
+        if (!found) return;
         context.addIssue({
           code: 'custom',
-          message: `${name} must not hold control characters (U+0000–U+001F, U+007F); found U+${point} at character ${at + 1}`,
+          message: `${name} must not hold control characters (U+0000–U+001F, U+007F); found ${found.codePoint} at character ${found.position}`,
         });
       })
   );
@@ -66,9 +78,13 @@ export function lookupQuery<const Fields extends readonly [string, ...string[]]>
   });
 }
 
-/** spec 2.7 */
+/**
+ * spec 2.7. `group` is this server's addition (docs/api.md "Lookups"): the heading a value is listed under
+ * when one lookup lists the values of several fields (the status lookup: registration and federal generator
+ * statuses). A server without it sends none, and a client lists the values under one heading.
+ */
 export const LookupResult = z.object({
-  results: z.array(z.object({ value: z.string(), text: z.string() })),
+  results: z.array(z.object({ value: z.string(), text: z.string(), group: z.string().optional() })),
   pagination: z.object({ more: z.boolean() }),
 });
 export type LookupResult = z.infer<typeof LookupResult>;

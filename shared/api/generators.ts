@@ -55,11 +55,8 @@ export const GeneratorListRequest = z.strictObject({
 });
 export type GeneratorListRequest = z.input<typeof GeneratorListRequest>;
 
-/**
- * spec 4.3, plus `shipped_year` and `status` (docs/api.md): the spec's filterFields have shippedYears and
- * statuses members but no lookup to fill their boxes from.
- */
-export const GENERATOR_LOOKUP_FIELDS = [
+/** spec 4.3: the lookups every tracker API answers. */
+export const SPEC_GENERATOR_LOOKUP_FIELDS = [
   'generator_city',
   'naics',
   'epa_handler_id',
@@ -67,11 +64,23 @@ export const GENERATOR_LOOKUP_FIELDS = [
   'epa_waste_code',
   'generator_name',
   'mmc',
-  'shipped_year',
-  'status',
+] as const;
+
+/**
+ * Lookups this server adds (docs/api.md): the spec's filterFields have shippedYears and statuses members but
+ * no lookup to fill their boxes from. A server that implements only the spec refuses them (400), so a
+ * client must not count on them.
+ */
+export const GENERATOR_LOOKUP_EXTENSIONS = ['shipped_year', 'status'] as const;
+
+export const GENERATOR_LOOKUP_FIELDS = [
+  ...SPEC_GENERATOR_LOOKUP_FIELDS,
+  ...GENERATOR_LOOKUP_EXTENSIONS,
 ] as const;
 export type GeneratorLookupField = (typeof GENERATOR_LOOKUP_FIELDS)[number];
 export const GeneratorLookupQuery = lookupQuery(GENERATOR_LOOKUP_FIELDS);
+/** The lookup query as a server that implements only the spec reads it. */
+export const SpecGeneratorLookupQuery = lookupQuery(SPEC_GENERATOR_LOOKUP_FIELDS);
 export type GeneratorLookupQuery = z.input<typeof GeneratorLookupQuery>;
 
 /** spec 2.1, read tolerantly: the sample sends " 1,234.56" strings where numbers are declared. */

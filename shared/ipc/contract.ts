@@ -184,6 +184,11 @@ export const contract = {
      */
     signOutAndRemoveData: { input: NoInput, output: result(SessionStatus) },
     status: { input: NoInput, output: result(SessionStatus) },
+    /**
+     * Whether the session's server answers at all, within a few seconds (no token is sent): the renderer's
+     * connectivity asks it to tell a network that hangs from a server that is only slow to answer a query.
+     */
+    probe: { input: NoInput, output: result(z.null()) },
   },
   settings: {
     get: { input: NoInput, output: result(Settings) },

@@ -59,31 +59,80 @@ export const MESSAGES = {
   mainUnreachable: (detail: string) => `The app could not reach its main process: ${detail}`,
 } as const;
 
-/** What a failure means to the user of a view that was loading `what`; the server's words follow. */
-export function describeError(error: IpcError, what: string, scope?: Scope): string {
+/**
+ * A failure as a view shows it: one sentence in the user's words, what the user can do about it, the
+ * server's own words kept apart for whoever supports them, and whether a Retry could succeed.
+ */
+export interface ErrorWords {
+  message: string;
+  /** More the user should read: what saved data is missing offline, how long the server was given. */
+  hint?: string;
+  /** The server's or the app's own words, behind "Details": they help support, not the user. */
+  details?: string;
+  /** A second try of the same request could answer: the network, the server's health or time can change. */
+  retry: boolean;
+}
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * What a failure means to the user of a view that was loading `what` ("the generators", "this profile");
+ * `scope` is the permission the view needs, named when it is missing.
+ */
+export function describeError(error: IpcError, what: string, scope?: Scope): ErrorWords {
+  const said = error.message.trim() === '' ? {} : { details: error.message };
   switch (error.kind) {
     case 'offline':
-      return `The server could not be reached, so ${what} could not be loaded. Check the connection and retry.`;
+      // Offline by the user's choice, or because nothing answers: the message after says which, and what
+      // saved data is missing.
+      return {
+        message: `${capitalized(what)} could not be loaded offline.`,
+        hint: error.message,
+        retry: true,
+      };
     case 'timeout':
-      return `The server took too long to answer, so ${what} could not be loaded. Retry in a moment.`;
+      return {
+        message: `The server did not answer in time, so ${what} could not be loaded.`,
+        hint: error.message,
+        retry: true,
+      };
     case 'forbidden':
-      return scope
-        ? `Your account does not have the “${scope}” permission needed to view ${what}. Ask your administrator to grant it.`
-        : `Your account does not have permission to view ${what}. ${error.message}`;
+      return {
+        message: scope
+          ? `Your account does not have the “${scope}” permission needed for ${what}. Ask your administrator to grant it.`
+          : `Your account is not allowed to see ${what}. Ask your administrator for the permission.`,
+        ...said,
+        retry: false,
+      };
     case 'unauthorized':
-      return `You are signed out, so ${what} could not be loaded. Sign in again.`;
+      return {
+        message: `You are signed out, so ${what} could not be loaded. Sign in to carry on.`,
+        retry: false,
+      };
     case 'not-found':
-      return `${what} could not be found. ${error.message}`;
+      return { message: `The server has nothing to show for ${what}.`, ...said, retry: false };
     case 'bad-request':
-      return `The server refused this request for ${what}: ${error.message}`;
+      return {
+        message: `The server did not accept the request for ${what}; the same request would be refused again. Change the filters or the search.`,
+        ...said,
+        retry: false,
+      };
     case 'invalid-response':
-      return `The server's answer for ${what} could not be read: ${error.message}`;
+      return {
+        message: `The server's answer for ${what} could not be read: it is not what a tracker API sends. A proxy or sign-in page on the network may be answering instead.`,
+        ...said,
+        retry: true,
+      };
     case 'server':
-      return `The server failed while loading ${what}: ${error.message}`;
+      return {
+        message: `The server failed while loading ${what}. Retry in a moment; if it keeps failing, its administrator can look in its log.`,
+        ...said,
+        retry: true,
+      };
     case 'rate-limited':
-      return error.message;
+      return { message: error.message, retry: true };
     case 'cancelled':
       // The data pipeline turns a cancellation into an abort its caller ignores; this is never on screen.
-      return `Loading ${what} stopped.`;
+      return { message: `Loading ${what} stopped.`, retry: true };
   }
 }

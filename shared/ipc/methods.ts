@@ -5,7 +5,7 @@
  */
 
 export const METHOD_NAMES = {
-  session: ['signIn', 'signOut', 'signOutAndRemoveData', 'status'],
+  session: ['signIn', 'signOut', 'signOutAndRemoveData', 'status', 'probe'],
   settings: ['get', 'set', 'testConnection'],
   generators: ['aggregate', 'list', 'lookup', 'detail', 'details'],
   manifests: ['aggregate', 'list', 'lookup'],

@@ -40,8 +40,32 @@ export function lookupPage<Entry extends LookupEntry>(
 }
 
 export interface LookupPage {
-  results: LookupEntry[];
+  results: (LookupEntry & { group?: string })[];
   pagination: { more: boolean };
+}
+
+/**
+ * The headings the status lookup lists its values under (docs/api.md "Lookups"): the `statuses` member
+ * matches a generator's registration status or its federal generator status, and a value means one or the
+ * other, so a user sees which before picking it.
+ */
+export const STATUS_GROUPS = {
+  registration: 'Registration status',
+  federal: 'Federal generator status',
+} as const;
+
+/**
+ * A status lookup page with each value's group: a registration status when some generator is registered
+ * so (`registrations`: every generator's registration_status), else a federal generator status.
+ */
+export function withStatusGroups(page: LookupPage, registrations: ReadonlySet<string>): LookupPage {
+  return {
+    ...page,
+    results: page.results.map((entry) => ({
+      ...entry,
+      group: registrations.has(entry.value) ? STATUS_GROUPS.registration : STATUS_GROUPS.federal,
+    })),
+  };
 }
 
 /**

@@ -21,10 +21,10 @@ const exportsPanel = (page: Page) => page.getByRole('region', { name: 'Exports' 
 /** Main starts an export's threads and pages the API before the panel moves: longer than a click. */
 const EXPORT_STEP = { timeout: 20_000 };
 
-/** Starts an export of the manifests with the server held, so its first page cannot arrive. */
+/** Starts an export of the manifests with the server hanging, so its first page cannot arrive. */
 async function heldExport(app: App, page: Page): Promise<void> {
   await openWorkspace(page, 'Manifests');
-  app.gate?.hold();
+  app.gate?.hang();
   await page.getByRole('button', { name: 'Export to Excel' }).click();
   await expect(exportsPanel(page)).toContainText('Starting…', EXPORT_STEP);
 }
@@ -48,7 +48,7 @@ test('signing out stops a running export, and the sign-in screen says why', asyn
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
   await expect(exportsPanel(page).getByRole('alert')).toContainText(OWNER_MESSAGES.signedOut, EXPORT_STEP);
-  app.gate?.letGo();
+  await app.gate?.reopen();
   await expectNoFiles(app);
   expect(downloads).toBe(0);
 });
@@ -62,7 +62,7 @@ test('another user signing in after the session expired fails the export', async
   await heldExport(app, page);
   // The server forgets every token, as when an administrator revokes them: the held page comes back 401.
   app.server.db.prepare('DELETE FROM tokens').run();
-  app.gate?.letGo();
+  await app.gate?.reopen();
   await expect(exportsPanel(page)).toContainText('Waiting for you to sign in again', EXPORT_STEP);
   const dialog = page.getByRole('dialog', { name: 'Your session has expired' });
   await dialog.getByLabel('User name').fill(DEMO_USERS.generatorsOnly.username);

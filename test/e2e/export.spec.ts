@@ -76,7 +76,7 @@ test('Export CSV of filtered generators, and Ctrl+E exports what is on screen', 
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const text = (await readFile(await saved(await csv), 'utf8')).replace(/^\uFEFF/, '');
   const lines = text.split('\r\n').filter((line) => line !== '');
-  expect(lines[0]).toBe('EPA ID,Name,City,State,NAICS,Status,Total waste (tons)');
+  expect(lines[0]).toBe('EPA ID,Name,City,State,NAICS,Registration status,Total waste (tons)');
   expect(lines).toHaveLength(truth.total + 1);
   expect(lines[1]?.startsWith(`${truth.ids[0]},`)).toBe(true);
 

@@ -17,7 +17,7 @@ function clipboard(page: Page): Promise<string> {
 }
 
 /** The default generator columns, left to right, as the catalogue names them. */
-const HEADERS = ['EPA ID', 'Name', 'City', 'State', 'NAICS', 'Status', 'Total waste (tons)'];
+const HEADERS = ['EPA ID', 'Name', 'City', 'State', 'NAICS', 'Registration status', 'Total waste (tons)'];
 const FIELDS = [
   'epa_handler_id',
   'generator_name',

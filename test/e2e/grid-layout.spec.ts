@@ -7,7 +7,15 @@ import { DEMO_USERS } from './support/app.ts';
 import { expect, test } from './support/fixtures.ts';
 import { filterMember, openWorkspace, results, signInThroughUi } from './support/workspace.ts';
 
-const GENERATOR_HEADERS = ['EPA ID', 'Name', 'City', 'State', 'NAICS', 'Status', 'Total waste (tons)'];
+const GENERATOR_HEADERS = [
+  'EPA ID',
+  'Name',
+  'City',
+  'State',
+  'NAICS',
+  'Registration status',
+  'Total waste (tons)',
+];
 const MANIFEST_HEADERS = [
   'Tracking number',
   'Generator',
@@ -70,8 +78,8 @@ test('columns dragged wider and into a new order are kept per workspace across a
   await expect.poll(() => headers(grid)).toEqual(moved);
 
   // A header dragged out of the grid stays: the column chooser is where columns are hidden.
-  const status = await grid.getByRole('columnheader', { name: 'Status' }).boundingBox();
-  if (!status) throw new Error('the Status header is not on screen');
+  const status = await grid.getByRole('columnheader', { name: 'Registration status' }).boundingBox();
+  if (!status) throw new Error('the Registration status header is not on screen');
   const middle = { x: status.x + status.width / 2, y: status.y + status.height / 2 };
   await drag(page, middle, { x: middle.x, y: 5 });
   await expect.poll(() => headers(grid)).toEqual(moved);

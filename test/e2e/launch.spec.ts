@@ -57,7 +57,7 @@ test('start:browser keeps the app running when its demo server stops, and says s
 
     // The next request meets no server: the workspace says so in its error display, and the bridge lives.
     await page.getByRole('searchbox', { name: 'Search generators' }).fill('chem');
-    await expect(page.getByRole('alert').first()).toContainText('could not be reached');
+    await expect(page.getByRole('alert').first()).toContainText('could not be loaded offline');
     expect(launcher.exitCode).toBeNull();
     expect((await page.request.get(url)).status()).toBe(200);
 

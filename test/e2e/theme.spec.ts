@@ -39,7 +39,7 @@ for (const scheme of ['dark', 'light'] as const) {
     await results(page, 'Generators')
       .getByRole('button', { name: new RegExp(`profile of ${id ?? ''}`) })
       .click();
-    await expect(page.getByRole('table', { name: 'Site activities' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Site activities' })).toBeVisible();
     expect(await seriousViolations(page), 'profile').toEqual([]);
     await page.getByRole('button', { name: 'Back' }).click();
 

@@ -28,6 +28,8 @@ export interface TrackerServerOptions {
   dbPath?: string;
   /** False: no socket, requests are injected (`send`); the base URL is then a name no network knows. */
   socket?: boolean;
+  /** Refuse every addition to the spec, as a server that implements only the spec would. */
+  specOnly?: boolean;
 }
 
 export interface TrackerServer {
@@ -56,6 +58,7 @@ export async function startTrackerServer(options: TrackerServerOptions = {}): Pr
     dialect: options.dialect ?? 'sample',
     tokenTtlMs: options.tokenTtlMs,
     throttle: options.throttle,
+    specOnly: options.specOnly ?? false,
   });
   let baseUrl: string;
   if (options.socket === false) {

@@ -1,9 +1,12 @@
 /**
- * "Test connection" in the settings, against real servers over real HTTP: the reference server, a web
- * server that is not a tracker API, and an address where nothing listens. Nothing is saved or signed in.
+ * "Test connection" in the settings and the renderer's reachability probe, against real servers over real
+ * HTTP: the reference server, a web server that is not a tracker API, an address where nothing listens, and
+ * one that takes connections and never answers. Nothing is saved or signed in.
  */
 import { createServer, type Server } from 'node:http';
+import { createServer as createTcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { PROBE_TIMEOUT_MS } from '../../main/src/settings/connection-check.ts';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
 import { startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
 import { createTestApp, temporaryFolder } from './support.ts';
@@ -77,4 +80,37 @@ describe('settings.testConnection', () => {
       if (!answer.ok) expect(answer.error.kind).toBe('bad-request');
     },
   );
+});
+
+describe('session.probe', () => {
+  it('is answered by a server that answers anything, a refusal included', async () => {
+    for (const baseUrl of [tracker.baseUrl, otherUrl]) {
+      const app = await createTestApp({ dir: folder.dir, baseUrl });
+      expect(await app.invoke('session', 'probe')).toEqual({ ok: true, data: null });
+    }
+  });
+
+  it('says when nothing listens', async () => {
+    const app = await createTestApp({ dir: folder.dir, baseUrl: closedUrl });
+    expect(await app.invoke('session', 'probe')).toMatchObject({ ok: false, error: { kind: 'offline' } });
+  });
+
+  it('gives up on a server that takes the connection and never answers, long before the request timeout', async () => {
+    const held = new Set<Socket>();
+    const hanging = createTcpServer((socket) => held.add(socket));
+    const port = await new Promise<number>((resolvePort) =>
+      hanging.listen(0, '127.0.0.1', () => resolvePort((hanging.address() as AddressInfo).port)),
+    );
+    try {
+      const app = await createTestApp({ dir: folder.dir, baseUrl: `http://127.0.0.1:${port}` });
+      expect(app.settings.get().requestTimeoutMs).toBeGreaterThan(2 * PROBE_TIMEOUT_MS);
+      const started = Date.now();
+      expect(await app.invoke('session', 'probe')).toMatchObject({ ok: false, error: { kind: 'timeout' } });
+      expect(Date.now() - started).toBeLessThan(2 * PROBE_TIMEOUT_MS);
+      expect(held.size).toBeGreaterThan(0);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise<void>((resolveClose) => hanging.close(() => resolveClose()));
+    }
+  });
 });

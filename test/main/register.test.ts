@@ -53,6 +53,7 @@ const invalidInputs: Record<string, [unknown, string][]> = {
   'tracker:session.signOut': [[{}, 'no input']],
   'tracker:session.signOutAndRemoveData': [[{ everything: true }, 'no input']],
   'tracker:session.status': [['now', 'no input']],
+  'tracker:session.probe': [[{ baseUrl: 'http://127.0.0.1:9' }, 'no input']],
   'tracker:settings.get': [[{ all: true }, 'no input']],
   'tracker:settings.set': [
     [{ pageSize: 5 }, 'pageSize'],

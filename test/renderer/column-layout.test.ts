@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { GeneratorFilterFields } from '../../shared/api/index.ts';
 import { movedInto, orderedFields } from '../../renderer/src/state/column-layout.ts';
+import { setStateOwner } from '../../renderer/src/state/user-storage.ts';
 import { createWorkspaceStore } from '../../renderer/src/state/workspace-store.ts';
 
 const CATALOGUE = ['id', 'name', 'city', 'state', 'total'];
@@ -40,6 +41,8 @@ describe('saved column layout', () => {
   let name = 0;
   beforeEach(() => {
     localStorage.clear();
+    // The layout is a signed-in user's, as in the app.
+    setStateOwner({ baseUrl: 'http://127.0.0.1:4010', username: 'inspector' });
     name += 1;
   });
   const store = () => createWorkspaceStore(`layout-${name}`, GeneratorFilterFields);

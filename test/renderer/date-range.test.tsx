@@ -28,11 +28,16 @@ const type = (input: HTMLInputElement, value: string) => fireEvent.change(input,
 afterEach(cleanup);
 
 describe('DateRange', () => {
-  it('names the group, both inputs and the Clear button after its label', () => {
+  it('names the group, both fields, their calendars and the Clear button after its label', () => {
     render(<DateRange label="Shipped date" start="2024-01-01" end={undefined} onChange={() => {}} />);
     expect(screen.getByRole('group', { name: 'Shipped date' })).toBeTruthy();
-    expect(from().type).toBe('date');
-    expect(to().type).toBe('date');
+    // Text in the app's one date format, not the browser's locale order (mm/dd/yyyy).
+    expect(from().type).toBe('text');
+    expect(from().placeholder).toBe('YYYY-MM-DD');
+    expect(from().value).toBe('2024-01-01');
+    expect(to().placeholder).toBe('YYYY-MM-DD');
+    expect(screen.getByRole('button', { name: 'Open a calendar for the first shipped date' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Open a calendar for the last shipped date' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Clear Shipped date' })).toBeTruthy();
   });
 
@@ -72,7 +77,9 @@ describe('DateRange', () => {
     expect(onChange).toHaveBeenCalledExactlyOnceWith('2024-01-15', '2024-01-31');
     expect(screen.queryByRole('alert')).toBeNull();
     expect(from().getAttribute('aria-invalid')).toBeNull();
-    expect(from().getAttribute('aria-describedby')).toBeNull();
+    expect(document.getElementById(from().getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+      'A date in the form YYYY-MM-DD.',
+    );
   });
 
   it('blames an end before the start on the end input', () => {
@@ -85,26 +92,53 @@ describe('DateRange', () => {
     expect(onChange).not.toHaveBeenCalled();
   });
 
-  it('flags a partly typed date, which the browser reports as bad input with an empty value', () => {
+  it('waits while a date is being typed, and flags it unfinished only when the user leaves it', () => {
     const onChange = vi.fn<OnChange>();
     render(<DateRange label="Shipped date" start="2024-03-01" end="2024-03-31" onChange={onChange} />);
-    const input = to();
-    Object.defineProperty(input, 'validity', { value: { badInput: true }, configurable: true });
-    type(input, '');
-    expect(screen.getByRole('alert').textContent).toBe('The end date is not a complete, real date.');
-    expect(input.getAttribute('aria-invalid')).toBe('true');
+    type(to(), '2024-04');
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.blur(to());
+    expect(screen.getByRole('alert').textContent).toBe(
+      'The end date is not a real date in the form YYYY-MM-DD.',
+    );
+    expect(to().getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByRole('button', { name: 'Clear Shipped date' })).toBeTruthy();
     expect(onChange).not.toHaveBeenCalled();
   });
 
-  it('notices a partial date on blur, since typing it may fire no change', () => {
+  it('says at once that a finished date is not a real one', () => {
     const onChange = vi.fn<OnChange>();
-    render(<DateRange label="Shipped date" start={undefined} end={undefined} onChange={onChange} />);
-    const input = from();
-    Object.defineProperty(input, 'validity', { value: { badInput: true }, configurable: true });
-    fireEvent.blur(input);
-    expect(screen.getByRole('alert').textContent).toBe('The start date is not a complete, real date.');
-    expect(screen.getByRole('button', { name: 'Clear Shipped date' })).toBeTruthy();
+    render(<Filters onChange={onChange} />);
+    type(from(), '2024-02-30');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'The start date is not a real date in the form YYYY-MM-DD.',
+    );
     expect(onChange).not.toHaveBeenCalled();
+  });
+
+  it('reads a date typed as eight digits or with slashes, and writes it out as YYYY-MM-DD', () => {
+    const onChange = vi.fn<OnChange>();
+    render(<Filters onChange={onChange} />);
+    type(from(), '20240115');
+    expect(onChange).toHaveBeenLastCalledWith('2024-01-15', undefined);
+    fireEvent.blur(from());
+    expect(from().value).toBe('2024-01-15');
+    type(to(), '2024/2/5');
+    expect(onChange).toHaveBeenLastCalledWith('2024-01-15', '2024-02-05');
+    fireEvent.blur(to());
+    expect(to().value).toBe('2024-02-05');
+  });
+
+  it('fills a field with the date picked from its calendar, and limits the calendar to the range', () => {
+    const onChange = vi.fn<OnChange>();
+    render(<Filters onChange={onChange} />);
+    type(from(), '2024-01-10');
+    const calendar = to().parentElement?.querySelector<HTMLInputElement>('input[type="date"]');
+    if (!calendar) throw new Error('no calendar for the end date');
+    expect(calendar.min).toBe('2024-01-10');
+    fireEvent.change(calendar, { target: { value: '2024-01-20' } });
+    expect(to().value).toBe('2024-01-20');
+    expect(onChange).toHaveBeenLastCalledWith('2024-01-10', '2024-01-20');
   });
 
   it('follows props changed from outside, dropping an invalid draft', () => {

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GeneratorFilterFields, type LookupResult } from '../../shared/api/index.ts';
 import type { Result } from '../../shared/ipc/contract.ts';
 import { FilterPanel } from '../../renderer/src/components/filter-panel.tsx';
+import { setStateOwner } from '../../renderer/src/state/user-storage.ts';
 import { createWorkspaceStore, type WorkspaceStore } from '../../renderer/src/state/workspace-store.ts';
 
 const MEMBERS = [
@@ -46,6 +47,8 @@ let storeCount = 0;
 beforeEach(() => {
   vi.useFakeTimers();
   localStorage.clear();
+  // The state is a signed-in user's, as in the app.
+  setStateOwner({ baseUrl: 'http://127.0.0.1:4010', username: 'inspector' });
   storeCount += 1;
   store = createWorkspaceStore(`test-${storeCount}`, GeneratorFilterFields);
 });

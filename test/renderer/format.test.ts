@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ColumnKind } from '../../shared/columns.ts';
-import { formatCount, formatPicked, formatTons, formatValue } from '../../renderer/src/format.ts';
+import {
+  formatCount,
+  formatPicked,
+  formatTimestamp,
+  formatTons,
+  formatValue,
+} from '../../renderer/src/format.ts';
 
 describe('number formatting', () => {
   it('shows tons with two decimals and thousands separators', () => {
@@ -46,5 +52,12 @@ describe('picked lookup values', () => {
     ['TX', undefined, 'TX'],
   ])('%j with the text %j reads %j', (value, text, shown) => {
     expect(formatPicked(value, text)).toBe(shown);
+  });
+});
+
+describe('moments', () => {
+  it('are written YYYY-MM-DD HH:MM in local time, as every date in the app is', () => {
+    expect(formatTimestamp(new Date(2026, 10, 3, 9, 5).getTime())).toBe('2026-11-03 09:05');
+    expect(formatTimestamp(new Date(2027, 0, 1, 23, 59, 59).getTime())).toBe('2027-01-01 23:59');
   });
 });

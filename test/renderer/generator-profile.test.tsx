@@ -2,6 +2,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GeneratorDetail } from '../../shared/api/index.ts';
 import type { Result } from '../../shared/ipc/contract.ts';
+import { followServerReach, useConnectivity } from '../../renderer/src/offline/connectivity.ts';
 import { GeneratorProfile, mapLink } from '../../renderer/src/profile/generator-profile.tsx';
 
 /** A detail as the sample dialect sends it: misspelled names, numbers as text, waste codes as an object. */
@@ -87,6 +88,7 @@ function install(answers: Record<string, Result<GeneratorDetail>>) {
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  useConnectivity.setState({ reach: 'online' });
 });
 
 describe('GeneratorProfile', () => {
@@ -108,8 +110,8 @@ describe('GeneratorProfile', () => {
     expect(
       within(screen.getByRole('table', { name: 'Management methods' })).getByText('Fuel blending'),
     ).toBeTruthy();
-    expect(screen.getByText('29.69000')).toBeTruthy();
-    expect(screen.getByText('-95.20000')).toBeTruthy();
+    expect(screen.getByText('29.69')).toBeTruthy();
+    expect(screen.getByText('-95.2')).toBeTruthy();
   });
 
   it('never renders the server map HTML; only its https address is offered, opened by main', async () => {
@@ -130,8 +132,11 @@ describe('GeneratorProfile', () => {
     expect(mapLink('')).toBeNull();
   });
 
-  it('says when there is no such generator, and retries other failures', async () => {
+  it('says when there is no such generator, and retries other failures once the server answers', async () => {
     const tracker = install({});
+    // The app's probe: the server answers it again by the time the user retries.
+    let answers = false;
+    const stopProbing = followServerReach(() => Promise.resolve(answers));
     render(<GeneratorProfile handlerId="NOPE00000000" onClose={() => undefined} />);
     expect((await screen.findByRole('alert')).textContent).toBe('No generator with EPA ID NOPE00000000.');
     cleanup();
@@ -140,10 +145,12 @@ describe('GeneratorProfile', () => {
       error: { kind: 'offline', message: 'down' },
     });
     render(<GeneratorProfile handlerId="TXD000000001" onClose={() => undefined} />);
-    expect((await screen.findByRole('alert')).textContent).toContain('could not be reached');
+    expect((await screen.findByRole('alert')).textContent).toContain('could not be loaded offline');
     tracker.generators.detail.mockResolvedValueOnce({ ok: true, data: wireDetail('') });
+    answers = true;
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('heading', { level: 2, name: /Gulf Coast/ })).toBeTruthy();
+    stopProbing();
   });
 
   it('opening another generator cancels the detail it no longer wants, and shows no error for it', async () => {

@@ -4,6 +4,7 @@ import type { LookupResult } from '../../shared/api/index.ts';
 import type { Result } from '../../shared/ipc/contract.ts';
 import { FilterChips } from '../../renderer/src/components/filter-chips.tsx';
 import { LookupMultiSelect } from '../../renderer/src/components/lookup-multi-select.tsx';
+import { useConnectivity } from '../../renderer/src/offline/connectivity.ts';
 
 function page(values: string[], more: boolean): Result<LookupResult> {
   return { ok: true, data: { results: values.map((v) => ({ value: v, text: v })), pagination: { more } } };
@@ -99,5 +100,28 @@ describe('FilterChips', () => {
     expect(onRemove).toHaveBeenCalledWith(chip);
     fireEvent.click(screen.getByRole('button', { name: 'Clear all' }));
     expect(onClearAll).toHaveBeenCalled();
+  });
+});
+
+describe('LookupMultiSelect offline', () => {
+  it('says when its values are only those of an offline pack, and asks again when the app is back online', async () => {
+    vi.useFakeTimers();
+    useConnectivity.setState({ workOffline: true });
+    const fetchPage = vi.fn(() =>
+      Promise.resolve(
+        useConnectivity.getState().workOffline
+          ? { ...page(['TX'], false), within: 'Manifests in state TX' }
+          : page(['CA', 'TX'], false),
+      ),
+    );
+    render(<LookupMultiSelect label="State" selected={[]} onChange={() => {}} fetchPage={fetchPage} />);
+    await flush(300);
+    expect(screen.getByRole('note').textContent).toBe(
+      'Values in this offline pack only: “Manifests in state TX”.',
+    );
+    act(() => useConnectivity.getState().setWorkOffline(false));
+    await flush(300);
+    expect(screen.queryByRole('note')).toBeNull();
+    expect(screen.getByRole('checkbox', { name: 'CA' })).toBeTruthy();
   });
 });

@@ -79,25 +79,25 @@ afterEach(cleanup);
 
 describe('WasteLines', () => {
   it('asks for a selection when no manifest is selected', () => {
-    render(<WasteLines manifest={undefined} />);
+    render(<WasteLines selection={null} />);
     expect(screen.getByText('Select a manifest to see its waste lines.')).toBeTruthy();
     expect(screen.queryByRole('table')).toBeNull();
   });
 
   it('says it is loading while the manifest has no waste_lines field yet', () => {
-    render(<WasteLines manifest={manifest(undefined)} />);
+    render(<WasteLines selection={{ row: manifest(undefined) }} />);
     expect(screen.getByRole('status').textContent).toBe('Loading waste lines…');
     expect(screen.queryByRole('table')).toBeNull();
   });
 
   it('says so when the manifest has no waste lines', () => {
-    render(<WasteLines manifest={manifest([])} />);
+    render(<WasteLines selection={{ row: manifest([]) }} />);
     expect(screen.getByText('This manifest has no waste lines.')).toBeTruthy();
     expect(screen.queryByRole('table')).toBeNull();
   });
 
   it('captions the table and wraps it in a focusable region of the same name', () => {
-    render(<WasteLines manifest={manifest(WIRE_LINES)} />);
+    render(<WasteLines selection={{ row: manifest(WIRE_LINES) }} />);
     const name = 'Waste lines of manifest 000000001FLE';
     const region = screen.getByRole('region', { name });
     expect(region.tabIndex).toBe(0);
@@ -106,14 +106,14 @@ describe('WasteLines', () => {
   });
 
   it('has one readable column header per waste line field but the tracking number', () => {
-    render(<WasteLines manifest={manifest(WIRE_LINES)} />);
+    render(<WasteLines selection={{ row: manifest(WIRE_LINES) }} />);
     const headers = screen.getAllByRole('columnheader');
     expect(headers.map((header) => header.textContent)).toEqual(HEADERS);
     expect(headers.every((header) => header.getAttribute('scope') === 'col')).toBe(true);
   });
 
   it('sorts by line number and formats counts, tons and Y/N flags', () => {
-    render(<WasteLines manifest={manifest(WIRE_LINES)} />);
+    render(<WasteLines selection={{ row: manifest(WIRE_LINES) }} />);
     expect(bodyRows()).toEqual([
       [
         '1',
@@ -157,8 +157,21 @@ describe('WasteLines', () => {
     ]);
   });
 
+  it('says which manifest it is looking for while new results arrive, and that it left them when it did', () => {
+    const { rerender } = render(<WasteLines selection={{ pending: manifest(WIRE_LINES) }} />);
+    expect(screen.getByRole('status').textContent).toBe(
+      'Looking for manifest 000000001FLE among the new results…',
+    );
+    expect(screen.queryByRole('table')).toBeNull();
+    rerender(<WasteLines selection={{ left: manifest(WIRE_LINES) }} />);
+    expect(screen.getByRole('status').textContent).toBe(
+      'The new results do not show manifest 000000001FLE, so its waste lines are no longer shown. Select a manifest to see its waste lines.',
+    );
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
   it('heads each row with its line number', () => {
-    render(<WasteLines manifest={manifest(WIRE_LINES)} />);
+    render(<WasteLines selection={{ row: manifest(WIRE_LINES) }} />);
     expect(screen.getAllByRole('rowheader').map((header) => header.textContent)).toEqual(['1', '2', '3']);
   });
 });

@@ -35,6 +35,8 @@ const ACCENTED_ID = { epa_handler_id: 'ZZÉ000000009', generator_name: 'Accented
 interface Entry {
   value: string;
   text: string;
+  /** The status lookup's heading of a value: which field it is a value of. */
+  group?: string;
 }
 
 let dir: string;
@@ -73,9 +75,16 @@ const GENERATOR_VALUES: Record<GeneratorLookupField, () => string[] | Entry[]> =
   generator_name: column('SELECT generator_name FROM generators'),
   mmc: column('SELECT management_method_code FROM waste_lines'),
   shipped_year: column('SELECT substr(shipped_date, 1, 4) FROM manifests'),
-  status: column(
-    'SELECT registration_status FROM generators UNION ALL SELECT federal_generator_status_universe FROM generators',
-  ),
+  status: () => {
+    const registrations = new Set(column('SELECT registration_status FROM generators')());
+    return column(
+      'SELECT registration_status FROM generators UNION ALL SELECT federal_generator_status_universe FROM generators',
+    )().map((value) => ({
+      value,
+      text: value,
+      group: registrations.has(value) ? 'Registration status' : 'Federal generator status',
+    }));
+  },
 };
 
 const MANIFEST_VALUES: Record<ManifestLookupField, () => string[]> = {
@@ -180,7 +189,7 @@ describe.each(cases)('$side lookup $field', ({ side, path, field, values }) => {
     const indexed = server.db
       .prepare(`SELECT value, text FROM lookup_${side}_${field} ORDER BY rowid`)
       .all() as Entry[];
-    expect(indexed).toEqual(expectedEntries(values()));
+    expect(indexed).toEqual(expectedEntries(values()).map(({ value, text }) => ({ value, text })));
   });
 
   it('search with no match gives an empty first page', async () => {

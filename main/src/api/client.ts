@@ -40,6 +40,8 @@ export interface ApiRequest<Schema extends z.ZodType> {
    * retried. Default: the limit for small answers.
    */
   limitBytes?: number;
+  /** A bound of its own instead of the settings' request timeout (a reachability probe is short). */
+  timeoutMs?: number;
 }
 
 export interface ApiTarget {
@@ -107,7 +109,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       server: url.origin,
       ...(request.scope ? { scope: request.scope } : {}),
     };
-    const timeoutMs = options.timeoutMs();
+    const timeoutMs = request.timeoutMs ?? options.timeoutMs();
     const deadline = Date.now() + timeoutMs;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs);

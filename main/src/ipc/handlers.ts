@@ -54,6 +54,7 @@ export const handlers: Handlers = {
       return signedOut;
     },
     status: (_input, { session }) => Promise.resolve(success(session.status())),
+    probe: (_input, { session }) => session.probe(),
   },
   settings: {
     get: (_input, { settings }) => Promise.resolve(success(settings.get())),

@@ -17,7 +17,7 @@ import type { ApiClient, ApiRequest } from '../api/client.ts';
 import { endpoints } from '../api/endpoints.ts';
 import { MESSAGES } from '../../../shared/ipc/messages.ts';
 import { failure, success } from '../api/errors.ts';
-import { checkServer } from '../settings/connection-check.ts';
+import { checkServer, probeServer } from '../settings/connection-check.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import { ENCRYPTION_UNAVAILABLE_MESSAGE, type TokenStore } from './token-store.ts';
 import { PLAIN_HTTP_MESSAGES, plainHttpAllowed, plainHttpOrigin } from '../../../shared/ipc/plain-http.ts';
@@ -58,6 +58,8 @@ export interface Session {
   serverChanged(baseUrl: string): Promise<void>;
   /** Whether a tracker API answers at `baseUrl`, without signing in or changing anything. */
   checkServer(baseUrl: string): Promise<Result<ConnectionCheck>>;
+  /** Whether the session's server (or, signed out, the settings' one) answers at all, within a short time. */
+  probe(): Promise<Result<null>>;
 }
 
 interface ActiveSession {
@@ -236,5 +238,6 @@ export function createSession(deps: SessionDeps): Session {
     call,
     serverChanged,
     checkServer: (baseUrl) => checkServer(client, baseUrl),
+    probe: () => probeServer(client, active?.baseUrl ?? settings.get().apiBaseUrl),
   };
 }

@@ -2,7 +2,10 @@ import type { Scope } from '../../../shared/api/index.ts';
 import type { IpcError } from '../../../shared/ipc/contract.ts';
 import { describeError } from '../../../shared/ipc/messages.ts';
 
-/** One failure, in words, with a way to try again (a missing permission cannot be retried away). */
+/**
+ * One failure in the user's words (shared/ipc/messages.ts): what happened and what to do, the server's own
+ * words behind "Details", and Retry only where a second try could answer.
+ */
 export function ErrorBanner({
   error,
   what,
@@ -10,19 +13,27 @@ export function ErrorBanner({
   onRetry,
 }: {
   error: IpcError;
+  /** What could not be loaded, as the sentence names it: "the generators", "this profile". */
   what: string;
   /** The permission this view needs, named when the server says it is missing. */
-  scope?: Scope;
-  onRetry: () => void;
+  scope?: Scope | undefined;
+  /** Absent where there is nothing to try again (the user acts instead, as for an export). */
+  onRetry?: (() => void) | undefined;
 }) {
+  const words = describeError(error, what, scope);
   return (
     <div role="alert" className="error-banner" data-kind={error.kind}>
-      <span>{describeError(error, what, scope)}</span>
-      {/* Offline, the message says what is missing from the saved data and how to get it. */}
-      {(error.kind === 'offline' || error.kind === 'timeout') && (
-        <span className="error-detail">{error.message}</span>
-      )}
-      {error.kind !== 'forbidden' && (
+      <div className="error-text">
+        <p>{words.message}</p>
+        {words.hint && <p className="error-hint">{words.hint}</p>}
+        {words.details && (
+          <details className="error-details">
+            <summary>Details</summary>
+            <p>{words.details}</p>
+          </details>
+        )}
+      </div>
+      {words.retry && onRetry && (
         <button type="button" onClick={onRetry}>
           Retry
         </button>

@@ -1,13 +1,25 @@
 import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
-import { LIMITS, type LookupResult } from '../../../shared/api/index.ts';
-import type { Result } from '../../../shared/ipc/contract.ts';
+import { LIMITS } from '../../../shared/api/index.ts';
 import { formatPicked } from '../format.ts';
 import type { FilterFields, WorkspaceStore } from '../state/workspace-store.ts';
 import { FilterChips, type Chip } from './filter-chips.tsx';
-import { LookupMultiSelect } from './lookup-multi-select.tsx';
+import { fieldRefused, isExtensionField, refusesField, useFieldRefused } from '../data/lookup-extensions.ts';
+import { LookupMultiSelect, type LookupAnswer, type LookupFetch } from './lookup-multi-select.tsx';
+import { SearchCheck, searchProblem } from './search-check.tsx';
 
 /** A filterFields member picked from a lookup: its label and the lookup field that lists its values. */
-export type LookupMember = { member: string; field: string; label: string };
+export type LookupMember = {
+  member: string;
+  field: string;
+  label: string;
+  /**
+   * The lookup lists values of several fields, each under its heading (statuses: registration or federal
+   * generator status); a picked value's chip is labelled with its heading.
+   */
+  grouped?: boolean;
+  /** For a lookup a server may lack (lookup-extensions.ts): what the box says then, and where else to look. */
+  fallback?: { note: string; derive?: LookupFetch };
+};
 /** A member holding one value (a date bound), shown as a chip when set. */
 export type ScalarMember = { member: string; label: string };
 
@@ -19,7 +31,7 @@ type Props<F extends FilterFields> = {
   store: WorkspaceStore<F>;
   members: readonly LookupMember[];
   scalars?: readonly ScalarMember[];
-  lookup: (field: string, search: string, page: number, signal: AbortSignal) => Promise<Result<LookupResult>>;
+  lookup: (field: string, search: string, page: number, signal: AbortSignal) => Promise<LookupAnswer>;
   /** Further controls (date ranges) under the lookups. */
   children?: ReactNode;
 };
@@ -42,29 +54,37 @@ function SearchBox({
 }) {
   const [text, setText] = useState(value);
   const [stored, setStored] = useState(value);
+  const problemId = useId();
+  // A search the server would refuse is not sent; the field says why instead.
+  const sendable = searchProblem(text) === undefined;
   // The stored search changed elsewhere (a chip removed, "clear all"): the box follows it.
   if (stored !== value) {
     setStored(value);
     setText(value);
   }
   useEffect(() => {
-    if (text === value) return;
+    if (text === value || !sendable) return;
     const timer = setTimeout(() => onChange(text), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [text, value, onChange]);
+  }, [text, value, onChange, sendable]);
   return (
-    <label className="filter-search">
-      {label}
-      <input
-        type="search"
-        value={text}
-        maxLength={LIMITS.searchKeyMax}
-        onChange={(event) => setText(event.target.value)}
-        onKeyDown={(event) => {
-          if (event.key === 'Enter') onChange(text);
-        }}
-      />
-    </label>
+    <div className="filter-search">
+      <label>
+        {label}
+        <input
+          type="search"
+          value={text}
+          maxLength={LIMITS.searchKeyMax}
+          aria-invalid={sendable ? undefined : true}
+          aria-describedby={sendable ? undefined : problemId}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && sendable) onChange(text);
+          }}
+        />
+      </label>
+      <SearchCheck id={problemId} text={text} onFix={setText} />
+    </div>
   );
 }
 
@@ -81,9 +101,20 @@ function MemberSelect<F extends FilterFields>({
   const setMember = store((state) => state.setMember);
   const [open, setOpen] = useState(false);
   const id = useId();
-  const fetchPage = useCallback(
-    (search: string, page: number, signal: AbortSignal) => lookup(entry.field, search, page, signal),
-    [lookup, entry.field],
+  const refused = useFieldRefused(entry.field);
+  const { field, fallback, grouped } = entry;
+  const fetchPage = useCallback<LookupFetch>(
+    async (search, page, signal) => {
+      if (refused && fallback?.derive) return fallback.derive(search, page, signal);
+      const answer = await lookup(field, search, page, signal);
+      // A server without this lookup refuses the field: the box turns to its fallback from now on.
+      if (!answer.ok && fallback && isExtensionField(field) && refusesField(answer.error)) {
+        fieldRefused(field);
+        if (fallback.derive) return fallback.derive(search, page, signal);
+      }
+      return answer;
+    },
+    [lookup, field, refused, fallback],
   );
   return (
     <div className="filter-member">
@@ -99,14 +130,24 @@ function MemberSelect<F extends FilterFields>({
       </button>
       {open && (
         <div id={id}>
-          <LookupMultiSelect
-            label={entry.label}
-            selected={selected}
-            onChange={(values, option) =>
-              setMember(entry.member, values as unknown as F[keyof F], { [option.value]: option.text })
-            }
-            fetchPage={fetchPage}
-          />
+          {refused && fallback && (
+            <p className="lookup-note" role="note">
+              {fallback.note}
+            </p>
+          )}
+          {(!refused || fallback?.derive) && (
+            <LookupMultiSelect
+              label={entry.label}
+              selected={selected}
+              onChange={(values, option) =>
+                setMember(entry.member, values as unknown as F[keyof F], {
+                  // A grouped value's chip names its heading; another's says what its code means.
+                  [option.value]: grouped ? (option.group ?? option.text) : option.text,
+                })
+              }
+              fetchPage={fetchPage}
+            />
+          )}
         </div>
       )}
     </div>
@@ -124,13 +165,13 @@ export function FilterPanel<F extends FilterFields>(props: Props<F>) {
   const clearAll = store((state) => state.clearAll);
 
   const chips: Chip[] = [
-    ...members.flatMap(({ member, label: name }) => {
-      return valuesOf(filterFields[member]).map((value) => ({
-        member,
-        label: name,
-        value,
-        text: formatPicked(value, pickedTexts[member]?.[value]),
-      }));
+    ...members.flatMap(({ member, label: name, grouped }) => {
+      return valuesOf(filterFields[member]).map((value) => {
+        const picked = pickedTexts[member]?.[value];
+        return grouped
+          ? { member, label: picked ?? name, value, text: value }
+          : { member, label: name, value, text: formatPicked(value, picked) };
+      });
     }),
     ...scalars.flatMap(({ member, label: name }) => {
       const value = filterFields[member];

@@ -8,7 +8,6 @@ import {
   type ColDef,
   type Column,
   type GridApi,
-  type IDatasource,
   type IRowNode,
   type SortChangedEvent,
 } from 'ag-grid-community';
@@ -17,10 +16,12 @@ import type { IpcError } from '../../../shared/ipc/contract.ts';
 import type { Provenance } from '../data/pipeline.ts';
 import type { SortState } from '../state/workspace-store.ts';
 import { formatCount } from '../format.ts';
-import { ignoreAbort, type Answer, type Update } from '../data/tracker-data.ts';
+import { useAskAgainWhenOnline } from '../offline/connectivity.ts';
 import { Freshness } from '../offline/freshness.tsx';
-import { ErrorBanner } from './error-banner.tsx';
+import { queryDatasource, type FetchPage } from './grid-datasource.ts';
 import { rowsAsTsv, tsvField, writeClipboard, type CopyColumn } from './grid-copy.ts';
+import { selectedNow, useFollowedSelection, type GridSelection } from './grid-selection.ts';
+import { Problem } from './problems.tsx';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
 
@@ -34,11 +35,38 @@ const COPY_NOTICE_MS = 4000;
 // background and text match the app's own surface and text colours.
 const theme = themeQuartz
   .withPart(colorSchemeVariable)
-  .withParams({ headerFontWeight: 600, fontSize: 13, rowHeight: 34, headerHeight: 38 })
+  // Cells a little tighter than Quartz's 16 px a side, which cost a 1280 px screen a whole column.
+  .withParams({
+    headerFontWeight: 600,
+    fontSize: 13,
+    rowHeight: 34,
+    headerHeight: 38,
+    cellHorizontalPaddingScale: 0.7,
+  })
   .withParams({ backgroundColor: '#ffffff', foregroundColor: '#1b1f24', accentColor: '#0b5fff' }, 'light')
   .withParams({ backgroundColor: '#16191e', foregroundColor: '#e6e9ee', accentColor: '#4d8bff' }, 'dark');
 
-export type PageAnswer<Row> = { totalElements: number; content: Row[] };
+export type { PageAnswer } from './grid-datasource.ts';
+
+/** AG Grid's own scrollbar, drawn over the rows where the system's scrollbars take no room. */
+const OVERLAY_SCROLLBAR_ROOM = 16;
+
+let overlay: boolean | undefined;
+/**
+ * True where scrollbars are overlays that take no room (GTK's, macOS's, headless Chromium's). AG Grid then
+ * lays its 16 px scrollbar over the last column without keeping room for it, and at 1280 px "Containers"
+ * lost its digits under it; told the width, it shares out the columns beside it.
+ */
+function overlayScrollbars(): boolean {
+  if (overlay === undefined) {
+    const probe = document.createElement('div');
+    probe.style.cssText = 'position:absolute;width:100px;height:100px;overflow:scroll;visibility:hidden';
+    document.body.append(probe);
+    overlay = probe.offsetWidth - probe.clientWidth === 0;
+    probe.remove();
+  }
+  return overlay;
+}
 
 type Props<Row> = {
   /** Accessible name of the grid's region, e.g. "Generators results". */
@@ -56,18 +84,15 @@ type Props<Row> = {
   columnDefs: ColDef<Row>[];
   sort: SortState | undefined;
   onSortChange: (sort: SortState | undefined) => void;
-  fetchPage: (
-    page: number,
-    pageSize: number,
-    sort: string | undefined,
-    signal: AbortSignal,
-    onUpdate: Update<PageAnswer<Row>>,
-  ) => Promise<Answer<PageAnswer<Row>>>;
+  fetchPage: FetchPage<Row>;
   getRowId: (row: Row) => string;
   /** Enter on a row, or a double click. */
   onRowActivated?: (row: Row) => void;
-  /** The row the user is looking at among the selected ones: the focused one, else the first. */
-  onSelectionChange?: (row: Row | undefined) => void;
+  /**
+   * The row the user is looking at among the selected ones (the focused one, else the first), only while
+   * it is among the current query's rows (grid-selection.ts).
+   */
+  onSelectionChange?: (selection: GridSelection<Row>) => void;
   /** The user dragged columns into a new order: every column's field, left to right. */
   onColumnsMoved?: (fields: string[]) => void;
   /** The user resized columns: the new widths (px) by field. */
@@ -90,7 +115,7 @@ function cellText<Row>(api: GridApi<Row>, node: IRowNode<Row>, column: Column): 
  * rows is how a user says "these rows"), else the focused cell alone. Undefined when nothing is focused.
  */
 function copyOf<Row>(api: GridApi<Row>): { text: string; notice: string } | undefined {
-  const selected = api.getSelectedNodes().filter((node) => node.data !== undefined);
+  const selected = selectedNow(api);
   if (selected.length > 1) {
     const columns: CopyColumn<IRowNode<Row>>[] = api.getAllDisplayedColumns().map((column) => ({
       header: column.getColDef().headerName ?? column.getColId(),
@@ -104,15 +129,6 @@ function copyOf<Row>(api: GridApi<Row>): { text: string; notice: string } | unde
   if (!focused || !node?.data) return undefined;
   const header = focused.column.getColDef().headerName ?? focused.column.getColId();
   return { text: tsvField(cellText(api, node, focused.column)), notice: `Copied ${header}` };
-}
-
-/** The focused row when it is selected (the one the user just reached), else the first selected. */
-function lookedAt<Row>(api: GridApi<Row>): Row | undefined {
-  const focused = api.getFocusedCell();
-  const node = focused ? api.getDisplayedRowAtIndex(focused.rowIndex) : undefined;
-  if (node?.isSelected() && node.data) return node.data;
-  const [first] = [...api.getSelectedNodes()].sort((a, b) => (a.rowIndex ?? 0) - (b.rowIndex ?? 0));
-  return first?.data;
 }
 
 /**
@@ -164,54 +180,38 @@ export function ResultsGrid<Row>(props: Props<Row>) {
     );
   };
 
-  // Each query's datasource keeps its requests in flight by block start. A new sort asks for a block
-  // again, which aborts the older request for it; a new query (a new datasource) or leaving aborts them all.
-  const { datasource, inFlight } = useMemo(() => {
-    const inFlight = new Map<number, AbortController>();
-    const datasource: IDatasource = {
-      getRows: (params) => {
-        const item = params.sortModel[0];
-        const order = item ? `${item.colId} ${item.sort}` : undefined;
-        inFlight.get(params.startRow)?.abort();
-        const wanted = new AbortController();
-        inFlight.set(params.startRow, wanted);
-        const page = Math.floor(params.startRow / pageSize);
-        // The server's answer after a saved page: a changed page is asked for again (the saved copy is
-        // fresh by then); an unchanged one only makes the label current.
-        const onUpdate: Update<PageAnswer<Row>> = (answer, changed) => {
-          if (!answer.ok) return;
-          setProvenance({
-            key: queryKey,
-            provenance: { source: answer.source, fetchedAt: answer.fetchedAt },
-          });
+  // One datasource per query (./grid-datasource.ts): each block request ends in exactly one callback to the
+  // grid, and a new query (a new datasource) or leaving aborts every request still in flight.
+  const query = useMemo(
+    () =>
+      // The refs are read only when the grid asks for rows or an answer arrives, never while rendering.
+      // eslint-disable-next-line react-hooks/refs
+      queryDatasource<Row>(pageSize, {
+        fetchPage: (...args) => latest.current.fetchPage(...args),
+        answered: (count, shownFrom) => {
+          setTotal({ key: queryKey, count });
+          setProvenance({ key: queryKey, provenance: shownFrom });
+          setFailure(null);
+        },
+        failed: (error) => setFailure({ key: queryKey, error }),
+        // The server's answer after a saved page: a changed page is asked for again (the saved copy is fresh
+        // by then); an unchanged one only makes the label current.
+        revalidated: (shownFrom, changed) => {
+          setProvenance({ key: queryKey, provenance: shownFrom });
           if (changed) api.current?.refreshInfiniteCache();
-        };
-        latest.current.fetchPage(page, pageSize, order, wanted.signal, onUpdate).then((answer) => {
-          if (inFlight.get(params.startRow) === wanted) inFlight.delete(params.startRow);
-          if (answer.ok) {
-            params.successCallback(answer.data.content, answer.data.totalElements);
-            setTotal({ key: queryKey, count: answer.data.totalElements });
-            setProvenance({
-              key: queryKey,
-              provenance: { source: answer.source, fetchedAt: answer.fetchedAt },
-            });
-            setFailure(null);
-          } else {
-            params.failCallback();
-            setFailure({ key: queryKey, error: answer.error });
-          }
-        }, ignoreAbort);
-      },
-    };
-    return { datasource, inFlight };
-  }, [queryKey, pageSize]);
-  useEffect(
-    () => () => {
-      for (const wanted of inFlight.values()) wanted.abort();
-      inFlight.clear();
-    },
-    [inFlight],
+        },
+      }),
+    [queryKey, pageSize],
   );
+  useEffect(() => () => query.abortAll(), [query]);
+  // A new query starts at its first row; the saved place (initialTopRow) is only for the first one.
+  const shownQuery = useRef(queryKey);
+  useEffect(() => {
+    if (queryKey === shownQuery.current) return;
+    shownQuery.current = queryKey;
+    pendingTopRow.current = 0;
+    api.current?.ensureIndexVisible(0, 'top');
+  }, [queryKey]);
 
   const columns = useMemo(
     () =>
@@ -226,13 +226,28 @@ export function ResultsGrid<Row>(props: Props<Row>) {
   const count = total?.key === queryKey ? total.count : null;
   const error = failure?.key === queryKey ? failure.error : null;
   const shownFrom = provenance?.key === queryKey ? provenance.provenance : null;
+  const askAgain = () => {
+    setFailure(null);
+    api.current?.refreshInfiniteCache();
+  };
+  useAskAgainWhenOnline(error !== null || shownFrom?.source === 'cache', askAgain);
+  const followSelection = useFollowedSelection({
+    api,
+    queryKey,
+    settled: count !== null || error !== null,
+    rowId: props.getRowId,
+    onChange: props.onSelectionChange,
+  });
 
   return (
     <section className="results" aria-label={label}>
       <div className="results-line">
         <div className="results-status" aria-live="polite">
           {count === null
-            ? `Loading ${noun}…`
+            ? // A failed query is not loading: the reason is shown above, once.
+              error
+              ? ''
+              : `Loading ${noun}…`
             : `${formatCount(count)} ${count === 1 ? noun.replace(/s$/, '') : noun}`}
         </div>
         {copyNotice && (
@@ -242,17 +257,7 @@ export function ResultsGrid<Row>(props: Props<Row>) {
         )}
       </div>
       <Freshness provenance={shownFrom} what={`${noun} list`} />
-      {error && (
-        <ErrorBanner
-          error={error}
-          what={noun}
-          scope={scope}
-          onRetry={() => {
-            setFailure(null);
-            api.current?.refreshInfiniteCache();
-          }}
-        />
-      )}
+      {error && <Problem error={error} what={`the ${noun}`} scope={scope} onRetry={askAgain} />}
       <div
         className="grid-frame"
         onMouseDownCapture={(event) => {
@@ -282,12 +287,26 @@ export function ResultsGrid<Row>(props: Props<Row>) {
         <AgGridReact<Row>
           theme={theme}
           columnDefs={columns}
-          defaultColDef={{ sortable: true, resizable: true, minWidth: 80 }}
+          // A header longer than its column wraps onto a second line rather than hide its last words; a cell
+          // too narrow for its text ends in an ellipsis, and its tooltip says it whole.
+          defaultColDef={{
+            sortable: true,
+            resizable: true,
+            minWidth: 72,
+            wrapHeaderText: true,
+            autoHeaderHeight: true,
+            tooltip: true,
+            headerTooltip: true,
+          }}
+          enableBrowserTooltips
+          // The empty state below says why there are no rows and offers a way out; AG Grid's own is a second voice.
+          suppressNoRowsOverlay
           rowModelType="infinite"
-          datasource={datasource}
+          datasource={query.datasource}
           cacheBlockSize={pageSize}
           maxBlocksInCache={MAX_BLOCKS}
           maxConcurrentDatasourceRequests={2}
+          {...(overlayScrollbars() ? { scrollbarWidth: OVERLAY_SCROLLBAR_ROOM } : {})}
           blockLoadDebounceMillis={60}
           infiniteInitialRowCount={pageSize}
           getRowId={(params) => latest.current.getRowId(params.data)}
@@ -309,9 +328,16 @@ export function ResultsGrid<Row>(props: Props<Row>) {
           }}
           onSortChanged={(event: SortChangedEvent<Row>) => {
             const sorted = event.api.getColumnState().find((state) => state.sort);
-            onSortChange(sorted?.sort ? { field: sorted.colId, direction: sorted.sort } : undefined);
+            const next = sorted?.sort ? { field: sorted.colId, direction: sorted.sort } : undefined;
+            const before = latest.current.sort;
+            // The saved sort put back when the grid starts is no new order: the saved place stays.
+            if (next?.field === before?.field && next?.direction === before?.direction) return;
+            // A new order starts at its first row, as a new query does.
+            pendingTopRow.current = 0;
+            event.api.ensureIndexVisible(0, 'top');
+            onSortChange(next);
           }}
-          onSelectionChanged={(event) => latest.current.onSelectionChange?.(lookedAt(event.api))}
+          onSelectionChanged={(event) => followSelection(event.api)}
           onColumnMoved={(event) => {
             if (!event.finished || event.source !== 'uiColumnMoved') return;
             latest.current.onColumnsMoved?.(event.api.getColumnState().map((state) => state.colId));

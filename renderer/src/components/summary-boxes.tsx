@@ -3,8 +3,9 @@ import type { Scope } from '../../../shared/api/index.ts';
 import type { IpcError } from '../../../shared/ipc/contract.ts';
 import type { Provenance } from '../data/pipeline.ts';
 import { ignoreAbort, type Answer, type Update } from '../data/tracker-data.ts';
+import { useAskAgainWhenOnline } from '../offline/connectivity.ts';
 import { Freshness } from '../offline/freshness.tsx';
-import { ErrorBanner } from './error-banner.tsx';
+import { Problem } from './problems.tsx';
 
 export type Box<Totals> = { label: string; value: (totals: Totals) => string };
 
@@ -17,12 +18,11 @@ type Props<Totals> = {
    */
   load: (signal: AbortSignal, onUpdate: Update<Totals>) => Promise<Answer<Totals>>;
   boxes: readonly Box<Totals>[];
-  what: string;
   scope: Scope;
 };
 
 /** The summary boxes, always for the current filters and search; stale figures are never shown as current. */
-export function SummaryBoxes<Totals>({ queryKey, load, boxes, what, scope }: Props<Totals>) {
+export function SummaryBoxes<Totals>({ queryKey, load, boxes, scope }: Props<Totals>) {
   const [answered, setAnswered] = useState<{ key: string; totals: Totals; provenance: Provenance } | null>(
     null,
   );
@@ -44,25 +44,30 @@ export function SummaryBoxes<Totals>({ queryKey, load, boxes, what, scope }: Pro
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [queryKey, attempt]);
 
-  if (failed?.key === queryKey)
-    return (
-      <ErrorBanner
-        error={failed.error}
-        what={`the ${what} totals`}
-        scope={scope}
-        onRetry={() => setAttempt((n) => n + 1)}
-      />
-    );
+  useAskAgainWhenOnline(
+    failed?.key === queryKey || (answered?.key === queryKey && answered.provenance.source === 'cache'),
+    () => setAttempt((n) => n + 1),
+  );
+
+  const failure = failed?.key === queryKey ? failed.error : null;
   const totals = answered?.key === queryKey ? answered.totals : null;
+  // A failed figure is not on its way: a dash, not the loading shimmer, beside the reason.
+  const value = (box: Box<Totals>) => (totals ? box.value(totals) : failure ? '—' : '\u00a0');
   return (
     <>
-      <section className="summary-boxes" aria-label="Summary" aria-busy={totals === null}>
+      {failure && (
+        <Problem
+          error={failure}
+          what="the summary figures"
+          scope={scope}
+          onRetry={() => setAttempt((n) => n + 1)}
+        />
+      )}
+      <section className="summary-boxes" aria-label="Summary" aria-busy={totals === null && !failure}>
         {boxes.map((box) => (
           <div key={box.label} className="summary-box" role="group" aria-label={box.label}>
             <div className="summary-label">{box.label}</div>
-            <div className={totals ? 'summary-value' : 'summary-value skeleton'}>
-              {totals ? box.value(totals) : '\u00a0'}
-            </div>
+            <div className={totals || failure ? 'summary-value' : 'summary-value skeleton'}>{value(box)}</div>
           </div>
         ))}
       </section>

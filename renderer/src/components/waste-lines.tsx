@@ -1,6 +1,7 @@
 import type { ManifestRecord, WasteLine } from '../../../shared/api/index.ts';
 import { WASTE_LINE_COLUMNS, isNumeric, type Column, type WasteLineField } from '../../../shared/columns.ts';
 import { formatValue } from '../format.ts';
+import type { GridSelection } from './grid-selection.ts';
 import './manifest-parts.css';
 
 /** Every waste line column but the tracking number, which the caption already names. */
@@ -10,9 +11,35 @@ function cell(column: Column<WasteLineField>, line: WasteLine): string {
   return formatValue(column.kind, line[column.field]) || '—';
 }
 
-/** The waste lines (spec 2.6) of the manifest selected in the grid. */
-export function WasteLines({ manifest }: { manifest: ManifestRecord | undefined }) {
-  if (!manifest) return <p className="waste-lines-note">Select a manifest to see its waste lines.</p>;
+const SELECT = 'Select a manifest to see its waste lines.';
+
+/** "manifest 826617874GBF", or "the manifest" for a row without its number. */
+const named = (manifest: ManifestRecord) =>
+  manifest.manifest_tracking_number === undefined
+    ? 'the manifest you selected'
+    : `manifest ${manifest.manifest_tracking_number}`;
+
+/**
+ * The waste lines (spec 2.6) of the manifest selected in the grid, only while it is among the grid's rows:
+ * after a new filter or search, a manifest the new rows leave out is no longer shown, and the pane says so.
+ */
+export function WasteLines({ selection }: { selection: GridSelection<ManifestRecord> }) {
+  if (selection === null) return <p className="waste-lines-note">{SELECT}</p>;
+  if ('pending' in selection) {
+    return (
+      <p className="waste-lines-note" role="status">
+        Looking for {named(selection.pending)} among the new results…
+      </p>
+    );
+  }
+  if ('left' in selection) {
+    return (
+      <p className="waste-lines-note" role="status">
+        The new results do not show {named(selection.left)}, so its waste lines are no longer shown. {SELECT}
+      </p>
+    );
+  }
+  const manifest = selection.row;
   const lines = manifest.waste_lines;
   if (!lines) {
     return (

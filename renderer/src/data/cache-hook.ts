@@ -11,14 +11,20 @@ export interface CachedAnswer {
   fetchedAt: number;
 }
 
-/** What saved data says to a request the network cannot answer: an answer, or what is missing in words. */
-export type SavedAnswer = ({ ok: true } & CachedAnswer) | { ok: false; missing: string };
+/**
+ * What saved data says to a request the network cannot answer: an answer, or what is missing in words. An
+ * answer `within` a slice holds only that slice's part of what the server would list (a filter box's values
+ * from an offline pack of some rows, named by the pack's title).
+ */
+export type SavedAnswer = ({ ok: true; within?: string } & CachedAnswer) | { ok: false; missing: string };
 
 export interface CacheHook {
   /** The answer stored under this key, if any. */
   read(key: string): Promise<CachedAnswer | undefined>;
   /** Keeps a network answer under its key. */
   write(key: string, answer: CachedAnswer): Promise<void>;
+  /** A request goes to the network: make ready what would answer it offline, should the network hang. */
+  prepare(name: TrackerRequestName, input: TrackerRequests[TrackerRequestName]): void;
   /** Answers offline: from an offline pack that covers the request, else from the saved answer under `key`. */
   offline<Name extends TrackerRequestName>(
     name: Name,
@@ -34,5 +40,6 @@ export const NOTHING_SAVED =
 export const noCache: CacheHook = {
   read: () => Promise.resolve(undefined),
   write: () => Promise.resolve(),
+  prepare: () => undefined,
   offline: () => Promise.resolve({ ok: false, missing: NOTHING_SAVED }),
 };

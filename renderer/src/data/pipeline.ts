@@ -5,9 +5,15 @@
  *
  * Saved data, online: a caller that can take a later answer (`onUpdate`) gets a saved answer at once, and
  * the pipeline asks the network in the background and hands the caller the fresh answer
- * (stale-while-revalidate). Offline (the user's "Work offline", the browser offline, or the server not
- * reached): the answer comes from an offline pack or the page cache, or the error says what is missing.
- * Offline, no request waits for sign-in: that is asked for only once the server answers again.
+ * (stale-while-revalidate). A request the server has not answered within SLOW_MS (a network that hangs) is
+ * answered from an offline pack or a saved page if one holds it, labelled, and the network's answer follows
+ * through `onUpdate`; with nothing saved it waits for the network until the app finds the server out of
+ * reach. Offline (the user's "Work offline", the browser offline, or the server found out of reach): the
+ * answer comes from an offline pack or the page cache at once, or the error says what is missing, and the
+ * network is not asked (../offline/connectivity.ts probes for its return). Offline, no request waits for
+ * sign-in: that is asked for only once the server answers again.
+ *
+ * Every round trip's outcome tells the connectivity whether the server answered.
  *
  * The caller owns the request: its AbortSignal cancels it in main too (`requests.cancel`), also while it
  * waits for sign-in, and the promise then rejects with an AbortError that views ignore (`ignoreAbort`).
@@ -34,12 +40,15 @@ import { MESSAGES } from '../../../shared/ipc/messages.ts';
 import { noCache, type CachedAnswer, type CacheHook } from './cache-hook.ts';
 import { waitForSignIn } from './session.ts';
 import {
+  SLOW_MS,
   isOffline,
   networkSkipped,
-  useConnectivity,
-  savedAnswerShown,
+  probeSoon,
+  serverOutOfReach,
   serverReached,
+  serverSlow,
   serverUnreachable,
+  useConnectivity,
 } from '../offline/connectivity.ts';
 
 type OutputOfName<Name extends TrackerRequestName> = Name extends `${infer G extends Group}.${infer M}`
@@ -55,6 +64,8 @@ export interface Provenance {
   source: 'network' | 'cache';
   /** Epoch milliseconds. */
   fetchedAt: number;
+  /** Saved data that holds only part of the answer: the slice it is from (an offline pack's title). */
+  within?: string;
 }
 export type Answer<Data> = ({ ok: true; data: Data } & Provenance) | { ok: false; error: IpcError };
 
@@ -119,7 +130,10 @@ export function ignoreAbort(error: unknown): void {
 /** A method seen generically: each data method takes its input and the request options. */
 type Cancellable = (input: unknown, options: RequestOptions) => Promise<Result<unknown>>;
 
-/** One IPC round trip under a fresh request id, cancelled in main when the signal aborts. */
+/**
+ * One IPC round trip under a fresh request id, cancelled in main when the signal aborts. Its outcome tells
+ * the connectivity whether the server answered, and one that waits past SLOW_MS has it ask why.
+ */
 function invoke(
   name: TrackerRequestName | 'generators.details',
   input: object,
@@ -128,8 +142,11 @@ function invoke(
   const [group, method] = name.split('.') as [keyof TrackerApi, string];
   const call = (tracker()[group] as unknown as Record<string, Cancellable>)[method]!;
   const requestId = `${idPrefix}-${(requestCount += 1)}`;
+  const askedAt = performance.now();
+  const slow = setTimeout(serverSlow, SLOW_MS);
   return new Promise((resolve, reject) => {
     const cancel = () => {
+      clearTimeout(slow);
       reject(abortError(signal));
       // A cancel that cannot reach main has nothing left to stop there.
       tracker()
@@ -139,12 +156,17 @@ function invoke(
     signal?.addEventListener('abort', cancel, { once: true });
     call(input, { requestId }).then(
       (answer) => {
+        clearTimeout(slow);
         signal?.removeEventListener('abort', cancel);
         // Only this caller can cancel its request; should main still answer so, it is not an answer.
-        if (!answer.ok && answer.error.kind === 'cancelled') reject(abortError(signal));
-        else resolve(answer);
+        if (!answer.ok && answer.error.kind === 'cancelled') return reject(abortError(signal));
+        // The server answered, if only to refuse: the app is online, and a 401 may now ask for sign-in.
+        if (answer.ok || !outOfReach(answer.error)) serverReached();
+        else serverUnreachable(askedAt);
+        resolve(answer);
       },
       (error: unknown) => {
+        clearTimeout(slow);
         signal?.removeEventListener('abort', cancel);
         resolve({
           ok: false,
@@ -184,9 +206,55 @@ async function fromSaved<Name extends TrackerRequestName>(
     const kind = failure?.kind === 'timeout' ? 'timeout' : 'offline';
     return { ok: false, error: offlineError(kind, failure?.message, saved.missing) };
   }
-  savedAnswerShown(saved.fetchedAt);
-  // Saved under this request's key, so it is what the network answered to this request.
-  return { ok: true, data: saved.data as DataOf<Name>, source: 'cache', fetchedAt: saved.fetchedAt };
+  // Saved under this request's key (or answered by a pack exactly as the server would, or within its slice,
+  // as `within` says), so it is what the network answered to this request.
+  const { data, fetchedAt, within } = saved;
+  return { ok: true, data: data as DataOf<Name>, source: 'cache', fetchedAt, ...(within ? { within } : {}) };
+}
+
+/** A network answer as the caller gets it, and the write that keeps it (done before a later answer is told). */
+type NetworkAnswer<Data> = { answer: Answer<Data>; kept: Promise<void> };
+
+/**
+ * The network's answer: asked again after sign-in on a 401; a server out of reach answers from saved data
+ * (when `useCache`) or with its error.
+ */
+async function fromNetwork<Name extends TrackerRequestName>(
+  name: Name,
+  input: TrackerRequests[Name],
+  key: string,
+  useCache: boolean,
+  signal?: AbortSignal,
+): Promise<NetworkAnswer<DataOf<Name>>> {
+  const canonical = canonicalRequest(name, input);
+  for (;;) {
+    const answer = await invoke(name, canonical, signal);
+    if (answer.ok) {
+      const fetchedAt = Date.now();
+      const kept = useCache
+        ? cache.write(key, { data: answer.data, fetchedAt }).catch(() => undefined)
+        : done;
+      // The contract's output schema for this name is what main answered with.
+      return { answer: { ok: true, data: answer.data as DataOf<Name>, source: 'network', fetchedAt }, kept };
+    }
+    if (outOfReach(answer.error)) {
+      return {
+        answer: useCache ? await fromSaved(name, input, key, answer.error, signal) : answer,
+        kept: done,
+      };
+    }
+    if (answer.error.kind !== 'unauthorized') return { answer, kept: done };
+    const retry = await waitForSignIn(signal);
+    signal?.throwIfAborted();
+    if (!retry) return { answer, kept: done };
+  }
+}
+
+const done = Promise.resolve();
+
+/** Whether two answers' data differ. */
+function differs(before: unknown, after: unknown): boolean {
+  return JSON.stringify(before) !== JSON.stringify(after);
 }
 
 /** Asks the network behind a saved answer and hands the caller the result; failures keep the saved one. */
@@ -200,18 +268,74 @@ function revalidate<Name extends TrackerRequestName>(
 ): void {
   invoke(name, canonical, signal).then(async (answer) => {
     if (answer.ok) {
-      serverReached();
       const fetchedAt = Date.now();
       // Written before the caller hears: a view that asks again on a change must find the new answer.
       await cache.write(key, { data: answer.data, fetchedAt }).catch(() => undefined);
-      const changed = JSON.stringify(answer.data) !== JSON.stringify(kept.data);
-      onUpdate({ ok: true, data: answer.data as DataOf<Name>, source: 'network', fetchedAt }, changed);
-    } else if (outOfReach(answer.error)) {
-      serverUnreachable();
-      savedAnswerShown(kept.fetchedAt);
-    } else serverReached();
-    // Any other failure (a 401 included) shows on the next request the user makes; the saved answer stays.
+      const fresh = { ok: true as const, data: answer.data as DataOf<Name>, source: 'network' as const };
+      onUpdate({ ...fresh, fetchedAt }, differs(kept.data, answer.data));
+    }
+    // A failure (a 401 included) shows on the next request the user makes; the saved answer stays.
   }, ignoreAbort);
+}
+
+/** Resolves with `value` after `ms`; `cancel` stops the timer. */
+function after<Value>(ms: number, value: Value): { promise: Promise<Value>; cancel: () => void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const promise = new Promise<Value>((resolve) => {
+    timer = setTimeout(() => resolve(value), ms);
+  });
+  return { promise, cancel: () => clearTimeout(timer) };
+}
+
+/** Resolves with `value` once the app is offline (the server found out of reach, or the user's choice). */
+function whenOffline<Value>(value: Value): { promise: Promise<Value>; cancel: () => void } {
+  let stop = () => {};
+  const promise = new Promise<Value>((resolve) => {
+    if (isOffline(useConnectivity.getState())) return resolve(value);
+    stop = useConnectivity.subscribe((state) => {
+      if (isOffline(state)) resolve(value);
+    });
+  });
+  return { promise, cancel: () => stop() };
+}
+
+const SLOW = Symbol('slow');
+const OUT_OF_REACH = Symbol('out of reach');
+
+/**
+ * The network's answer, or, when it has not come within SLOW_MS, a saved answer (a pack or a saved page)
+ * with the network's following through `onUpdate`; with nothing saved, the network's answer unless the app
+ * finds the server out of reach first. A request given up on so goes on: its answer is saved when it comes.
+ */
+async function withinReach<Name extends TrackerRequestName>(
+  network: Promise<NetworkAnswer<DataOf<Name>>>,
+  request: { name: Name; input: TrackerRequests[Name]; key: string },
+  onUpdate: ((answer: Answer<DataOf<Name>>, changed: boolean) => void) | undefined,
+  signal?: AbortSignal,
+): Promise<Answer<DataOf<Name>>> {
+  const { name, input, key } = request;
+  const slow = after(SLOW_MS, SLOW);
+  const first = await Promise.race([network, slow.promise]).finally(slow.cancel);
+  if (first !== SLOW) return first.answer;
+  // Whichever comes first: saved data (a pack may take a moment to open) or the network after all.
+  const fromDisk = fromSaved(name, input, key, undefined, signal);
+  fromDisk.catch(ignoreAbort);
+  const next = await Promise.race([network, fromDisk.then((saved) => ({ saved }))]);
+  if (!('saved' in next)) return next.answer;
+  const { saved } = next;
+  if (saved.ok) {
+    network.then(async ({ answer, kept }) => {
+      if (!answer.ok || answer.source !== 'network' || signal?.aborted) return;
+      await kept;
+      onUpdate?.(answer, differs(saved.data, answer.data));
+    }, ignoreAbort);
+    return saved;
+  }
+  const offline = whenOffline(OUT_OF_REACH);
+  const last = await Promise.race([network, offline.promise]).finally(offline.cancel);
+  if (last !== OUT_OF_REACH) return last.answer;
+  network.catch(ignoreAbort);
+  return saved;
 }
 
 /** Asks for tracker data through the pipeline; see the file's opening comment. */
@@ -233,46 +357,32 @@ async function answerOf<Name extends TrackerRequestName>(
   { signal, onUpdate, cache: useCache = true }: RequestControl<DataOf<Name>>,
 ): Promise<Answer<DataOf<Name>>> {
   signal?.throwIfAborted();
-  const canonical = canonicalRequest(name, input);
   const key = requestKey(name, input);
-  if (useCache && networkSkipped()) return fromSaved(name, input, key, undefined, signal);
+  if (useCache && (networkSkipped() || serverOutOfReach())) {
+    // The user asked for something: a server that may be back is asked at once.
+    probeSoon();
+    return fromSaved(name, input, key, undefined, signal);
+  }
   if (useCache && onUpdate) {
     const kept = await cache.read(key).catch(() => undefined);
     signal?.throwIfAborted();
     if (kept) {
-      if (isOffline(useConnectivity.getState())) savedAnswerShown(kept.fetchedAt);
       if (Date.now() - kept.fetchedAt >= FRESH_MS || kept.fetchedAt <= refreshedAt) {
-        revalidate(name, canonical, key, kept, onUpdate, signal);
+        revalidate(name, canonicalRequest(name, input), key, kept, onUpdate, signal);
       }
       return { ok: true, data: kept.data as DataOf<Name>, source: 'cache', fetchedAt: kept.fetchedAt };
     }
   }
-  for (;;) {
-    const answer = await invoke(name, canonical, signal);
-    if (answer.ok) {
-      serverReached();
-      const fetchedAt = Date.now();
-      if (useCache) void cache.write(key, { data: answer.data, fetchedAt }).catch(() => undefined);
-      // The contract's output schema for this name is what main answered with.
-      return { ok: true, data: answer.data as DataOf<Name>, source: 'network', fetchedAt };
-    }
-    if (outOfReach(answer.error)) {
-      serverUnreachable();
-      return useCache ? fromSaved(name, input, key, answer.error, signal) : answer;
-    }
-    // The server answered, if only to refuse: the app is online, and a 401 may now ask for sign-in.
-    serverReached();
-    if (answer.error.kind !== 'unauthorized') return answer;
-    const retry = await waitForSignIn(signal);
-    signal?.throwIfAborted();
-    if (!retry) return answer;
-  }
+  const network = fromNetwork(name, input, key, useCache, signal);
+  if (!useCache) return (await network).answer;
+  cache.prepare(name, input);
+  return withinReach(network, { name, input, key }, onUpdate, signal);
 }
 
 /**
  * Many generator details in one round trip (a pack download's batch), never saved here: the pack stores
- * them. As `request` does, it notes whether the server was reached and, on 401, waits for sign-in and asks
- * again; the caller's signal cancels it in main too.
+ * them. As `request` does, it tells the connectivity whether the server was reached and, on 401, waits for
+ * sign-in and asks again; the caller's signal cancels it in main too.
  */
 export async function requestGeneratorDetails(
   input: GeneratorDetailsInput,
@@ -281,11 +391,6 @@ export async function requestGeneratorDetails(
   for (;;) {
     // Main answered with the contract's output for generators.details.
     const answer = (await invoke('generators.details', input, signal)) as Result<GeneratorDetails>;
-    if (!answer.ok && outOfReach(answer.error)) {
-      serverUnreachable();
-      return answer;
-    }
-    serverReached();
     if (answer.ok || answer.error.kind !== 'unauthorized') return answer;
     const retry = await waitForSignIn(signal);
     signal?.throwIfAborted();

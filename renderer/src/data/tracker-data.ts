@@ -10,8 +10,11 @@ import type {
   ManifestFilterFields,
   ManifestLookupField,
 } from '../../../shared/api/index.ts';
+import type { Scope } from '../../../shared/api/index.ts';
 import { request, type Answer, type DataOf } from './pipeline.ts';
+import { scopeRefused } from './permissions.ts';
 import { sessionChanged } from './session.ts';
+import { serverReached } from '../offline/connectivity.ts';
 
 export { ignoreAbort, isAbortError, type Answer } from './pipeline.ts';
 
@@ -29,12 +32,20 @@ function tracker(): TrackerApi {
   return window.tracker;
 }
 
+/** Notes a 403 for a request that needs `scope`, so views stop offering what can only be refused. */
+function noting<Data>(scope: Scope): (answer: Answer<Data>) => Answer<Data> {
+  return (answer) => {
+    if (!answer.ok && answer.error.kind === 'forbidden') scopeRefused(scope);
+    return answer;
+  };
+}
+
 export function generatorTotals(
   query: GeneratorQuery,
   signal?: AbortSignal,
   onUpdate?: Update<DataOf<'generators.aggregate'>>,
 ): Promise<Answer<DataOf<'generators.aggregate'>>> {
-  return request('generators.aggregate', query, { signal, onUpdate });
+  return request('generators.aggregate', query, { signal, onUpdate }).then(noting('generators'));
 }
 
 export function generatorPage(
@@ -43,7 +54,9 @@ export function generatorPage(
   signal?: AbortSignal,
   onUpdate?: Update<DataOf<'generators.list'>>,
 ): Promise<Answer<DataOf<'generators.list'>>> {
-  return request('generators.list', { ...query, pageInfo: page }, { signal, onUpdate });
+  return request('generators.list', { ...query, pageInfo: page }, { signal, onUpdate }).then(
+    noting('generators'),
+  );
 }
 
 export function generatorLookup(
@@ -53,7 +66,9 @@ export function generatorLookup(
   signal?: AbortSignal,
   onUpdate?: Update<DataOf<'generators.lookup'>>,
 ): Promise<Answer<DataOf<'generators.lookup'>>> {
-  return request('generators.lookup', { field, search, page }, { signal, onUpdate });
+  return request('generators.lookup', { field, search, page }, { signal, onUpdate }).then(
+    noting('generators'),
+  );
 }
 
 export function generatorDetail(
@@ -69,7 +84,7 @@ export function manifestTotals(
   signal?: AbortSignal,
   onUpdate?: Update<DataOf<'manifests.aggregate'>>,
 ): Promise<Answer<DataOf<'manifests.aggregate'>>> {
-  return request('manifests.aggregate', query, { signal, onUpdate });
+  return request('manifests.aggregate', query, { signal, onUpdate }).then(noting('manifests'));
 }
 
 export function manifestPage(
@@ -78,7 +93,9 @@ export function manifestPage(
   signal?: AbortSignal,
   onUpdate?: Update<DataOf<'manifests.list'>>,
 ): Promise<Answer<DataOf<'manifests.list'>>> {
-  return request('manifests.list', { ...query, pageInfo: page }, { signal, onUpdate });
+  return request('manifests.list', { ...query, pageInfo: page }, { signal, onUpdate }).then(
+    noting('manifests'),
+  );
 }
 
 export function manifestLookup(
@@ -88,7 +105,7 @@ export function manifestLookup(
   signal?: AbortSignal,
   onUpdate?: Update<DataOf<'manifests.lookup'>>,
 ): Promise<Answer<DataOf<'manifests.lookup'>>> {
-  return request('manifests.lookup', { field, search, page }, { signal, onUpdate });
+  return request('manifests.lookup', { field, search, page }, { signal, onUpdate }).then(noting('manifests'));
 }
 
 /** Asks main to open an https: link in the user's browser; main refuses anything else. */
@@ -98,8 +115,17 @@ export function openExternal(url: string): Promise<Result<null>> {
 
 export async function signIn(input: SignInInput): Promise<Result<SessionStatus>> {
   const answer = await tracker().session.signIn(input);
-  if (answer.ok) sessionChanged(answer.data, 'signed-in');
+  if (answer.ok) {
+    // The server has just answered: whatever was found of it before, the data it holds is within reach.
+    serverReached();
+    sessionChanged(answer.data, 'signed-in');
+  }
   return answer;
+}
+
+/** Whether the session's server answers at all, within a few seconds (main's reachability probe). */
+export async function probeServer(): Promise<boolean> {
+  return (await tracker().session.probe()).ok;
 }
 
 export async function signOut(): Promise<Result<SessionStatus>> {

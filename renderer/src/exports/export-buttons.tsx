@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { IpcError, Result } from '../../../shared/ipc/contract.ts';
+import { Problem } from '../components/problems.tsx';
 import type { ExportFormat } from '../../../shared/ipc/exports.ts';
 import { useExports } from './export-store.ts';
 import type { StartedExport } from './offline-export.ts';
@@ -17,7 +18,8 @@ async function startExport(
   title: string,
 ): Promise<IpcError | null> {
   const answer = await start();
-  if (!answer.ok) return answer.error;
+  // Only the caller cancels its request, and it no longer wants to hear of it.
+  if (!answer.ok) return answer.error.kind === 'cancelled' ? null : answer.error;
   if (answer.data) useExports.getState().started(answer.data.id, title, answer.data.grid);
   return null;
 }
@@ -73,11 +75,8 @@ export function ExportButtons({
           Export CSV
         </button>
       )}
-      {error && (
-        <p role="alert" className="export-error">
-          {error.message}
-        </p>
-      )}
+      {/* Shown with the view's other failures when it has a place for them; no Retry: these buttons are it. */}
+      {error && <Problem error={error} what="the rows to export" />}
     </div>
   );
 }

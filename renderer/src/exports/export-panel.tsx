@@ -9,14 +9,18 @@ import { useEffect, useState } from 'react';
 import './exports.css';
 import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
 import { cancelExport, followExports } from '../data/exports.ts';
-import { formatCount } from '../format.ts';
+import { formatCount, formatTimestamp } from '../format.ts';
 import type { PackRecord } from '../offline/database.ts';
 import { pace, useExports, type ExportEntry } from './export-store.ts';
-import { exportFromPack, packCovering, savedAtOf } from './offline-export.ts';
+import { exportFromPack, packCovering } from './offline-export.ts';
+import { isOffline, useConnectivity } from '../offline/connectivity.ts';
+import { packSavedAt } from '../offline/offline-store.ts';
 
-const SAVED_AT = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-/** "Export from offline data (saved …)" when a complete pack covers the failed export's query. */
+/**
+ * "Export from offline data (saved …)" when a complete pack covers the query of an export that failed for
+ * the network, or of one still waiting on a server the app has found out of reach (a network that hangs):
+ * that one is cancelled when the offline copy starts.
+ */
 function OfflineOffer({ entry, grid }: { entry: ExportEntry; grid: ExportGridInput }) {
   const [pack, setPack] = useState<PackRecord | undefined>();
   const [error, setError] = useState<string | null>(null);
@@ -32,6 +36,7 @@ function OfflineOffer({ entry, grid }: { entry: ExportEntry; grid: ExportGridInp
   if (!pack) return null;
   const run = () => {
     setError(null);
+    if (entry.state === 'running') void cancelExport(entry.id);
     void exportFromPack(grid, pack).then((answer) => {
       if (!answer.ok) setError(answer.error.message);
       // The offline copy takes the failed export's place; a closed save dialog leaves the offer standing.
@@ -44,7 +49,7 @@ function OfflineOffer({ entry, grid }: { entry: ExportEntry; grid: ExportGridInp
   return (
     <>
       <button type="button" className="export-offer" onClick={run}>
-        Export from offline data (saved {SAVED_AT.format(savedAtOf(pack))})
+        Export from offline data (saved {formatTimestamp(packSavedAt(pack))})
       </button>
       {error && <span className="export-offer export-error">{error}</span>}
     </>
@@ -58,6 +63,7 @@ function timeLeft(seconds: number): string {
 
 function ExportItem({ entry, now }: { entry: ExportEntry; now: number }) {
   const dismiss = useExports((state) => state.dismiss);
+  const offline = useConnectivity(isOffline);
   const label = `${entry.title}`;
   if (entry.state === 'done') {
     return (
@@ -110,6 +116,7 @@ function ExportItem({ entry, now }: { entry: ExportEntry; now: number }) {
       <button type="button" onClick={() => void cancelExport(entry.id)} aria-label={`Cancel ${label}`}>
         Cancel
       </button>
+      {offline && entry.state === 'running' && entry.grid && <OfflineOffer entry={entry} grid={entry.grid} />}
     </li>
   );
 }

@@ -6,6 +6,7 @@
 import { create } from 'zustand';
 import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
 import type { ExportEvent } from '../data/exports.ts';
+import { SLOW_MS, serverSlow } from '../offline/connectivity.ts';
 
 export type ExportState = 'running' | 'waiting' | 'done' | 'failed';
 
@@ -42,6 +43,8 @@ type ExportsState = {
  * small export, before the answer to "start" arrives. They are applied when it does.
  */
 const early = new Map<string, ExportEvent[]>();
+/** Exports the user dismissed: their late events (a cancelled export's end) are not kept for later. */
+const dismissed = new Set<string>();
 
 export const useExports = create<ExportsState>()((set, get) => ({
   entries: [],
@@ -64,8 +67,16 @@ export const useExports = create<ExportsState>()((set, get) => ({
     const waiting = early.get(id) ?? [];
     early.delete(id);
     for (const event of waiting) get().apply(event);
+    // Main pages the server for it; one that has not heard of a first page by now may be on a network that
+    // hangs, which the connectivity's probe finds out (and the panel then offers an offline copy).
+    if (grid)
+      setTimeout(() => {
+        const entry = get().entries.find((one) => one.id === id);
+        if (entry?.state === 'running' && entry.total === 0) serverSlow();
+      }, SLOW_MS);
   },
   apply: (event) => {
+    if (dismissed.has(event.payload.id)) return;
     if (!get().entries.some((entry) => entry.id === event.payload.id)) {
       early.set(event.payload.id, [...(early.get(event.payload.id) ?? []), event]);
       return;
@@ -105,7 +116,10 @@ export const useExports = create<ExportsState>()((set, get) => ({
       }),
     }));
   },
-  dismiss: (id) => set((state) => ({ entries: state.entries.filter((entry) => entry.id !== id) })),
+  dismiss: (id) => {
+    dismissed.add(id);
+    set((state) => ({ entries: state.entries.filter((entry) => entry.id !== id) }));
+  },
   setCurrent: (current) => set({ current }),
 }));
 

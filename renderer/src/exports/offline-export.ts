@@ -11,16 +11,11 @@ import { endOfflineExport, exportGrid, exportOffline, sendExportChunk } from '..
 import { isOffline, networkSkipped, useConnectivity } from '../offline/connectivity.ts';
 import type { PackRecord } from '../offline/database.ts';
 import { offlineEngine } from '../offline/engine-seam.ts';
-import { activeDatabase, answerFromPack } from '../offline/offline-store.ts';
+import { activeDatabase, answerFromPack, packSavedAt } from '../offline/offline-store.ts';
 import { pageRequest, sendOfflineRows } from './offline-rows.ts';
 
 /** A started export; `grid` is the query of an export from the server, kept to offer the offline copy. */
 export type StartedExport = { id: string; grid?: ExportGridInput };
-
-/** When a pack's rows were saved: its last complete download. */
-export function savedAtOf(pack: PackRecord): number {
-  return pack.refreshedAt ?? pack.createdAt;
-}
 
 /** The newest complete pack that answers the query exactly, if any. */
 export async function packCovering(query: ExportGridInput): Promise<PackRecord | undefined> {
@@ -31,7 +26,7 @@ export async function packCovering(query: ExportGridInput): Promise<PackRecord |
   const packs = await db.packs.toArray();
   return packs
     .filter((pack) => pack.status === 'complete' && engine.covers(pack.query, request))
-    .sort((a, b) => savedAtOf(b) - savedAtOf(a))[0];
+    .sort((a, b) => packSavedAt(b) - packSavedAt(a))[0];
 }
 
 /** Starts an export of the query's rows from `pack`: main asks where to save, then the rows follow. */
@@ -45,7 +40,7 @@ export async function exportFromPack(
       ok: false,
       error: { kind: 'offline', message: 'Nobody is signed in, so no offline data is open.' },
     };
-  const started = await exportOffline({ query, savedAt: savedAtOf(pack) });
+  const started = await exportOffline({ query, savedAt: packSavedAt(pack) });
   if (!started.ok || !started.data) return started;
   const { id } = started.data;
   void sendOfflineRows(query, {

@@ -8,10 +8,12 @@
  * the server does not answer, by trying again now and then. A pack the user paused stays paused.
  */
 import { create } from 'zustand';
-import { networkSkipped } from './connectivity.ts';
-import { RESUMING_STATUSES, isQuotaError } from './database.ts';
+import { networkSkipped, serverOutOfReach, useConnectivity } from './connectivity.ts';
+import { RESUMING_STATUSES, isQuotaError, type OfflineDatabase, type PackRecord } from './database.ts';
+import { covers } from './engine/covers.ts';
 import type { PackQuery } from './engine-seam.ts';
 import {
+  DownloadStop,
   SET_ASIDE,
   STOPPED,
   createPack,
@@ -20,7 +22,7 @@ import {
   type DownloadStage,
   type PartState,
 } from './pack-download.ts';
-import { deletePack, describeQuery, refreshOf } from './packs.ts';
+import { deletePack, describeQuery, listPacks, refreshOf } from './packs.ts';
 import {
   activeDatabase,
   activePageCache,
@@ -64,8 +66,8 @@ function retryLater(packId: string, previousDelay: number | undefined): void {
   cancelRetry(packId);
   const delay = previousDelay === undefined ? RETRY_FIRST_MS : Math.min(previousDelay * 2, RETRY_MAX_MS);
   const timer = setTimeout(() => {
-    // "Work offline" or no network at all: the connectivity's return resumes it (resumeInterrupted).
-    if (networkSkipped()) return;
+    // Offline: the connectivity's return resumes it (resumeInterrupted).
+    if (networkSkipped() || serverOutOfReach()) return;
     retries.set(packId, { timer, delay });
     void startDownload(packId, { retrying: true });
   }, delay);
@@ -156,18 +158,45 @@ export function startDownload(packId: string, { retrying = false } = {}): Promis
   return done;
 }
 
-/** Creates a pack of this query and starts downloading it; resolves with its id once it is recorded. */
-export async function makeAvailableOffline(query: PackQuery): Promise<string> {
+/** What "Make available offline" did: the pack that takes the rows along, and whether it was there already. */
+export interface MadeAvailable {
+  packId: string;
+  /** A pack already held (or was downloading) every row of the query: no second copy was made. */
+  covered?: PackRecord;
+}
+
+/** The pack that already holds every row of `query` (complete ones first), if one does. */
+async function packCovering(db: OfflineDatabase, query: PackQuery): Promise<PackRecord | undefined> {
+  const pageInfo = { page: 0, pageSize: 1 };
+  const holds = (pack: PackRecord) =>
+    query.list === 'generators'
+      ? covers(pack.query, 'generators.list', { ...query, pageInfo })
+      : covers(pack.query, 'manifests.list', { ...query, pageInfo });
+  const covering = (await listPacks(db)).filter(holds);
+  return covering.find((pack) => pack.status === 'complete') ?? covering[0];
+}
+
+/**
+ * Creates a pack of this query and starts downloading it; resolves with its id once it is recorded. A query
+ * a pack already covers makes no second copy: that pack is named instead (and resumed, if it stopped).
+ */
+export async function makeAvailableOffline(query: PackQuery): Promise<MadeAvailable> {
+  const db = database();
+  const covered = await packCovering(db, query);
+  if (covered) {
+    if (covered.status !== 'complete' && covered.status !== 'paused') void startDownload(covered.id);
+    return { packId: covered.id, covered };
+  }
   let pack;
   try {
-    pack = await createPack(database(), query, describeQuery(query));
+    pack = await createPack(db, query, describeQuery(query));
   } catch (error) {
     if (!isQuotaError(error)) throw error;
     reportStorageFull();
     throw new Error(STOPPED.storageFull, { cause: error });
   }
   void startDownload(pack.id);
-  return pack.id;
+  return { packId: pack.id };
 }
 
 /** The user stops a download; what is stored stays, and Resume carries on from there. */
@@ -197,7 +226,7 @@ export async function pauseDownload(packId: string): Promise<void> {
  */
 export async function resumeInterrupted(): Promise<void> {
   const db = activeDatabase();
-  if (!db || networkSkipped()) return;
+  if (!db || networkSkipped() || serverOutOfReach()) return;
   const packs = await db.packs.where('status').anyOf(RESUMING_STATUSES).toArray();
   if (activeDatabase() !== db) return;
   for (const pack of packs) {
@@ -213,8 +242,21 @@ export async function cancelDownload(packId: string): Promise<void> {
   packsChanged();
 }
 
-/** Downloads a new copy of a complete pack; the old copy answers until the new one is complete. */
+/** Why nothing can be downloaded now, if it cannot: the app is offline. */
+export function cannotDownload(): string | undefined {
+  if (useConnectivity.getState().workOffline)
+    return 'You are working offline: switch “Work offline” off to download.';
+  if (networkSkipped() || serverOutOfReach()) return 'The server does not answer: connect to download.';
+  return undefined;
+}
+
+/**
+ * Downloads a new copy of a complete pack; the old copy answers until the new one is complete. Offline it
+ * refuses, saying why: a refresh is a whole download.
+ */
 export async function refreshPack(packId: string): Promise<void> {
+  const refused = cannotDownload();
+  if (refused) throw new Error(refused);
   const db = database();
   const pending = await refreshOf(db, packId);
   if (pending) {
@@ -245,6 +287,28 @@ export async function clearPageCache(): Promise<void> {
   await activePageCache()?.clear();
   reportStorageFull(false);
   packsChanged();
+}
+
+/** Why the app went offline, as the downloads it stopped say it. */
+const WENT_OFFLINE = {
+  workOffline: 'Stopped while you work offline; the download resumes when you switch “Work offline” off.',
+  browserOffline: 'This computer has no network; the download resumes when it has.',
+  serverOutOfReach: STOPPED.connection,
+} as const;
+
+/**
+ * Stops every running download because the app went offline, each saying why; each resumes by itself when
+ * the app is back online.
+ */
+export async function interruptDownloads(cause: keyof typeof WENT_OFFLINE): Promise<void> {
+  const reason = WENT_OFFLINE[cause];
+  for (const packId of [...retries.keys()]) cancelRetry(packId);
+  await Promise.all(
+    [...running.values()].map((run) => {
+      run.controller.abort(new DownloadStop(reason, { passes: true }));
+      return run.done;
+    }),
+  );
 }
 
 /**

@@ -8,6 +8,7 @@
  * stays mounted while the user is elsewhere, so a notice that outlived its download would read as current.
  */
 import { useEffect, useState } from 'react';
+import { useAccess } from '../data/permissions.ts';
 import { useConnectivity, isOffline } from './connectivity.ts';
 import { makeAvailableOffline, useDownloads, type LiveDownload } from './downloads.ts';
 import type { PackQuery } from './engine-seam.ts';
@@ -24,12 +25,32 @@ function noticeOf(live: LiveDownload): string {
 }
 
 export function MakeAvailableOffline({ query }: { query: PackQuery }) {
+  // A pack of manifests also takes their generators' rows and profiles (pack-download.ts).
+  const generators = useAccess('generators');
+  const manifests = useAccess('manifests');
+  const lacking = [
+    ...(generators === 'denied' ? ['generators'] : []),
+    ...(query.list === 'manifests' && manifests === 'denied' ? ['manifests'] : []),
+  ];
+  if (lacking.length > 0) {
+    return (
+      <span role="note" className="freshness">
+        No offline packs: they need the “{lacking.join('” and “')}” permission your account lacks.
+      </span>
+    );
+  }
+  return <PackButton query={query} />;
+}
+
+function PackButton({ query }: { query: PackQuery }) {
   const offline = useConnectivity(isOffline);
   const signedIn = useOfflineStore((state) => state.name !== null);
   /** The pack this button started last, while the notice follows it. */
   const [packId, setPackId] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [complete, setComplete] = useState(false);
+  /** The pack that already held these rows, when the button found one rather than make a copy. */
+  const [already, setAlready] = useState<string | null>(null);
   const live = useDownloads((state) => (packId ? state.live[packId] : undefined));
   const followed = live !== undefined;
 
@@ -56,12 +77,14 @@ export function MakeAvailableOffline({ query }: { query: PackQuery }) {
     if (!complete) return undefined;
     const timer = setTimeout(() => {
       setComplete(false);
+      setAlready(null);
       setPackId(null);
     }, COMPLETE_NOTICE_MS);
     return () => clearTimeout(timer);
   }, [complete]);
 
-  const notice = failure ?? (complete ? 'Available offline.' : live ? noticeOf(live) : null);
+  const done = already ? `Already available offline in “${already}”.` : 'Available offline.';
+  const notice = failure ?? (complete ? done : live ? noticeOf(live) : null);
   return (
     <>
       <button
@@ -71,9 +94,14 @@ export function MakeAvailableOffline({ query }: { query: PackQuery }) {
         onClick={() => {
           setFailure(null);
           setComplete(false);
+          setAlready(null);
           setPackId(null);
-          makeAvailableOffline(query).then(setPackId, (error: unknown) =>
-            setFailure(error instanceof Error ? error.message : String(error)),
+          makeAvailableOffline(query).then(
+            (made) => {
+              setAlready(made.covered?.title ?? null);
+              setPackId(made.packId);
+            },
+            (error: unknown) => setFailure(error instanceof Error ? error.message : String(error)),
           );
         }}
       >

@@ -3,21 +3,12 @@
  * the data on screen is saved data and how old it is. Storage running full is said here too, since it
  * concerns every view that saves.
  */
-import { useEffect, useState } from 'react';
+import { useNow } from './clock.ts';
 import { isOffline, useConnectivity } from './connectivity.ts';
+import { useOldestShownSaved } from './freshness.tsx';
 import { reportStorageFull, useOfflineStore } from './offline-store.ts';
 import { relativeTime } from './relative-time.ts';
 import './offline.css';
-
-/** Re-renders every `ms` so relative times stay true while the screen is left open. */
-export function useNow(ms = 30_000): number {
-  const [now, setNow] = useState(Date.now);
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(timer);
-  }, [ms]);
-  return now;
-}
 
 export function WorkOfflineSwitch() {
   const workOffline = useConnectivity((state) => state.workOffline);
@@ -44,15 +35,16 @@ function why(state: { workOffline: boolean; browserOffline: boolean }): string {
 export function OfflineBanner() {
   const connectivity = useConnectivity();
   const storageFull = useOfflineStore((state) => state.storageFull);
+  const savedAt = useOldestShownSaved();
   const now = useNow();
   return (
     <>
       {isOffline(connectivity) && (
         <div className="offline-banner" role="status" aria-label="Offline">
           <strong>
-            {connectivity.savedAt === null
+            {savedAt === null
               ? 'Offline — showing saved data only'
-              : `Offline — showing data saved ${relativeTime(connectivity.savedAt, now)}`}
+              : `Offline — showing data saved ${relativeTime(savedAt, now)}`}
           </strong>{' '}
           <span className="offline-why">({why(connectivity)})</span>
         </div>

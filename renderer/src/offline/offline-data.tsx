@@ -1,19 +1,26 @@
 /**
  * The Offline data screen: what this computer keeps and that it is not encrypted, every offline pack (its
  * query in words, row counts, size, last refresh, a download's progress) with refresh and delete, the
- * storage used in all, and "Clear cache" for the saved pages. Packs are removed only from here, or with all
- * of the user's data at sign-out (../remove-user-data.ts).
+ * storage used in all, and "Clear cache" for the saved pages. Packs are removed only from here, once the
+ * user confirms (offline, a deleted pack cannot be downloaded again), or with all of the user's data at
+ * sign-out (../remove-user-data.ts). Refresh is a whole download, so offline it says why it cannot run.
+ *
+ * Sizes: the browser tells only the storage used by the whole app (`navigator.storage.estimate()`), and
+ * stores rows compressed, so what each pack holds (its JSON length, recorded as it is stored) is several
+ * times what it takes on disk. Each size shown is the storage used shared out in proportion to what each
+ * pack and the saved pages hold: estimates, labelled so, that add up to the total shown beside them.
  */
 import { useEffect, useState } from 'react';
 import { useSession } from '../data/session.ts';
 import { formatCount } from '../format.ts';
+import { isOffline, useConnectivity } from './connectivity.ts';
 import type { PackRecord } from './database.ts';
-import { clearPageCache, refreshPack, removePack, useDownloads } from './downloads.ts';
+import { cannotDownload, clearPageCache, refreshPack, removePack, useDownloads } from './downloads.ts';
 import { listPacks, refreshOf } from './packs.ts';
 import { storageEstimate } from './storage-estimate.ts';
 import { activeDatabase, activePageCache, useOfflineStore } from './offline-store.ts';
 import { PackProgress } from './pack-progress.tsx';
-import { useNow } from './offline-banner.tsx';
+import { useNow } from './clock.ts';
 import { formatBytes, relativeTime } from './relative-time.ts';
 
 interface Listing {
@@ -42,9 +49,51 @@ async function readListing(): Promise<Listing | null> {
   };
 }
 
+/** Recorded sizes as shares of the storage used, when the browser says how much that is. */
+function estimator(listing: Listing): (recorded: number) => number {
+  const recorded =
+    listing.packs.reduce((sum, { pack, refresh }) => sum + pack.size + (refresh?.size ?? 0), 0) +
+    listing.cacheSize;
+  if (listing.usage === undefined || recorded === 0) return (size) => size;
+  const usage = listing.usage;
+  return (size) => (size / recorded) * usage;
+}
+
+/** "about 12 MB": a size that is an estimate says so. */
+const about = (bytes: number) => `about ${formatBytes(bytes)}`;
+
+/** Delete, then a confirmation in its place: what goes, and, offline, that it cannot come back for now. */
+function DeletePack({ pack, offline }: { pack: PackRecord; offline: boolean }) {
+  const [confirming, setConfirming] = useState(false);
+  if (!confirming) {
+    return (
+      <button type="button" aria-label={`Delete ${pack.title}`} onClick={() => setConfirming(true)}>
+        Delete
+      </button>
+    );
+  }
+  return (
+    <span className="confirm-delete" role="group" aria-label={`Delete ${pack.title}?`}>
+      <span>
+        Delete its {formatCount(pack.rowsDone)} rows from this computer?
+        {offline && ' You are offline: they cannot be downloaded again until you are connected.'}
+      </span>
+      <button type="button" className="danger" onClick={() => void removePack(pack.id)}>
+        Delete for good
+      </button>
+      <button type="button" onClick={() => setConfirming(false)}>
+        Keep it
+      </button>
+    </span>
+  );
+}
+
 export function OfflineData() {
   const version = useOfflineStore((state) => state.packsVersion);
   const who = useSession((state) => state.status?.username ?? 'you');
+  const offline = useConnectivity(isOffline);
+  // Read only while offline: why Refresh cannot download.
+  const refused = offline ? cannotDownload() : undefined;
   // Progress counters change the stored sizes; read the listing again as they move.
   const progress = useDownloads((state) =>
     Object.values(state.live).reduce((sum, live) => sum + live.done, 0),
@@ -62,8 +111,9 @@ export function OfflineData() {
   }, [version, progress]);
 
   if (!listing) return <section className="offline-data" aria-label="Offline data" aria-busy="true" />;
+  const estimate = estimator(listing);
   const packBytes = listing.packs.reduce(
-    (sum, { pack, refresh }) => sum + pack.size + (refresh?.size ?? 0),
+    (sum, { pack, refresh }) => sum + estimate(pack.size + (refresh?.size ?? 0)),
     0,
   );
   return (
@@ -76,8 +126,8 @@ export function OfflineData() {
         “Always remove my data from this computer when I sign out” in the settings.
       </p>
       <p>
-        Offline packs: {formatBytes(packBytes)}. Saved pages: {formatCount(listing.cacheCount)} (
-        {formatBytes(listing.cacheSize)}).
+        Offline packs {about(packBytes)}, saved pages {about(estimate(listing.cacheSize))} (
+        {formatCount(listing.cacheCount)}).
         {listing.usage !== undefined &&
           ` Storage used on this computer: ${formatBytes(listing.usage)}${
             listing.quota !== undefined ? ` of ${formatBytes(listing.quota)} allowed` : ''
@@ -109,24 +159,23 @@ export function OfflineData() {
                 <th scope="row">{pack.title}</th>
                 <td>{formatCount(pack.rowsDone)}</td>
                 <td>{formatCount(pack.generatorCount)}</td>
-                <td>{formatBytes(pack.size)}</td>
+                <td>{about(estimate(pack.size + (refresh?.size ?? 0)))}</td>
                 <td>{pack.refreshedAt ? relativeTime(pack.refreshedAt, now) : 'not complete'}</td>
                 <td>
                   <div className="actions">
                     {pack.status !== 'complete' && <PackProgress pack={pack} />}
                     {refresh && <PackProgress pack={refresh} cancel="Cancel refresh" />}
                     {pack.status === 'complete' && !refresh && (
-                      <button type="button" onClick={() => void refreshPack(pack.id)}>
+                      <button
+                        type="button"
+                        disabled={refused !== undefined}
+                        title={refused}
+                        onClick={() => void refreshPack(pack.id)}
+                      >
                         Refresh
                       </button>
                     )}
-                    <button
-                      type="button"
-                      aria-label={`Delete ${pack.title}`}
-                      onClick={() => void removePack(pack.id)}
-                    >
-                      Delete
-                    </button>
+                    <DeletePack pack={pack} offline={offline} />
                   </div>
                 </td>
               </tr>

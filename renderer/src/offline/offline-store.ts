@@ -1,8 +1,9 @@
 /**
  * The signed-in user's saved data: opens the database of this server and user when a user signs in, puts
  * the page cache and the offline packs behind the data pipeline's cache hook, and closes them when the user
- * signs out or another user signs in. Answers offline come from a pack that covers the request (through
- * the offline engine), else from the page cache, else an error that names what is missing.
+ * signs out or another user signs in. Answers offline come from the newer of a pack that covers the request
+ * (through the offline engine) and the page cache; a filter box no pack covers lists the values of a pack of
+ * its list, marked so; else an error names what is missing, and the packs' slices a request goes beyond.
  */
 import { liveQuery, type Subscription } from 'dexie';
 import { create } from 'zustand';
@@ -70,40 +71,59 @@ export async function answerFromPack<Name extends EngineRequestName>(
 ): Promise<EngineOutputs[Name]> {
   const engine = offlineEngine();
   if (!engine) throw new Error('The offline engine is not running.');
+  await openInEngine(db, pack);
+  return engine.answer(pack.id, request);
+}
+
+/** The pack opened in the engine (once: later callers wait for the same open). */
+function openInEngine(db: OfflineDatabase, pack: PackRecord): Promise<void> {
+  const engine = offlineEngine();
+  if (!engine) return Promise.reject(new Error('The offline engine is not running.'));
   let opening = opened.get(pack.id);
   if (!opening) {
     opening = engine.openStored(pack.id, db.name);
     opened.set(pack.id, opening);
     opening.catch(() => opened.delete(pack.id));
   }
-  await opening;
-  return engine.answer(pack.id, request);
+  return opening;
 }
 
-/** The answer of the first complete pack that covers the request, and the packs that would once complete. */
+/** When a pack's rows were saved: its last complete download. */
+export function packSavedAt(pack: PackRecord): number {
+  return pack.refreshedAt ?? pack.createdAt;
+}
+
+/**
+ * The answer of the newest complete pack that covers the request and was saved after `newerThan`, the packs
+ * that would cover it once complete, and the complete packs of its list that do not cover it (to name them).
+ */
 async function fromPacks(
   db: OfflineDatabase,
   request: EngineRequest,
-): Promise<{ answer?: SavedAnswer; pending: PackRecord[] }> {
+  newerThan: number,
+): Promise<{ answer?: SavedAnswer; pending: PackRecord[]; beside: PackRecord[] }> {
   const engine = offlineEngine();
-  if (!engine) return { pending: [] };
+  if (!engine) return { pending: [], beside: [] };
   const packs =
     current?.db === db ? (current.packs() ?? (await db.packs.toArray())) : await db.packs.toArray();
   const pending: PackRecord[] = [];
+  const beside: PackRecord[] = [];
+  const covering: PackRecord[] = [];
   for (const pack of packs) {
-    if (!engine.covers(pack.query, request)) continue;
-    if (pack.status !== 'complete') {
-      pending.push(pack);
-      continue;
-    }
+    if (!engine.covers(pack.query, request)) {
+      if (pack.status === 'complete' && pack.list === listOf(request.name)) beside.push(pack);
+    } else if (pack.status !== 'complete') pending.push(pack);
+    else if (packSavedAt(pack) > newerThan) covering.push(pack);
+  }
+  for (const pack of covering.sort((a, b) => packSavedAt(b) - packSavedAt(a))) {
     try {
       const data = await answerFromPack(db, pack, request);
-      return { answer: { ok: true, data, fetchedAt: pack.refreshedAt ?? pack.createdAt }, pending };
+      return { answer: { ok: true, data, fetchedAt: packSavedAt(pack) }, pending, beside };
     } catch {
-      // A pack that cannot answer (a detail it does not hold) leaves the request to the page cache.
+      // A pack that cannot answer (a detail it does not hold) leaves the request to the next, or the cache.
     }
   }
-  return { pending };
+  return { pending, beside };
 }
 
 /** Forgets the engine's copy of a pack (deleted or replaced). */
@@ -111,29 +131,83 @@ export function closePack(packId: string): void {
   if (opened.delete(packId)) offlineEngine()?.close(packId);
 }
 
-function missingMessage(request: EngineRequest, pending: PackRecord[]): string {
+/** The packs' slices in words, for a message: “A”, “B” and 2 more. */
+function named(packs: PackRecord[]): string {
+  const titles = packs.slice(0, 2).map((pack) => `“${pack.title}”`);
+  const more = packs.length - titles.length;
+  return more > 0 ? `${titles.join(', ')} and ${more} more` : titles.join(' and ');
+}
+
+function missingMessage(request: EngineRequest, pending: PackRecord[], beside: PackRecord[]): string {
   const pack = pending[0];
   if (pack) {
     return `The offline pack “${pack.title}” would answer this once its download completes; resume it in Offline data when connected.`;
   }
+  if (beside.length > 0 && !request.name.endsWith('.detail')) {
+    const slices = named(beside);
+    return `This goes beyond what your offline ${beside.length === 1 ? 'pack holds' : 'packs hold'}: ${slices}. Offline, keep within ${beside.length === 1 ? 'its' : 'one pack’s'} filters and search (adding to them is fine), or connect to load the rest.`;
+  }
   return NOTHING_SAVED.replace('its workspace', `the ${listOf(request.name)} workspace`);
+}
+
+/**
+ * A filter box's lookup that no pack covers (packs made with filters or a search cannot list a whole box),
+ * answered from the values of the newest complete pack of its list, and marked as holding only those.
+ */
+async function fromPackValues(
+  db: OfflineDatabase,
+  request: EngineRequest,
+  packs: PackRecord[],
+): Promise<SavedAnswer | undefined> {
+  if (!request.name.endsWith('.lookup')) return undefined;
+  for (const pack of [...packs].sort((a, b) => packSavedAt(b) - packSavedAt(a))) {
+    try {
+      const data = await answerFromPack(db, pack, request);
+      return { ok: true, data, fetchedAt: packSavedAt(pack), within: pack.title };
+    } catch {
+      // A pack that cannot list this box (a generator fact without the details) leaves it to the next.
+    }
+  }
+  return undefined;
 }
 
 function hookOver(db: OfflineDatabase, cache: PageCache): CacheHook {
   return {
     read: (key) => cache.read(key),
     write: (key, answer) => cache.write(key, answer),
+    // A request a complete pack covers opens that pack in the engine while the network answers: opening a
+    // pack of 100,000 manifests takes about a second, which a network that hangs should not add to the
+    // short wait before the pack answers. Only packs the user is working inside are opened.
+    prepare: (name, input) => {
+      const engine = offlineEngine();
+      if (!engine) return;
+      const request = { name, input } as EngineRequest;
+      const live = current?.db === db ? current.packs() : undefined;
+      void (live ? Promise.resolve(live) : db.packs.toArray())
+        .then((packs) => {
+          const pack = packs
+            .filter((one) => one.status === 'complete' && engine.covers(one.query, request))
+            .sort((a, b) => packSavedAt(b) - packSavedAt(a))[0];
+          if (pack && !opened.has(pack.id)) return openInEngine(db, pack);
+          return undefined;
+        })
+        .catch(() => undefined);
+    },
+    // The newest saved answer: a page seen since a pack was saved wins over the pack, and a pack saved since
+    // over the page.
     offline: async <Name extends TrackerRequestName>(
       name: Name,
       input: TrackerRequests[Name],
       key: string,
     ): Promise<SavedAnswer> => {
       const request = { name, input } as EngineRequest;
-      const { answer, pending } = await fromPacks(db, request);
-      if (answer) return answer;
       const kept = await cache.read(key);
+      const { answer, pending, beside } = await fromPacks(db, request, kept?.fetchedAt ?? -Infinity);
+      if (answer) return answer;
       if (kept) return { ok: true, ...kept };
-      return { ok: false, missing: missingMessage(request, pending) };
+      const values = await fromPackValues(db, request, beside);
+      if (values) return values;
+      return { ok: false, missing: missingMessage(request, pending, beside) };
     },
   };
 }

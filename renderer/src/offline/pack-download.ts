@@ -74,7 +74,11 @@ export type DownloadEnd =
  */
 export const SET_ASIDE = 'set-aside';
 
-class DownloadStop extends Error {
+/**
+ * Why a download stopped short; also the abort reason of a caller that stops it for a reason that passes by
+ * itself (the app went offline), so the pack is left `interrupted` with the reason, to resume by itself.
+ */
+export class DownloadStop extends Error {
   readonly reason: string;
   readonly storageFull: boolean;
   readonly passes: boolean;
@@ -374,17 +378,19 @@ export async function runDownload(
     await completePack(db, packId);
     return { outcome: 'complete' };
   } catch (error) {
-    if (signal.aborted) {
+    if (signal.aborted && !(signal.reason instanceof DownloadStop)) {
       const status = signal.reason === SET_ASIDE ? 'interrupted' : 'paused';
       await db.packs.update(packId, { status }).catch(() => undefined);
       return { outcome: 'paused' };
     }
     const stop =
-      error instanceof DownloadStop
-        ? error
-        : isQuotaError(error)
-          ? new DownloadStop(STOPPED.storageFull, { storageFull: true })
-          : new DownloadStop(STOPPED.failed(error instanceof Error ? error.message : String(error)));
+      signal.reason instanceof DownloadStop
+        ? signal.reason
+        : error instanceof DownloadStop
+          ? error
+          : isQuotaError(error)
+            ? new DownloadStop(STOPPED.storageFull, { storageFull: true })
+            : new DownloadStop(STOPPED.failed(error instanceof Error ? error.message : String(error)));
     const status = stop.passes ? 'interrupted' : 'paused';
     // Writing the reason may itself be refused on a full disk; the pack then shows as interrupted.
     await db.packs.update(packId, { status, stopped: stop.reason }).catch(() => undefined);

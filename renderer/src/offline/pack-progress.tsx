@@ -5,8 +5,10 @@
  */
 import { formatCount } from '../format.ts';
 import type { PackRecord } from './database.ts';
+import { isOffline, useConnectivity } from './connectivity.ts';
 import {
   cancelDownload,
+  cannotDownload,
   pauseDownload,
   secondsLeft,
   startDownload,
@@ -28,8 +30,16 @@ function describe(live: LiveDownload | undefined, pack: PackRecord): string {
   return words.join(' · ');
 }
 
+/**
+ * One of Pause and Resume: Pause while it runs or waits to resume by itself (stopped by a lost connection,
+ * or by closing the app), Resume once the user paused it or it stopped for a reason only the user can fix.
+ * Offline, Resume says why it cannot download.
+ */
 export function PackProgress({ pack, cancel }: { pack: PackRecord; cancel?: string }) {
   const live = useDownloads((state) => state.live[pack.id]);
+  // Read again whenever the app goes on or offline, for Resume's state.
+  const offline = useConnectivity(isOffline);
+  const refused = offline ? cannotDownload() : undefined;
   const isRunning = live?.running ?? false;
   // Cut short by a lost connection or by closing the app: it resumes by itself unless paused.
   const resumesItself = !isRunning && (pack.status === 'interrupted' || pack.status === 'downloading');
@@ -55,8 +65,13 @@ export function PackProgress({ pack, cancel }: { pack: PackRecord; cancel?: stri
           Pause
         </button>
       )}
-      {!isRunning && (
-        <button type="button" onClick={() => void startDownload(pack.id)}>
+      {!isRunning && !resumesItself && (
+        <button
+          type="button"
+          disabled={refused !== undefined}
+          title={refused}
+          onClick={() => void startDownload(pack.id)}
+        >
           Resume
         </button>
       )}

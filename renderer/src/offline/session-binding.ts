@@ -1,12 +1,16 @@
 /**
  * Ties the saved data to the session: the database of the signed-in server and user is opened as soon as
  * main says who is signed in (before any view asks for data), kept while a session has only expired, and
- * closed, with its downloads stopped, when the user signs out or another signs in. Downloads cut short
- * resume when their user's data opens and whenever the app comes back online.
+ * closed, with its downloads stopped, when the user signs out or another signs in; the UI state kept per
+ * user (filters, sort, columns, place: ../state/user-storage.ts) follows the same way. Downloads cut short
+ * resume when their user's data opens and whenever the app comes back online. The connectivity's probe
+ * starts here too, so a server out of reach shows before any view asks.
  */
 import { useSession } from '../data/session.ts';
-import { followBrowserConnectivity, isOffline, useConnectivity } from './connectivity.ts';
-import { resumeInterrupted, stopAllDownloads } from './downloads.ts';
+import { probeServer } from '../data/tracker-data.ts';
+import { followServerReach, isOffline, useConnectivity } from './connectivity.ts';
+import { interruptDownloads, resumeInterrupted, stopAllDownloads } from './downloads.ts';
+import { setStateOwner } from '../state/user-storage.ts';
 import { activateOfflineStore } from './offline-store.ts';
 
 function who(): { baseUrl: string; username: string } | null {
@@ -14,7 +18,7 @@ function who(): { baseUrl: string; username: string } | null {
   return status?.signedIn && status.username ? { baseUrl: status.baseUrl, username: status.username } : null;
 }
 
-/** Follows the session and the browser's connectivity; returns the function that stops following. */
+/** Follows the session and the server's reach; returns the function that stops following. */
 export function followSessionForOffline(): () => void {
   let last = JSON.stringify(who());
   const apply = () => {
@@ -23,15 +27,27 @@ export function followSessionForOffline(): () => void {
     if (key === last) return;
     last = key;
     void stopAllDownloads();
+    setStateOwner(next);
     activateOfflineStore(next);
     void resumeInterrupted();
   };
+  setStateOwner(who());
   activateOfflineStore(who());
   void resumeInterrupted();
   const unsubscribe = useSession.subscribe(apply);
-  const stopConnectivity = followBrowserConnectivity();
+  const stopConnectivity = followServerReach(probeServer);
+  // Downloads under way when the app goes offline stop at once and say why, rather than wait out each
+  // request's timeout; they resume by themselves when it is back.
   const stopResuming = useConnectivity.subscribe((state, previous) => {
     if (isOffline(previous) && !isOffline(state)) void resumeInterrupted();
+    if (!isOffline(previous) && isOffline(state)) {
+      const cause = state.workOffline
+        ? 'workOffline'
+        : state.browserOffline
+          ? 'browserOffline'
+          : 'serverOutOfReach';
+      void interruptDownloads(cause);
+    }
   });
   return () => {
     unsubscribe();

@@ -14,6 +14,7 @@ import { exportProfile } from '../data/exports.ts';
 import { generatorDetail, ignoreAbort, openExternal, type Answer } from '../data/tracker-data.ts';
 import { ExportButtons } from '../exports/export-buttons.tsx';
 import { formatValue } from '../format.ts';
+import { useAskAgainWhenOnline } from '../offline/connectivity.ts';
 import { Freshness } from '../offline/freshness.tsx';
 import './profile.css';
 
@@ -59,35 +60,37 @@ function Table({
 }) {
   if (rows.length === 0) return <p className="profile-empty">None on record.</p>;
   return (
-    <table className="profile-table">
-      <caption className="visually-hidden">{label}</caption>
-      <thead>
-        <tr>
-          {headers.map((header, index) => (
-            <th key={header} scope="col" className={numeric.includes(index) ? 'number' : undefined}>
-              {header}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row, rowIndex) => (
-          <tr key={rowIndex}>
-            {row.map((cell, index) =>
-              index === 0 ? (
-                <th key={index} scope="row">
-                  {cell}
-                </th>
-              ) : (
-                <td key={index} className={numeric.includes(index) ? 'number' : undefined}>
-                  {cell}
-                </td>
-              ),
-            )}
+    <div className="profile-table-frame">
+      <table className="profile-table">
+        <caption className="visually-hidden">{label}</caption>
+        <thead>
+          <tr>
+            {headers.map((header, index) => (
+              <th key={header} scope="col" className={numeric.includes(index) ? 'number' : undefined}>
+                {header}
+              </th>
+            ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((row, rowIndex) => (
+            <tr key={rowIndex}>
+              {row.map((cell, index) =>
+                index === 0 ? (
+                  <th key={index} scope="row">
+                    {cell}
+                  </th>
+                ) : (
+                  <td key={index} className={numeric.includes(index) ? 'number' : undefined}>
+                    {cell}
+                  </td>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -117,18 +120,31 @@ function Profile({ detail }: { detail: GeneratorDetail }) {
           <Facts rows={factsOf(section, detail)} />
         </Section>
       ))}
-      {PROFILE_TABLES.map((table) => (
-        <Section key={table.title} title={table.title}>
-          <Table
-            label={table.title}
-            headers={table.columns.map((column) => column.header)}
-            numeric={table.columns.flatMap((column, index) => (isNumeric(column.kind) ? [index] : []))}
-            rows={table
-              .rows(detail)
-              .map((row) => row.map((value, index) => shown(table.columns[index]!.kind, value)))}
-          />
-        </Section>
-      ))}
+      {PROFILE_TABLES.map((table) => {
+        const rows = table
+          .rows(detail)
+          .map((row) => row.map((value, index) => shown(table.columns[index]!.kind, value)));
+        return (
+          <Section key={table.title} title={table.title}>
+            {/* One record reads as facts; as a one-row table its five headers outgrow a card. */}
+            {table.record ? (
+              <Facts
+                rows={table.columns.map((column, index): [string, string] => [
+                  column.header,
+                  rows[0]?.[index] ?? '—',
+                ])}
+              />
+            ) : (
+              <Table
+                label={table.title}
+                headers={table.columns.map((column) => column.header)}
+                numeric={table.columns.flatMap((column, index) => (isNumeric(column.kind) ? [index] : []))}
+                rows={rows}
+              />
+            )}
+          </Section>
+        );
+      })}
       <Section title="Location">
         <Facts rows={factsOf('Location', detail)} />
         {link && (
@@ -177,6 +193,9 @@ export function GeneratorProfile({ handlerId, onClose }: { handlerId: string; on
   }, [onClose]);
 
   const shown = answer?.id === handlerId ? answer : null;
+  useAskAgainWhenOnline(shown !== null && ('error' in shown || shown.provenance.source === 'cache'), () =>
+    setAttempt((n) => n + 1),
+  );
   const name = shown && 'detail' in shown ? shown.detail.generator_data.generator_name : null;
   return (
     <section className="profile" aria-labelledby="profile-title" aria-busy={shown === null}>
@@ -202,12 +221,14 @@ export function GeneratorProfile({ handlerId, onClose }: { handlerId: string; on
         'error' in shown &&
         (shown.error.kind === 'not-found' ? (
           <div role="alert" className="error-banner">
-            No generator with EPA ID {handlerId}.
+            <div className="error-text">
+              <p>No generator with EPA ID {handlerId}.</p>
+            </div>
           </div>
         ) : (
           <ErrorBanner
             error={shown.error}
-            what="generator profiles"
+            what="this generator’s profile"
             scope="generators"
             onRetry={() => setAttempt((n) => n + 1)}
           />

@@ -6,6 +6,7 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import { z } from 'zod';
+import { perUser, userStorage } from './user-storage.ts';
 
 type ScrollPlaceState = {
   /** Grid name → index of its first shown row. */
@@ -15,21 +16,23 @@ type ScrollPlaceState = {
 
 const Saved = z.object({ topRows: z.record(z.string(), z.number().int().nonnegative()) });
 
-export const useScrollPlace = create<ScrollPlaceState>()(
-  persist(
-    (set) => ({
-      topRows: {},
-      setTopRow: (grid, row) => set((state) => ({ topRows: { ...state.topRows, [grid]: row } })),
-    }),
-    {
-      name: 'waste-tracker.scroll',
-      version: 1,
-      storage: createJSONStorage(() => sessionStorage),
-      partialize: ({ topRows }) => ({ topRows }),
-      merge: (persisted, current) => {
-        const saved = Saved.safeParse(persisted);
-        return saved.success ? { ...current, topRows: saved.data.topRows } : current;
+export const useScrollPlace = perUser(
+  create<ScrollPlaceState>()(
+    persist(
+      (set) => ({
+        topRows: {},
+        setTopRow: (grid, row) => set((state) => ({ topRows: { ...state.topRows, [grid]: row } })),
+      }),
+      {
+        name: 'waste-tracker.scroll',
+        version: 1,
+        storage: createJSONStorage(userStorage(() => sessionStorage)),
+        partialize: ({ topRows }) => ({ topRows }),
+        merge: (persisted, current) => {
+          const saved = Saved.safeParse(persisted);
+          return saved.success ? { ...current, topRows: saved.data.topRows } : current;
+        },
       },
-    },
+    ),
   ),
 );

@@ -1,12 +1,14 @@
 /**
  * What the user has set up in one workspace: filters (with the lookup's text of each picked value), search,
- * sort, and the columns shown with their order and widths. Persisted, so it survives switching workspaces
- * and restarting the app. UI state only; the data lives in the data layer.
+ * sort, and the columns shown with their order and widths. Persisted per user (./user-storage.ts), so it
+ * survives switching workspaces and restarting the app, and the next user starts from their own. UI state
+ * only; the data lives in the data layer.
  */
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
-import { persist } from 'zustand/middleware';
+import { createJSONStorage, persist } from 'zustand/middleware';
 import { z } from 'zod';
 import { SearchKey } from '../../../shared/api/index.ts';
+import { perUser, userStorage } from './user-storage.ts';
 
 /** A filterFields object: lists of values, plus (for manifests) single date bounds. */
 export type FilterFields = Record<string, readonly string[] | string | undefined>;
@@ -19,8 +21,9 @@ export type PickedTexts = Record<string, Record<string, string>>;
 export type WorkspaceState<F extends FilterFields> = {
   filterFields: F;
   /**
-   * What the lookup showed for each picked value (NAICS: "code - description"), so a chip can say what a
-   * bare code means without asking the server again; kept only for values still picked.
+   * What the lookup showed for each picked value (NAICS: "code - description"; for a grouped lookup, the
+   * heading it was under), so a chip can say what a bare code means without asking the server again; kept
+   * only for values still picked.
    */
   pickedTexts: PickedTexts;
   searchKey: string;
@@ -109,7 +112,7 @@ export function createWorkspaceStore<F extends FilterFields>(
   name: string,
   filters: z.ZodType<F>,
 ): WorkspaceStore<F> {
-  return create<WorkspaceState<F>>()(
+  const store = create<WorkspaceState<F>>()(
     persist(
       (set) => ({
         filterFields: {} as F,
@@ -147,6 +150,7 @@ export function createWorkspaceStore<F extends FilterFields>(
       {
         name: `waste-tracker.workspace.${name}`,
         version: 1,
+        storage: createJSONStorage(userStorage(() => localStorage)),
         partialize: ({ filterFields, pickedTexts, searchKey, sort, columns, columnOrder, columnWidths }) => ({
           filterFields,
           pickedTexts,
@@ -172,4 +176,5 @@ export function createWorkspaceStore<F extends FilterFields>(
       },
     ),
   );
+  return perUser(store);
 }

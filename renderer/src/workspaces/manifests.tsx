@@ -25,18 +25,20 @@ export const MANIFESTS: WorkspaceDefinition<ManifestFilterFields, ManifestRecord
   scope: 'manifests',
   store: useManifestWorkspace,
   columns: MANIFEST_COLUMNS,
+  // Sized at 1280 px: fixed columns to their cells (12-character ids, dates, figures), the three names
+  // sharing the rest, so that every default column, Containers last, is on screen.
   layout: {
-    manifest_tracking_number: { width: 170 },
-    generator_name: { flex: 2, profileOf },
-    generator_epa_id: { width: 160, profileOf },
-    generator_location_state: { width: 90 },
-    transporter: { flex: 2 },
-    designated_facility_name: { flex: 2 },
-    shipped_date: { width: 120 },
-    received_date: { width: 120 },
-    total_waste_quantity_tons: { width: 130 },
-    container_count: { width: 120 },
-    waste_stream_count: { width: 120 },
+    manifest_tracking_number: { width: 118 },
+    generator_name: { flex: 3, minWidth: 120, long: true, profileOf },
+    generator_epa_id: { width: 124, profileOf },
+    generator_location_state: { width: 72 },
+    transporter: { flex: 2.5, minWidth: 100, long: true },
+    designated_facility_name: { flex: 3, minWidth: 120, long: true },
+    shipped_date: { width: 92 },
+    received_date: { width: 92 },
+    total_waste_quantity_tons: { width: 90 },
+    container_count: { width: 96 },
+    waste_stream_count: { width: 90 },
   },
   // Each page carries its manifests' waste lines, so selecting a row shows them without another request.
   requiredFields: ['manifest_tracking_number', 'generator_epa_id', 'waste_lines'],
@@ -118,9 +120,9 @@ export function ManifestsWorkspace({ hidden }: { hidden: boolean }) {
       hidden={hidden}
       onRowActivated={(row) => row.generator_epa_id && openProfile(row.generator_epa_id)}
       filterExtras={<DateFilters />}
-      below={(selected) => (
+      below={(selection) => (
         <section className="detail-pane" aria-label="Waste lines">
-          <WasteLines manifest={selected} />
+          <WasteLines selection={selection} />
         </section>
       )}
     />

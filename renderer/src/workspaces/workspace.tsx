@@ -5,34 +5,56 @@
  */
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import type { ColDef, ColDefField, ICellRendererParams } from 'ag-grid-community';
-import type { LookupResult, Scope } from '../../../shared/api/index.ts';
+import type { Scope } from '../../../shared/api/index.ts';
 import { defaultFields, isNumeric, type Column } from '../../../shared/columns.ts';
 import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
-import type { Result } from '../../../shared/ipc/contract.ts';
 import { ColumnChooser } from '../components/column-chooser.tsx';
 import { ExportButtons } from '../exports/export-buttons.tsx';
 import { startGridExport } from '../exports/offline-export.ts';
 import { FilterPanel, type LookupMember, type ScalarMember } from '../components/filter-panel.tsx';
+import type { GridSelection } from '../components/grid-selection.ts';
+import type { LookupAnswer } from '../components/lookup-multi-select.tsx';
+import { ProblemArea } from '../components/problems.tsx';
 import { ResultsGrid, type PageAnswer } from '../components/results-grid.tsx';
 import { SummaryBoxes, type Box } from '../components/summary-boxes.tsx';
+import { useAccess } from '../data/permissions.ts';
+import { useSession } from '../data/session.ts';
 import { useSettings } from '../data/settings.ts';
 import type { Answer, PageRequest, Update } from '../data/tracker-data.ts';
+import { ViewShown } from '../offline/freshness.tsx';
 import { MakeAvailableOffline } from '../offline/make-available-offline.tsx';
 import { formatValue } from '../format.ts';
 import { movedInto, orderedFields } from '../state/column-layout.ts';
 import { useNavigation } from '../state/navigation.ts';
 import { useScrollPlace } from '../state/scroll-place.ts';
-import type { FilterFields, WorkspaceStore } from '../state/workspace-store.ts';
+import type { FilterFields, PickedTexts, WorkspaceStore } from '../state/workspace-store.ts';
 
-/** How the grid lays out one column of the catalogue; a column without one takes an even share. */
+/**
+ * How the grid lays out one column of the catalogue; a column without one takes an even share. Widths are
+ * sized to the cells' content (a header longer than that wraps), so that at 1280 px the names keep a share
+ * they can be read in and every default column fits; a name column shows its whole text as a tooltip.
+ */
 export type ColumnLayout<Row> = {
   width?: number;
   flex?: number;
+  /** A share's floor, px; the grid scrolls sideways rather than squeeze a name below it. */
+  minWidth?: number;
+  /** The cell's text may be longer than the column: the whole text shows when hovered. */
+  long?: boolean;
   /** The cell opens this generator's profile (EPA handler id of the row), when there is one. */
   profileOf?: (row: Row) => string | undefined;
 };
 
 export type Query<F> = { filterFields: F; searchKey: string };
+
+/**
+ * Columns a filter needs on screen so the rows show why they matched: catalogue fields shown whatever the
+ * user chose (`show`), and columns derived from the filter, each placed after a shown field (`derived`).
+ */
+export type MatchColumns<Row> = {
+  show: readonly string[];
+  derived: readonly { after: string; def: ColDef<Row> }[];
+};
 
 export type WorkspaceDefinition<F extends FilterFields, Row, Totals> = {
   /** "Generators" */
@@ -49,7 +71,7 @@ export type WorkspaceDefinition<F extends FilterFields, Row, Totals> = {
   requiredFields: readonly string[];
   members: readonly LookupMember[];
   scalars?: readonly ScalarMember[];
-  lookup: (field: string, search: string, page: number, signal: AbortSignal) => Promise<Result<LookupResult>>;
+  lookup: (field: string, search: string, page: number, signal: AbortSignal) => Promise<LookupAnswer>;
   /** `onUpdate` receives the network's answer after a saved one was given. */
   totals: (query: Query<F>, signal: AbortSignal, onUpdate?: Update<Totals>) => Promise<Answer<Totals>>;
   boxes: readonly Box<Totals>[];
@@ -60,6 +82,8 @@ export type WorkspaceDefinition<F extends FilterFields, Row, Totals> = {
     onUpdate?: Update<PageAnswer<Row>>,
   ) => Promise<Answer<PageAnswer<Row>>>;
   rowId: (row: Row) => string;
+  /** The columns the current filters need shown (generators: the status a row matched on). */
+  matchColumns?: (filterFields: F, pickedTexts: PickedTexts) => MatchColumns<Row>;
 };
 
 function ProfileLink<Row>({
@@ -96,6 +120,8 @@ function columnDef<Row>(
     headerName: column.header,
     // flex is null, not left out, so a column that had a share gives it up when the grid updates it.
     ...(width ? { width, flex: null } : { flex: layout.flex ?? 1 }),
+    ...(layout.minWidth ? { minWidth: layout.minWidth } : {}),
+    ...(layout.long ? { tooltipField: column.field as ColDefField<Row> } : {}),
   };
   if (isNumeric(column.kind)) {
     def.type = 'rightAligned';
@@ -118,12 +144,36 @@ type Props<F extends FilterFields, Row, Totals> = {
   filterExtras?: ReactNode;
   /** Enter or double click on a row. */
   onRowActivated?: (row: Row) => void;
-  /** A pane under the grid about the selected row (a manifest's waste lines). */
-  below?: (selected: Row | undefined) => ReactNode;
+  /** A pane under the grid about the selected row (a manifest's waste lines), only while it is among the rows. */
+  below?: (selection: GridSelection<Row>) => ReactNode;
   hidden?: boolean;
 };
 
-export function Workspace<F extends FilterFields, Row, Totals>({
+/**
+ * The workspace, or, for a user without its permission, why there is nothing to see: every request it
+ * makes could only be refused.
+ */
+export function Workspace<F extends FilterFields, Row, Totals>(props: Props<F, Row, Totals>) {
+  const access = useAccess(props.def.scope);
+  if (access === 'denied')
+    return <NoAccess title={props.def.title} scope={props.def.scope} hidden={props.hidden} />;
+  return <WorkspaceView {...props} />;
+}
+
+function NoAccess({ title, scope, hidden }: { title: string; scope: Scope; hidden: boolean | undefined }) {
+  const user = useSession((state) => state.status?.username);
+  return (
+    <section className="workspace-no-access" aria-label={title} hidden={hidden}>
+      <h2>{title} are not available to you</h2>
+      <p>
+        Your account{user ? ` (${user})` : ''} does not have the “{scope}” permission this workspace needs, so
+        the server refuses its data. Ask your administrator to grant it.
+      </p>
+    </section>
+  );
+}
+
+function WorkspaceView<F extends FilterFields, Row, Totals>({
   def,
   filterExtras,
   onRowActivated,
@@ -143,7 +193,7 @@ export function Workspace<F extends FilterFields, Row, Totals>({
   const setColumnWidths = store((state) => state.setColumnWidths);
   const resetColumns = store((state) => state.resetColumns);
   const clearAll = store((state) => state.clearAll);
-  const [selected, setSelected] = useState<Row | undefined>(undefined);
+  const [selection, setSelection] = useState<GridSelection<Row>>(null);
   const [initialTopRow] = useState(() => useScrollPlace.getState().topRows[def.noun] ?? 0);
   const setTopRow = useScrollPlace((state) => state.setTopRow);
   const pageSize = useSettings((state) => state.settings?.pageSize ?? DEFAULT_PAGE_SIZE);
@@ -156,16 +206,24 @@ export function Workspace<F extends FilterFields, Row, Totals>({
       ),
     [def.columns, columnOrder],
   );
-  const picked = new Set(chosen ?? defaultFields(def.columns));
+  const pickedTexts = store((state) => state.pickedTexts);
+  const matching = useMemo(
+    () => def.matchColumns?.(filterFields, pickedTexts),
+    [def, filterFields, pickedTexts],
+  );
+  const picked = new Set([...(chosen ?? defaultFields(def.columns)), ...(matching?.show ?? [])]);
   const shown = order.filter((field) => picked.has(field));
   const shownKey = shown.join(',');
   const columnDefs = useMemo(
     () =>
       shownKey.split(',').flatMap((field) => {
         const column = def.columns.find((c) => c.field === field);
-        return column ? [columnDef(column, def.layout[field], columnWidths[field])] : [];
+        const derived = (matching?.derived ?? []).filter((entry) => entry.after === field);
+        return column
+          ? [columnDef(column, def.layout[field], columnWidths[field]), ...derived.map((entry) => entry.def)]
+          : [];
       }),
-    [def.columns, def.layout, shownKey, columnWidths],
+    [def.columns, def.layout, shownKey, columnWidths, matching],
   );
   const selectedFields = [...new Set([...def.requiredFields, ...shownKey.split(',')])].join(',');
   const query = useMemo(() => ({ filterFields, searchKey }), [filterFields, searchKey]);
@@ -191,77 +249,79 @@ export function Workspace<F extends FilterFields, Row, Totals>({
   const filtersActive = searchKey !== '' || Object.keys(filterFields).length > 0;
 
   return (
-    <div className="workspace" hidden={hidden}>
-      <FilterPanel
-        label={`${def.title.replace(/s$/, '')} filters`}
-        searchLabel={`Search ${def.noun}`}
-        store={store}
-        members={def.members}
-        {...(def.scalars ? { scalars: def.scalars } : {})}
-        lookup={def.lookup}
-      >
-        {filterExtras}
-      </FilterPanel>
-      <section className="workspace-main" aria-label={def.title}>
-        <SummaryBoxes
-          queryKey={totalsKey}
-          load={(signal, onUpdate) => def.totals(query, signal, onUpdate)}
-          boxes={def.boxes}
-          what={def.noun}
-          scope={def.scope}
-        />
-        <div className="results-toolbar">
-          <ColumnChooser
-            columns={order.flatMap((field) => {
-              const column = def.columns.find((c) => c.field === field);
-              return column ? [{ field, headerName: column.header }] : [];
-            })}
-            shown={shown}
-            onChange={setColumns}
-            onReset={resetColumns}
+    // Its saved data counts for the Offline banner only while it is shown.
+    <ViewShown.Provider value={!hidden}>
+      <div className="workspace" hidden={hidden}>
+        <FilterPanel
+          label={`${def.title.replace(/s$/, '')} filters`}
+          searchLabel={`Search ${def.noun}`}
+          store={store}
+          members={def.members}
+          {...(def.scalars ? { scalars: def.scalars } : {})}
+          lookup={def.lookup}
+        >
+          {filterExtras}
+        </FilterPanel>
+        <ProblemArea className="workspace-main" label={def.title}>
+          <SummaryBoxes
+            queryKey={totalsKey}
+            load={(signal, onUpdate) => def.totals(query, signal, onUpdate)}
+            boxes={def.boxes}
+            scope={def.scope}
           />
-          <ExportButtons
-            noun={def.title}
-            active={!hidden}
-            start={(format) =>
-              // A definition pairs its scope with its filter type; TypeScript cannot follow that pairing
-              // through the generic, and main parses the input against the list it names anyway.
-              startGridExport({
-                list: def.scope,
-                format,
-                filterFields,
-                searchKey,
-                fields: shown,
-                ...(sort ? { sort: `${sort.field} ${sort.direction}` } : {}),
-              } as ExportGridInput)
-            }
+          <div className="results-toolbar">
+            <ColumnChooser
+              columns={order.flatMap((field) => {
+                const column = def.columns.find((c) => c.field === field);
+                return column ? [{ field, headerName: column.header }] : [];
+              })}
+              shown={shown}
+              onChange={setColumns}
+              onReset={resetColumns}
+            />
+            <ExportButtons
+              noun={def.title}
+              active={!hidden}
+              start={(format) =>
+                // A definition pairs its scope with its filter type; TypeScript cannot follow that pairing
+                // through the generic, and main parses the input against the list it names anyway.
+                startGridExport({
+                  list: def.scope,
+                  format,
+                  filterFields,
+                  searchKey,
+                  fields: shown,
+                  ...(sort ? { sort: `${sort.field} ${sort.direction}` } : {}),
+                } as ExportGridInput)
+              }
+            />
+            {/* The workspace's scope names its list: the generators or the manifests endpoints. */}
+            <MakeAvailableOffline query={{ list: def.scope, ...query }} />
+          </div>
+          <ResultsGrid<Row>
+            key={pageSize}
+            pageSize={pageSize}
+            label={`${def.title} results`}
+            noun={def.noun}
+            scope={def.scope}
+            queryKey={pageKey}
+            columnDefs={columnDefs}
+            sort={sort}
+            onSortChange={setSort}
+            fetchPage={fetchPage}
+            getRowId={def.rowId}
+            {...(onRowActivated ? { onRowActivated } : {})}
+            onSelectionChange={setSelection}
+            onColumnsMoved={(fields) => setColumnOrder(movedInto(order, fields))}
+            onColumnsResized={setColumnWidths}
+            filtersActive={filtersActive}
+            onClearFilters={clearAll}
+            initialTopRow={initialTopRow}
+            onTopRowChange={(row) => setTopRow(def.noun, row)}
           />
-          {/* The workspace's scope names its list: the generators or the manifests endpoints. */}
-          <MakeAvailableOffline query={{ list: def.scope, ...query }} />
-        </div>
-        <ResultsGrid<Row>
-          key={pageSize}
-          pageSize={pageSize}
-          label={`${def.title} results`}
-          noun={def.noun}
-          scope={def.scope}
-          queryKey={pageKey}
-          columnDefs={columnDefs}
-          sort={sort}
-          onSortChange={setSort}
-          fetchPage={fetchPage}
-          getRowId={def.rowId}
-          {...(onRowActivated ? { onRowActivated } : {})}
-          onSelectionChange={setSelected}
-          onColumnsMoved={(fields) => setColumnOrder(movedInto(order, fields))}
-          onColumnsResized={setColumnWidths}
-          filtersActive={filtersActive}
-          onClearFilters={clearAll}
-          initialTopRow={initialTopRow}
-          onTopRowChange={(row) => setTopRow(def.noun, row)}
-        />
-        {below?.(selected)}
-      </section>
-    </div>
+          {below?.(selection)}
+        </ProblemArea>
+      </div>
+    </ViewShown.Provider>
   );
 }

@@ -1,6 +1,6 @@
 /**
  * npm run server -- --db FILE --port P --host 127.0.0.1 [--dialect sample|typed] [--token-ttl-minutes M]
- *   [--allowed-host NAME]...
+ *   [--allowed-host NAME]... [--spec-only]
  *
  * With no --db: creates (on first run) and serves the demo database under data/, and prints the demo
  * accounts. Port 0 picks a free port; the URL is printed either way.
@@ -17,7 +17,8 @@ import { serve } from '../server.ts';
 
 const USAGE =
   'usage: npm run server -- [--db FILE] [--port P] [--host 127.0.0.1] [--dialect sample|typed] ' +
-  '[--token-ttl-minutes M] [--allowed-host NAME]... [--log-level info|warn|error|silent] [--demo-manifests N]';
+  '[--token-ttl-minutes M] [--allowed-host NAME]... [--log-level info|warn|error|silent] [--demo-manifests N] ' +
+  '[--spec-only]';
 
 export const DEMO_DATABASE = resolve(import.meta.dirname, '../../../data/demo.db');
 const DEMO_MANIFESTS = 50_000;
@@ -54,6 +55,7 @@ async function main(): Promise<void> {
         'allowed-host': { type: 'string', multiple: true },
         'log-level': { type: 'string', default: 'info' },
         'demo-manifests': { type: 'string' },
+        'spec-only': { type: 'boolean', default: false },
       },
       strict: true,
       allowPositionals: false,
@@ -106,8 +108,10 @@ async function main(): Promise<void> {
       ttlMinutes === undefined ? undefined : positiveInteger(ttlMinutes, 'token-ttl-minutes', 480) * 60_000,
     allowedHosts,
     logLevel,
+    specOnly: args['spec-only'],
   });
-  console.error(`Tracker API (${dialect.data} dialect) on ${server.origin}/api/tracker/`);
+  const mode = args['spec-only'] ? ', spec only: no lookups or sign-in details beyond the spec' : '';
+  console.error(`Tracker API (${dialect.data} dialect${mode}) on ${server.origin}/api/tracker/`);
   console.log(server.origin);
   const stop = () => {
     server.close().then(

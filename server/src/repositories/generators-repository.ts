@@ -6,6 +6,7 @@ import type {
   GeneratorLookupField,
 } from '../../../shared/api/index.ts';
 import { GENERATOR_QUERY, type GeneratorTotal } from '../../../shared/query/definition.ts';
+import { withStatusGroups, type LookupPage } from '../../../shared/query/lookup.ts';
 import type { ListQuery } from '../../../shared/query/parse.ts';
 import { GENERATOR_QUANTITY_COLUMNS } from '../db/fact-storage.ts';
 import { GENERATOR_LOOKUP_LISTS } from '../db/lookup-lists.ts';
@@ -39,6 +40,8 @@ export class GeneratorsRepository {
    * slower for some filters but never stale.
    */
   private matchesStale = false;
+  /** Every generator's registration status, read as a status lookup first needs it, until the data changes. */
+  private registrations: ReadonlySet<string> | undefined;
 
   /** `searchListLimit`: see TrigramSearch; tests lower it to drive the many-matches path on small data. */
   constructor(db: Database, options: { searchListLimit?: number } = {}) {
@@ -57,8 +60,9 @@ export class GeneratorsRepository {
     });
   }
 
-  /** Reads the in-memory matches now, so the first user does not wait for them. */
+  /** Reads the in-memory matches and statuses now, so the first user does not wait for them. */
   warm(): void {
+    this.registrationStatuses();
     this.matches.warm();
   }
 
@@ -68,6 +72,7 @@ export class GeneratorsRepository {
    */
   dataChanged(): void {
     this.list.dataChanged();
+    this.registrations = undefined;
     this.matchesStale = true;
   }
 
@@ -125,16 +130,29 @@ export class GeneratorsRepository {
       .get(...where.params) as GeneratorTotalsRow;
   }
 
-  lookup(field: GeneratorLookupField, search: string, page: number) {
-    return this.lookups[field].page(search, page);
+  lookup(field: GeneratorLookupField, search: string, page: number): LookupPage {
+    return this.grouped(field, this.lookups[field].page(search, page));
   }
 
   /**
    * This lookup page when it needs no scan of a whole table (which a short key over the EPA handler ids
    * may), else undefined: lookups.ts `pageWithoutScan`.
    */
-  lookupWithoutScan(field: GeneratorLookupField, search: string, page: number) {
-    return this.lookups[field].pageWithoutScan(search, page);
+  lookupWithoutScan(field: GeneratorLookupField, search: string, page: number): LookupPage | undefined {
+    const found = this.lookups[field].pageWithoutScan(search, page);
+    return found && this.grouped(field, found);
+  }
+
+  /** The status lookup says which field each value is of (docs/api.md "Lookups"). */
+  private grouped(field: GeneratorLookupField, page: LookupPage): LookupPage {
+    return field === 'status' ? withStatusGroups(page, this.registrationStatuses()) : page;
+  }
+
+  private registrationStatuses(): ReadonlySet<string> {
+    this.registrations ??= new Set(
+      this.statements.get('SELECT DISTINCT registration_status FROM generators').pluck().all() as string[],
+    );
+    return this.registrations;
   }
 
   /** True when a page or the totals for this searchKey scan the table rather than read an index. */

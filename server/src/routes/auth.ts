@@ -26,6 +26,8 @@ export interface AuthDeps {
   db: Database;
   tokens: TokenStore;
   throttle: LoginThrottle;
+  /** A spec-only server does not tell the scopes (app.ts `specOnly`). */
+  specOnly: boolean;
 }
 
 /** Registered on the app as a plugin of its own, with what it needs. */
@@ -56,7 +58,8 @@ export const authRoutes: FastifyPluginCallback<AuthDeps> = (app, deps, done) => 
       access_token: deps.tokens.issue(user.id),
       token_type: 'Bearer',
       expires_in: deps.tokens.ttlSeconds,
-      scopes: parseScopes(user.scopes),
+      // The spec has no permission model (spec 5.4: "not shown"); a spec-only server does not tell it.
+      ...(deps.specOnly ? {} : { scopes: parseScopes(user.scopes) }),
     });
   });
 

@@ -12,6 +12,7 @@ import {
   GeneratorLookupQuery,
   ManifestAggregateRequest,
   ManifestLookupQuery,
+  SpecGeneratorLookupQuery,
   type Dialect,
 } from '../../../shared/api/index.ts';
 import { readGeneratorList, readManifestList, readRequest, type Read } from '../../../shared/query/parse.ts';
@@ -30,6 +31,8 @@ export interface TrackerDeps {
   /** Runs the scanning calls off the main thread; without it they run here. */
   pool: ReadPool | undefined;
   dialect: Dialect;
+  /** Refuse the lookups the spec does not list (app.ts `specOnly`). */
+  specOnly: boolean;
 }
 
 /** The manifests page is sent as the bytes the repository writes (waste lines spliced in as stored JSON). */
@@ -73,7 +76,12 @@ export const trackerRoutes: FastifyPluginCallback<TrackerDeps> = (app, deps, don
   });
 
   app.get('/api/tracker/generators/filters/', generatorsScope, (request, reply) => {
-    const { field, search, page } = parse(GeneratorLookupQuery, request.query, 'query');
+    // A spec-only server knows only the spec's fields, and says which those are, as for any unknown one.
+    const { field, search, page } = parse(
+      deps.specOnly ? SpecGeneratorLookupQuery : GeneratorLookupQuery,
+      request.query,
+      'query',
+    );
     if (!pool) return deps.generators.lookup(field, search, page);
     return (
       deps.generators.lookupWithoutScan(field, search, page) ??

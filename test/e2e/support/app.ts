@@ -33,6 +33,8 @@ export interface AppOptions {
   gate?: boolean;
   /** Rows an export's sheet may hold, lowered to see a table continue on numbered sheets. */
   sheetRows?: number;
+  /** Run the server as one that implements only the spec (docs/api.md "Spec-only mode"). */
+  specOnly?: boolean;
 }
 
 export class App {
@@ -56,7 +58,10 @@ export class App {
   }
 
   static async start(options: AppOptions = {}): Promise<App> {
-    const server = await startTrackerServer({ manifests: options.manifests ?? 600 });
+    const server = await startTrackerServer({
+      manifests: options.manifests ?? 600,
+      specOnly: options.specOnly ?? false,
+    });
     const bridgeLog: string[] = [];
     let gate: ServerGate | undefined;
     try {

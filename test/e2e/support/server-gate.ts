@@ -1,21 +1,30 @@
 /**
- * A loopback door in front of the reference server that a test can shut and open again on the same port:
- * shut, every connection is dropped and new ones are refused, exactly as when the server is stopped; the
- * app keeps the same server address, so its saved data (per server and user) stays its own. Held, the
- * connections stay up but nothing the app sends reaches the server until it is let go, as with a server
- * that is slow to answer.
+ * A loopback door in front of the reference server that a test can put in the ways a server fails in the
+ * field, on the same port, so the app keeps the same server address and its saved data (per server and
+ * user) stays its own:
+ *
+ * - `shut()`: every connection is dropped and new ones are refused, exactly as when the server is stopped;
+ * - `hang()`: connections are taken and nothing comes back, as when the server is paused (`kill -STOP`), or
+ *   a captive portal or a dying VPN swallows the traffic; what is sent meanwhile is held, and delivered in
+ *   order when the gate opens again, as a paused server answers once it runs again;
+ * - `slow(ms)`: every answer arrives `ms` late;
+ * - `reopen()`: back to passing everything at once.
  */
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
+
+/** How a test makes the server fail: stopped (refusing) or hanging. */
+export type ServerFailure = 'stopped' | 'hanging';
+
+type Mode = { kind: 'open' } | { kind: 'hanging' } | { kind: 'slow'; ms: number };
 
 export class ServerGate {
   readonly port: number;
   private readonly target: URL;
   private server: Server | null;
   private readonly sockets = new Set<Socket>();
-  /** While held: each connection's way to the server, to be joined when the gate lets go. */
-  private held: { client: Socket; upstream: Socket }[] | null = null;
-  /** Each open connection from the app, and its connection to the server. */
-  private readonly upstreams = new Map<Socket, Socket>();
+  private mode: Mode = { kind: 'open' };
+  /** Writes held while hanging, in the order they came. */
+  private held: (() => void)[] = [];
 
   private constructor(target: URL, server: Server, port: number) {
     this.target = target;
@@ -35,6 +44,16 @@ export class ServerGate {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  /** Passes a chunk on as the mode says: at once, held, or late (answers only: `toClient`). */
+  private pass(to: Socket, chunk: Buffer, toClient: boolean): void {
+    const write = () => {
+      if (!to.destroyed) to.write(chunk);
+    };
+    if (this.mode.kind === 'hanging') this.held.push(write);
+    else if (this.mode.kind === 'slow' && toClient) setTimeout(write, this.mode.ms);
+    else write();
+  }
+
   private listen(port: number): Promise<number> {
     const server = createServer((client) => {
       const upstream = createConnection({ host: this.target.hostname, port: Number(this.target.port) });
@@ -43,11 +62,8 @@ export class ServerGate {
         socket.on('close', () => this.sockets.delete(socket));
         socket.on('error', () => socket.destroy());
       }
-      this.upstreams.set(client, upstream);
-      client.on('close', () => this.upstreams.delete(client));
-      upstream.pipe(client);
-      if (this.held) this.held.push({ client, upstream });
-      else client.pipe(upstream);
+      client.on('data', (chunk: Buffer) => this.pass(upstream, chunk, false));
+      upstream.on('data', (chunk: Buffer) => this.pass(client, chunk, true));
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
@@ -65,33 +81,35 @@ export class ServerGate {
   async shut(): Promise<void> {
     const server = this.server;
     this.server = null;
+    this.mode = { kind: 'open' };
+    this.held = [];
     for (const socket of this.sockets) socket.destroy();
     this.sockets.clear();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  /** Holds what the app sends, on the connections it has and on new ones, until `letGo`. */
-  hold(): void {
-    if (this.held) return;
-    this.held = [];
-    for (const [client, upstream] of this.upstreams) {
-      client.unpipe(upstream);
-      client.pause();
-      this.held.push({ client, upstream });
-    }
+  /** As if the server were paused: connections are taken, nothing is answered until the gate reopens. */
+  hang(): void {
+    this.mode = { kind: 'hanging' };
   }
 
-  /** Sends on what was held, and everything after. */
-  letGo(): void {
-    const held = this.held ?? [];
-    this.held = null;
-    for (const { client, upstream } of held)
-      if (!client.destroyed && !upstream.destroyed) client.pipe(upstream);
+  /** Every answer `ms` late, until the gate reopens. */
+  slow(ms: number): void {
+    this.mode = { kind: 'slow', ms };
   }
 
-  /** As if the server started again, on the same address, letting go of anything held. */
+  /** The server failing as `failure` says. */
+  async fail(failure: ServerFailure): Promise<void> {
+    if (failure === 'stopped') await this.shut();
+    else this.hang();
+  }
+
+  /** As if the server started (or ran) again, on the same address: what was held is delivered. */
   async reopen(): Promise<void> {
-    this.letGo();
+    this.mode = { kind: 'open' };
+    const held = this.held;
+    this.held = [];
+    for (const write of held) write();
     if (!this.server) await this.listen(this.port);
   }
 

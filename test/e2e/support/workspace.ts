@@ -14,7 +14,9 @@ export async function signInThroughUi(
   await page.getByLabel('User name').fill(user.username);
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toBeVisible();
+  // The server checks the password with scrypt (128 MB, docs/api.md): on a busy two-core machine that alone
+  // can take several seconds.
+  await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toBeVisible({ timeout: 15_000 });
 }
 
 export async function openWorkspace(page: Page, name: Workspace): Promise<void> {
@@ -105,10 +107,16 @@ export async function manifestTruth(
 }
 
 /** The grid's match count line, e.g. "1,234 generators". */
-export async function expectCount(page: Page, name: Workspace, total: number): Promise<void> {
+export async function expectCount(
+  page: Page,
+  name: Workspace,
+  total: number,
+  options: { timeout?: number } = {},
+): Promise<void> {
   const noun = name.toLowerCase();
   await expect(results(page, name).locator('.results-status')).toHaveText(
     `${count(total)} ${total === 1 ? noun.replace(/s$/, '') : noun}`,
+    options,
   );
 }
 

@@ -26,7 +26,7 @@ it('working offline with no pack that holds the rows, an export says so without 
 it('with the server only unreachable, an export tries the server again: it may be back', async () => {
   const grid = vi.fn().mockResolvedValue({ ok: true, data: { id: 'a6f1c1b2-3c4d-4e5f-8a9b-0c1d2e3f4a5b' } });
   vi.stubGlobal('tracker', { exports: { grid } });
-  useConnectivity.setState({ unreachable: true });
+  useConnectivity.setState({ reach: 'offline' });
   const query: ExportGridInput = { list: 'generators', format: 'xlsx', fields: ['epa_handler_id'] };
   const started = await startGridExport(query);
   expect(grid).toHaveBeenCalledOnce();
@@ -34,5 +34,5 @@ it('with the server only unreachable, an export tries the server again: it may b
     ok: true,
     data: { id: 'a6f1c1b2-3c4d-4e5f-8a9b-0c1d2e3f4a5b', grid: query },
   });
-  useConnectivity.setState({ unreachable: false });
+  useConnectivity.setState({ reach: 'online' });
 });

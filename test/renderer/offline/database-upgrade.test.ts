@@ -25,7 +25,7 @@ const DATA = dataset(1337, 230);
 beforeEach(() => {
   useSession.setState({ status: null, expired: false });
   sessionChanged({ signedIn: true, username: 'inspector', baseUrl: 'http://127.0.0.1:1' }, 'signed-in');
-  useConnectivity.setState({ workOffline: false, browserOffline: false, unreachable: false, savedAt: null });
+  useConnectivity.setState({ workOffline: false, browserOffline: false, reach: 'online' });
 });
 afterEach(() => {
   vi.unstubAllGlobals();

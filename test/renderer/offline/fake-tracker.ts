@@ -1,8 +1,9 @@
 /**
  * A window.tracker over an in-memory dataset for the offline tests: list pages sorted and paged as the
- * server pages them, generators by id, details one by one or in batches (with each generator's own totals:
- * one manifest per dataset row naming it, one ton and two containers each), and a switch that makes every request fail as if the
- * network were gone. It records the pages asked for, to show what a resumed download asks again.
+ * server pages them (manifests filtered by generator name, generators by id when asked), details one by
+ * one or in batches (with each generator's own totals: one manifest per dataset row naming it, one ton and
+ * two containers each), and a switch that makes every request fail as if the network were gone. It records
+ * the pages asked for, to show what a resumed download asks again.
  */
 import { vi } from 'vitest';
 import type { GeneratorDetail, GeneratorRecord } from '../../../shared/api/index.ts';
@@ -41,7 +42,7 @@ export function dataset(manifests: number, generators: number): Dataset {
 
 type ListInput = {
   pageInfo: { page: number; pageSize: number; sort?: string };
-  filterFields?: { ids?: string[] };
+  filterFields?: { ids?: string[]; generator_names?: string[] };
 };
 
 const offline = { ok: false as const, error: { kind: 'offline' as const, message: 'Nothing answers.' } };
@@ -69,9 +70,13 @@ export function installTracker(data: Dataset) {
   };
   const tracker = {
     manifests: {
-      list: vi.fn((input: ListInput) =>
-        answer(page(data.manifests, (row) => row.manifest_tracking_number!, input)),
-      ),
+      list: vi.fn((input: ListInput) => {
+        const names = input.filterFields?.generator_names;
+        const rows = names
+          ? data.manifests.filter((row) => names.includes(row.generator_name!))
+          : data.manifests;
+        return answer(page(rows, (row) => row.manifest_tracking_number!, input));
+      }),
     },
     generators: {
       list: vi.fn((input: ListInput) => {

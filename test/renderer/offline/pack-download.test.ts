@@ -8,14 +8,12 @@ import {
   packChunks,
   type OfflineDatabase,
 } from '../../../renderer/src/offline/database.ts';
-import { EngineClient } from '../../../renderer/src/offline/engine/engine-client.ts';
-import { engineHost } from '../../../renderer/src/offline/engine/engine-host.ts';
-import type { EngineMessage } from '../../../renderer/src/offline/engine/engine-messages.ts';
 import { openPack } from '../../../renderer/src/offline/engine/open-pack.ts';
-import { setOfflineEngine, type PackQuery } from '../../../renderer/src/offline/engine-seam.ts';
+import type { PackQuery } from '../../../renderer/src/offline/engine-seam.ts';
 import { SET_ASIDE, STOPPED, createPack, runDownload } from '../../../renderer/src/offline/pack-download.ts';
 import { deletePack, describeQuery, listPacks, loadPackRows } from '../../../renderer/src/offline/packs.ts';
-import { readStoredPack, saveStoredIndexes } from '../../../renderer/src/offline/stored-pack.ts';
+import { readStoredPack } from '../../../renderer/src/offline/stored-pack.ts';
+import { installEngine } from './engine.ts';
 import { dataset, installTracker } from './fake-tracker.ts';
 
 const MANIFESTS: PackQuery = { list: 'manifests', filterFields: {}, searchKey: '' };
@@ -28,27 +26,13 @@ beforeEach(() => {
   db = openOfflineDatabase(`packs-${(unique += 1)}`);
   useSession.setState({ status: null, expired: false });
   sessionChanged({ signedIn: true, username: 'inspector', baseUrl: 'http://127.0.0.1:1' }, 'signed-in');
-  useConnectivity.setState({ workOffline: false, browserOffline: false, unreachable: false, savedAt: null });
+  useConnectivity.setState({ workOffline: false, browserOffline: false, reach: 'online' });
 });
 afterEach(() => {
   db.close();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
-
-/** The engine as the app runs it: its worker's host behind a MessageChannel, reading the same databases. */
-function installEngine(): () => void {
-  const channel = new MessageChannel();
-  const reply = engineHost({ read: readStoredPack, saveIndexes: saveStoredIndexes });
-  channel.port2.onmessage = (event: MessageEvent<EngineMessage>) =>
-    void reply(event.data).then((answer) => channel.port2.postMessage(answer));
-  setOfflineEngine(new EngineClient(channel.port1));
-  return () => {
-    setOfflineEngine(undefined);
-    channel.port1.close();
-    channel.port2.close();
-  };
-}
 
 const keys = (rows: { manifest_tracking_number?: string }[]) =>
   rows.map((row) => row.manifest_tracking_number).sort();

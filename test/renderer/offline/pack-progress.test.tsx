@@ -1,10 +1,12 @@
 /**
- * What a pack's progress line says at each stage of its download, and whether its bar counts: table-driven
- * over the live states the download store holds.
+ * What a pack's progress line says at each stage of its download, and whether its bar counts; and which of
+ * Pause and Resume it offers (never both), with why it stopped: table-driven over the live states the
+ * download store holds.
  */
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PackRecord } from '../../../renderer/src/offline/database.ts';
+import { useConnectivity } from '../../../renderer/src/offline/connectivity.ts';
+import type { PackRecord, PackStatus } from '../../../renderer/src/offline/database.ts';
 import { useDownloads, type LiveDownload } from '../../../renderer/src/offline/downloads.ts';
 import { PackProgress } from '../../../renderer/src/offline/pack-progress.tsx';
 
@@ -24,6 +26,7 @@ const PACK: PackRecord = {
 afterEach(() => {
   cleanup();
   useDownloads.setState({ live: {} });
+  useConnectivity.setState({ workOffline: false, reach: 'online' });
 });
 
 const running = (live: Omit<LiveDownload, 'running'>): LiveDownload => ({ ...live, running: true });
@@ -62,5 +65,41 @@ describe('a pack download’s progress line', () => {
     const bar = screen.getByRole('progressbar', { name: 'Download of All manifests' });
     // A bar without a value is indeterminate: it moves without claiming a count.
     expect(bar.hasAttribute('value') ? Number(bar.getAttribute('value')) : undefined).toBe(barValue);
+  });
+});
+
+describe('a pack download’s controls', () => {
+  const STALLED = 'The connection was lost; the download resumes when the server answers again.';
+  it.each<[string, PackStatus, LiveDownload | undefined, string[], string | undefined]>([
+    [
+      'running',
+      'downloading',
+      running({ part: 'rows', done: 1, total: 9, rate: undefined }),
+      ['Pause'],
+      undefined,
+    ],
+    [
+      'stopped by a server that does not answer, waiting to resume by itself',
+      'interrupted',
+      { part: 'rows', done: 1, total: 9, rate: undefined, running: false, stopped: STALLED },
+      ['Pause'],
+      STALLED,
+    ],
+    ['cut short by closing the app', 'downloading', undefined, ['Pause'], undefined],
+    ['paused by the user', 'paused', undefined, ['Resume'], undefined],
+  ])('%s', (_state, status, live, buttons, why) => {
+    if (live) useDownloads.setState({ live: { [PACK.id]: live } });
+    render(<PackProgress pack={{ ...PACK, status }} />);
+    expect(screen.getAllByRole('button').map((button) => button.textContent)).toEqual(buttons);
+    if (why === undefined) expect(screen.queryByRole('alert')).toBeNull();
+    else expect(screen.getByRole('alert').textContent).toBe(why);
+  });
+
+  it('offline, Resume says why it cannot download', () => {
+    useConnectivity.setState({ workOffline: true });
+    render(<PackProgress pack={{ ...PACK, status: 'paused' }} />);
+    const resume = screen.getByRole('button', { name: 'Resume' });
+    expect(resume.hasAttribute('disabled')).toBe(true);
+    expect(resume.getAttribute('title')).toMatch(/working offline/);
   });
 });

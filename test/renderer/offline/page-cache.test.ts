@@ -5,7 +5,7 @@ import type { Result, SessionStatus } from '../../../shared/ipc/contract.ts';
 import { requestKey } from '../../../shared/query/canonical.ts';
 import { FRESH_MS, refreshSaved, request } from '../../../renderer/src/data/pipeline.ts';
 import { sessionChanged, useSession } from '../../../renderer/src/data/session.ts';
-import { useConnectivity } from '../../../renderer/src/offline/connectivity.ts';
+import { followServerReach, useConnectivity } from '../../../renderer/src/offline/connectivity.ts';
 import { databaseName, isQuotaError, openOfflineDatabase } from '../../../renderer/src/offline/database.ts';
 import { activateOfflineStore, activePageCache } from '../../../renderer/src/offline/offline-store.ts';
 import { createPack } from '../../../renderer/src/offline/pack-download.ts';
@@ -36,7 +36,7 @@ function signIn(username = `inspector-${(unique += 1)}`): { baseUrl: string; use
 
 beforeEach(() => {
   useSession.setState({ status: null, expired: false });
-  useConnectivity.setState({ workOffline: false, browserOffline: false, unreachable: false, savedAt: null });
+  useConnectivity.setState({ workOffline: false, browserOffline: false, reach: 'online' });
 });
 afterEach(() => {
   activateOfflineStore(null);
@@ -177,7 +177,6 @@ describe('the pipeline with saved data', () => {
 
     const saved = await request('generators.list', LIST);
     expect(saved).toMatchObject({ ok: true, source: 'cache', data: page('Saved') });
-    expect(useConnectivity.getState().savedAt).toBe(saved.ok ? saved.fetchedAt : -1);
 
     const other = await request('generators.list', { ...LIST, searchKey: 'nothing like it' });
     expect(other).toMatchObject({ ok: false, error: { kind: 'offline' } });
@@ -185,20 +184,29 @@ describe('the pipeline with saved data', () => {
     expect(tracker.generators.list).toHaveBeenCalledTimes(1);
   });
 
-  it('a server out of reach falls back to the saved answer and marks the app offline', async () => {
+  it('a server out of reach falls back to the saved answer and marks the app offline until a probe answers', async () => {
     signIn();
     let up = true;
-    install(() =>
+    const tracker = install(() =>
       up ? { ok: true, data: page('Saved') } : { ok: false, error: { kind: 'offline', message: 'down' } },
     );
     await request('generators.list', LIST);
     await vi.waitFor(async () => expect(await activePageCache()?.count()).toBe(1));
     up = false;
     expect(await request('generators.list', LIST)).toMatchObject({ ok: true, source: 'cache' });
-    expect(useConnectivity.getState().unreachable).toBe(true);
+    expect(useConnectivity.getState().reach).toBe('offline');
+    // Offline, the network is not asked: saved data answers at once, and the probe asks after the server.
+    const probe = vi.fn(() => Promise.resolve(up));
+    const stopProbing = followServerReach(probe);
+    await vi.waitFor(() => expect(probe).toHaveBeenCalled());
+    expect(await request('generators.list', LIST)).toMatchObject({ ok: true, source: 'cache' });
+    expect(tracker.generators.list).toHaveBeenCalledTimes(2);
+    const { backOnline } = useConnectivity.getState();
     up = true;
+    await vi.waitFor(() => expect(useConnectivity.getState().reach).toBe('online'), { timeout: 3_000 });
+    expect(useConnectivity.getState().backOnline).toBe(backOnline + 1);
     expect(await request('generators.list', LIST)).toMatchObject({ ok: true, source: 'network' });
-    expect(useConnectivity.getState().unreachable).toBe(false);
+    stopProbing();
   });
 
   it('offline, an expired session does not wait for sign-in before answering from saved data', async () => {
@@ -221,11 +229,11 @@ describe('the pipeline with saved data', () => {
   it('a server that answers again, if only with a 401, ends offline so sign-in can be asked', async () => {
     signIn();
     install(() => ({ ok: false, error: { kind: 'unauthorized', message: 'expired' } }));
-    useConnectivity.setState({ unreachable: true });
+    useConnectivity.setState({ reach: 'doubtful' });
     const wanted = new AbortController();
     const pending = request('generators.list', LIST, { signal: wanted.signal });
     await vi.waitFor(() => expect(useSession.getState().expired).toBe(true));
-    expect(useConnectivity.getState().unreachable).toBe(false);
+    expect(useConnectivity.getState().reach).toBe('online');
     wanted.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });

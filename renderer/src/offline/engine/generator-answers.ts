@@ -19,6 +19,7 @@ import {
   type GeneratorFact,
   type GeneratorQuantity,
 } from '../../../../shared/query/definition.ts';
+import { withStatusGroups } from '../../../../shared/query/lookup.ts';
 import { readGeneratorList, readRequest } from '../../../../shared/query/parse.ts';
 import { compareCodePoints } from '../../../../shared/query/sort.ts';
 import { reduceTotals } from '../../../../shared/query/totals.ts';
@@ -130,6 +131,7 @@ export function generatorAnswers(
       'offline',
       `This offline pack lacks the details of ${withoutDetail} generators, which this filter needs.`,
     );
+  let registrations: ReadonlySet<string> | undefined;
   const select = (filterFields: GeneratorFilterFields, searchKey: string) =>
     table.select(
       requestKey('generators.aggregate', { filterFields, searchKey }),
@@ -167,7 +169,11 @@ export function generatorAnswers(
       if (!query.ok) return query;
       const { field, search, page } = query.value;
       if (withoutDetail > 0 && FACT_LOOKUPS.includes(field)) return missingDetails();
-      return { ok: true, data: lookups.page(field, search, page) };
+      const values = lookups.page(field, search, page);
+      if (field !== 'status') return { ok: true, data: values };
+      // Grouped as the server groups them: by the registration statuses of the generators it holds.
+      registrations ??= new Set(records.map((record) => String(record.registration_status)));
+      return { ok: true, data: withStatusGroups(values, registrations) };
     },
   };
 }

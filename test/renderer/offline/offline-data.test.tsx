@@ -1,0 +1,95 @@
+/**
+ * The Offline data screen over a real (fake-indexeddb) database: sizes are shares of the storage the browser
+ * reports, labelled as estimates, and add up to it; Delete asks first (and, offline, says the rows cannot
+ * come back for now); Refresh says why it cannot download while the user works offline.
+ */
+import 'fake-indexeddb/auto';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sessionChanged, useSession } from '../../../renderer/src/data/session.ts';
+import { useConnectivity } from '../../../renderer/src/offline/connectivity.ts';
+import type { PackQuery } from '../../../renderer/src/offline/engine-seam.ts';
+import { OfflineData } from '../../../renderer/src/offline/offline-data.tsx';
+import {
+  activateOfflineStore,
+  activeDatabase,
+  activePageCache,
+} from '../../../renderer/src/offline/offline-store.ts';
+import { createPack, runDownload } from '../../../renderer/src/offline/pack-download.ts';
+import { describeQuery } from '../../../renderer/src/offline/packs.ts';
+import { dataset, installTracker } from './fake-tracker.ts';
+
+const SERVER = 'http://127.0.0.1:4010';
+const ALL: PackQuery = { list: 'manifests', filterFields: {}, searchKey: '' };
+/** What the browser says the app stores: far less than the JSON the pack recorded, as rows are compressed. */
+const USAGE = 20_000;
+
+let unique = 0;
+
+beforeEach(async () => {
+  useSession.setState({ status: null, expired: false });
+  useConnectivity.setState({ workOffline: false, browserOffline: false, reach: 'online' });
+  installTracker(dataset(120, 10));
+  vi.stubGlobal('navigator', {
+    ...navigator,
+    storage: { estimate: () => Promise.resolve({ usage: USAGE, quota: 10 * USAGE }) },
+  });
+  const username = `inspector-${(unique += 1)}`;
+  sessionChanged({ signedIn: true, username, baseUrl: SERVER }, 'signed-in');
+  activateOfflineStore({ baseUrl: SERVER, username });
+  const db = activeDatabase()!;
+  const pack = await createPack(db, ALL, describeQuery(ALL));
+  await runDownload(db, pack.id, new AbortController().signal);
+  await activePageCache()!.write('some page', { data: { rows: 'x'.repeat(5_000) }, fetchedAt: 1 });
+});
+afterEach(() => {
+  cleanup();
+  activateOfflineStore(null);
+  vi.unstubAllGlobals();
+});
+
+/** "about 18 KB" → bytes, to the precision shown (whole units from 10 on). */
+function bytesOf(text: string): number {
+  const [, number, unit] = /about ([\d.]+) (bytes|KB|MB)/.exec(text) ?? [];
+  return Number(number) * ({ bytes: 1, KB: 1024, MB: 1024 * 1024 }[unit ?? 'bytes'] ?? NaN);
+}
+
+describe('the Offline data screen', () => {
+  it('shows each size as an estimate, and the estimates add up to the storage used', async () => {
+    render(<OfflineData />);
+    const summary = await screen.findByText(/^Offline packs about/);
+    const [packs, pages] = [...(summary.textContent ?? '').matchAll(/about [\d.]+ \w+/g)].map(([text]) =>
+      bytesOf(text),
+    );
+    expect(summary.textContent).toContain('Storage used on this computer: 20 KB of 195 KB allowed');
+    expect(Math.abs(packs! + pages! - USAGE) / USAGE).toBeLessThan(0.06);
+    const row = screen.getByRole('row', { name: 'All manifests' });
+    const recorded = (await activeDatabase()!.packs.toArray())[0]!.size;
+    const shown = bytesOf(within(row).getByText(/^about/).textContent ?? '');
+    expect(shown).toBeLessThan(recorded);
+    expect(shown).toBe(packs);
+  });
+
+  it('deletes a pack only once the user confirms, and says offline that it cannot come back for now', async () => {
+    useConnectivity.setState({ workOffline: true });
+    render(<OfflineData />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete All manifests' }));
+    const confirm = screen.getByRole('group', { name: 'Delete All manifests?' });
+    expect(confirm.textContent).toContain('Delete its 120 rows from this computer?');
+    expect(confirm.textContent).toContain('cannot be downloaded again until you are connected');
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Keep it' }));
+    expect(await activeDatabase()!.packs.count()).toBe(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete All manifests' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete for good' }));
+    await waitFor(async () => expect(await activeDatabase()!.packs.count()).toBe(0));
+    await waitFor(() => expect(screen.queryByRole('row', { name: 'All manifests' })).toBeNull());
+  });
+
+  it('working offline, Refresh says why it cannot download', async () => {
+    useConnectivity.setState({ workOffline: true });
+    render(<OfflineData />);
+    const refresh = await screen.findByRole('button', { name: 'Refresh' });
+    expect(refresh.hasAttribute('disabled')).toBe(true);
+    expect(refresh.getAttribute('title')).toMatch(/working offline/);
+  });
+});
