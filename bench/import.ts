@@ -105,6 +105,21 @@ interface ImportRun {
   summary: string;
 }
 
+/**
+ * The command line of `npm run data:import` as package.json writes it, Node's heap bounds included (they
+ * are what keeps the import's memory flat), run here without npm so that /proc shows the importer itself.
+ */
+function importCommand(): string[] {
+  const scripts = (
+    JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
+  const [node, ...args] = (scripts['data:import'] ?? '').split(' ');
+  if (node !== 'node') throw new Error('package.json has no data:import script run by node');
+  return args.map((arg) => (arg.startsWith('-') ? arg : resolve(root, arg)));
+}
+
 /** `npm run data:import` in its own process, its stderr read for the phases and /proc for its peak RSS. */
 function importProcess(db: string, dir: string): Promise<ImportRun> {
   return new Promise((done, fail) => {
@@ -112,7 +127,7 @@ function importProcess(db: string, dir: string): Promise<ImportRun> {
     let loadMs = Number.NaN;
     let peak = 0;
     let stdout = '';
-    const child = spawn(process.execPath, [resolve(root, 'server/src/cli/data-import.ts'), '--db', db, dir], {
+    const child = spawn(process.execPath, [...importCommand(), '--db', db, dir], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const sample = setInterval(() => {

@@ -129,12 +129,11 @@ export const SQL = {
   upsertNaics: `INSERT OR REPLACE INTO generator_naics (generator_id, naics_code, naics_desc, is_active) VALUES (?, ?, ?, ?)`,
   naics: 'SELECT naics_desc, is_active FROM generator_naics WHERE generator_id = ? AND naics_code = ?',
   upsertNaicsActive: `INSERT OR REPLACE INTO generator_naics (generator_id, naics_code, naics_desc, is_active) VALUES (?, ?, ?, 'Y')`,
-  manifestId: 'SELECT id FROM manifests WHERE manifest_tracking_number = ?',
   manifest: `SELECT m.id, m.generator_id, m.updated_date, m.import_run, coalesce(t.epa_id, ''),
                ${MANIFEST_COLUMNS.map((column) => `m.${column}`).join(', ')}
              FROM manifests m
              LEFT JOIN manifest_transporters t ON t.manifest_id = m.id AND t.transporter_order = 1
-             WHERE m.id = ?`,
+             WHERE m.manifest_tracking_number = ?`,
   insertManifest: `INSERT INTO manifests (manifest_tracking_number, ${list(MANIFEST_COLUMNS)}, import_run,
                      transporter, total_waste_quantity_tons, container_count, waste_stream_count)
                    VALUES (?, ${marks(MANIFEST_COLUMNS)}, ?, '', 0, 0, 0)`,

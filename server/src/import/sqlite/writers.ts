@@ -106,13 +106,12 @@ export class SqliteWriters {
   /** The stored manifest with this tracking number, read whole (its values compared with a row's). */
   private storedManifest(tracking: string): StoredManifest | undefined {
     if (this.lastManifest?.tracking === tracking) return this.lastManifest.stored;
-    const id = this.sql(SQL.manifestId).pluck().get(tracking) as number | undefined;
-    if (id === undefined) return undefined;
-    const [, generatorId, updated, run, firstTransporter, ...values] = this.sql(SQL.manifest)
-      .raw()
-      .get(id) as unknown[];
+    // One statement by the tracking number's index: a miss (the common case in a new database) costs one probe.
+    const row = this.sql(SQL.manifest).raw().get(tracking) as unknown[] | undefined;
+    if (row === undefined) return undefined;
+    const [id, generatorId, updated, run, firstTransporter, ...values] = row;
     const stored: StoredManifest = {
-      id,
+      id: Number(id),
       generator_id: Number(generatorId),
       updated_date: String(updated),
       import_run: Number(run),
