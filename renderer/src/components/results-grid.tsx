@@ -103,7 +103,16 @@ type Props<Row> = {
   initialTopRow?: number;
   /** The first shown row, after each scroll. */
   onTopRowChange?: (row: number) => void;
+  /** A row's mark, shown as its class `row-<mark>` (offline/row-marks.ts: new or changed by a refresh). */
+  rowMark?: (row: Row) => string | undefined;
+  /** The rows on screen, after each scroll and each page that arrives. */
+  onRowsShown?: (rows: Row[]) => void;
 };
+
+/** The rows AG Grid has rendered (on screen and its small buffer), with their data. */
+function renderedRows<Row>(api: GridApi<Row>): Row[] {
+  return api.getRenderedNodes().flatMap((node) => (node.data === undefined ? [] : [node.data]));
+}
 
 /** A cell's text as the grid shows it (through the column's formatter, if it has one). */
 function cellText<Row>(api: GridApi<Row>, node: IRowNode<Row>, column: Column): string {
@@ -155,6 +164,13 @@ export function ResultsGrid<Row>(props: Props<Row>) {
     latest.current = props;
   });
   const api = useRef<GridApi<Row> | null>(null);
+  // Marks read after the rows were drawn: draw them again with their marks, and they are on screen now.
+  const { rowMark } = props;
+  useEffect(() => {
+    if (!api.current || !rowMark) return;
+    api.current.redrawRows();
+    latest.current.onRowsShown?.(renderedRows(api.current));
+  }, [rowMark]);
   // Scrolled to once, when the rows to scroll to exist; a new query starts from the top as usual.
   const pendingTopRow = useRef(props.initialTopRow ?? 0);
   const [total, setTotal] = useState<{ key: string; count: number } | null>(null);
@@ -310,6 +326,10 @@ export function ResultsGrid<Row>(props: Props<Row>) {
           blockLoadDebounceMillis={60}
           infiniteInitialRowCount={pageSize}
           getRowId={(params) => latest.current.getRowId(params.data)}
+          getRowClass={(params) => {
+            const mark = params.data && latest.current.rowMark?.(params.data);
+            return mark ? `row-${mark}` : undefined;
+          }}
           // A click selects one row; Ctrl+click and Shift+click select more, for copying them.
           rowSelection={{
             mode: 'multiRow',
@@ -349,12 +369,14 @@ export function ResultsGrid<Row>(props: Props<Row>) {
             latest.current.onColumnsResized?.(widths);
           }}
           onModelUpdated={(event) => {
+            latest.current.onRowsShown?.(renderedRows(event.api));
             const row = pendingTopRow.current;
             if (row === 0 || event.api.getDisplayedRowCount() <= row) return;
             pendingTopRow.current = 0;
             event.api.ensureIndexVisible(row, 'top');
           }}
           onBodyScrollEnd={(event) => {
+            latest.current.onRowsShown?.(renderedRows(event.api));
             if (event.direction === 'vertical')
               latest.current.onTopRowChange?.(event.api.getFirstDisplayedRowIndex());
           }}

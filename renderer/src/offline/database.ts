@@ -14,6 +14,7 @@
  */
 import { Dexie, type EntityTable, type Table } from 'dexie';
 import type { GeneratorOwnTotals, PackIndexes, PackList, PackQuery } from './engine-seam.ts';
+import type { PackChanges } from './pack-changes.ts';
 
 /** A network answer kept under its canonical request key. */
 export interface AnswerRecord {
@@ -57,6 +58,8 @@ export interface PackRecord {
   indexSize?: number;
   /** A refresh: the complete pack this download replaces when it completes. */
   replaces?: string;
+  /** What its last refresh brought against the copy it replaced (pack-changes.ts); absent before one. */
+  changes?: PackChanges;
 }
 
 /** The parts of a pack, downloaded in this order. */
