@@ -164,12 +164,22 @@ export function ResultsGrid<Row>(props: Props<Row>) {
     latest.current = props;
   });
   const api = useRef<GridApi<Row> | null>(null);
-  // Marks read after the rows were drawn: draw them again with their marks, and they are on screen now.
+  // New marks come with new data (a pack's refresh has completed): the rows on screen are read again, and
+  // drawn with their marks.
   const { rowMark } = props;
+  // The class of each mark a row may have: `row-new`, `row-changed`.
+  const rowClassRules = useMemo(
+    () =>
+      Object.fromEntries(
+        (['new', 'changed'] as const).map((mark) => [
+          `row-${mark}`,
+          (params: { data?: Row }) => params.data !== undefined && rowMark?.(params.data) === mark,
+        ]),
+      ),
+    [rowMark],
+  );
   useEffect(() => {
-    if (!api.current || !rowMark) return;
-    api.current.redrawRows();
-    latest.current.onRowsShown?.(renderedRows(api.current));
+    if (rowMark) api.current?.refreshInfiniteCache();
   }, [rowMark]);
   // Scrolled to once, when the rows to scroll to exist; a new query starts from the top as usual.
   const pendingTopRow = useRef(props.initialTopRow ?? 0);
@@ -326,10 +336,8 @@ export function ResultsGrid<Row>(props: Props<Row>) {
           blockLoadDebounceMillis={60}
           infiniteInitialRowCount={pageSize}
           getRowId={(params) => latest.current.getRowId(params.data)}
-          getRowClass={(params) => {
-            const mark = params.data && latest.current.rowMark?.(params.data);
-            return mark ? `row-${mark}` : undefined;
-          }}
+          // Rules rather than getRowClass: a row element reused for another row loses a class it no longer earns.
+          rowClassRules={rowClassRules}
           // A click selects one row; Ctrl+click and Shift+click select more, for copying them.
           rowSelection={{
             mode: 'multiRow',

@@ -196,7 +196,7 @@ function WorkspaceView<F extends FilterFields, Row, Totals>({
   const clearAll = store((state) => state.clearAll);
   const [selection, setSelection] = useState<GridSelection<Row>>(null);
   // The workspace's scope names its list, as it names the pack a workspace makes.
-  const marks = useRowMarks(def.scope);
+  const marks = useRowMarks(def.scope, !hidden);
   const [initialTopRow] = useState(() => useScrollPlace.getState().topRows[def.noun] ?? 0);
   const setTopRow = useScrollPlace((state) => state.setTopRow);
   const pageSize = useSettings((state) => state.settings?.pageSize ?? DEFAULT_PAGE_SIZE);
@@ -302,7 +302,7 @@ function WorkspaceView<F extends FilterFields, Row, Totals>({
             <MakeAvailableOffline query={{ list: def.scope, ...query }} />
           </div>
           {marks.count > 0 && (
-            <p className="row-marks-legend" role="note">
+            <p className="row-marks-legend" role="note" aria-label="Marked rows">
               <span className="row-mark-new">New</span> and <span className="row-mark-changed">changed</span>{' '}
               {def.noun} since an offline pack’s last sync are marked until you have seen them.
             </p>
