@@ -17,6 +17,7 @@ import { hostCheck, type HostPolicy } from './http/host-check.ts';
 import { HttpProblem, registerProblemHandlers } from './http/problem.ts';
 import { DetailRepository } from './repositories/detail-repository.ts';
 import { GeneratorsRepository } from './repositories/generators-repository.ts';
+import { DataWatch } from './repositories/data-watch.ts';
 import { ManifestsRepository } from './repositories/manifests-repository.ts';
 import { authRoutes } from './routes/auth.ts';
 import { trackerRoutes } from './routes/tracker.ts';
@@ -30,7 +31,7 @@ export interface AppOptions {
   throttle?: ThrottleOptions;
   /** Fastify's logger: false for none, true or an object for pino options. */
   logger?: FastifyServerOptions['logger'];
-  /** Read the lookup lists and unfiltered totals before the first request. */
+  /** Read the generator matches before the first request. */
   warm?: boolean;
   /** Which Host names are answered; default loopback names only (serve() derives it from the bind address). */
   hosts?: HostPolicy;
@@ -116,16 +117,29 @@ export const trackerApp = fp(
     const generators = new GeneratorsRepository(options.db);
     const manifests = new ManifestsRepository(options.db);
     const details = new DetailRepository(options.db);
-    if (options.warm ?? true) {
-      generators.warm();
-      manifests.warm();
-    }
+    if (options.warm ?? true) generators.warm();
     const onFile = !options.db.memory && options.db.name !== '';
     const pool =
       options.readPool === false || !onFile ? undefined : new ReadPool(options.db.name, options.readPool);
     if (pool) app.addHook('onClose', () => pool.close());
 
+    // New data while serving: an import may commit to this file at any time (docs/api.md).
+    const watch = new DataWatch({
+      db: options.db,
+      generators,
+      manifests,
+      rebuild: pool
+        ? () => pool.run('generatorMatches')
+        : () => Promise.resolve(generators.matchesSnapshot()),
+      onError: (error) => app.log.error({ err: error }, 'reading the generator matches again failed'),
+    });
+    app.addHook('onClose', () => watch.close());
+
     app.addHook('onRequest', hostCheck(options.hosts ?? { loopback: true, names: [] }));
+    app.addHook('onRequest', (_request, _reply, done) => {
+      watch.check();
+      done();
+    });
     app.addHook('onRequest', guard(tokens));
     // A callback rather than an async function: Fastify then runs the hook without a promise and a microtask.
     app.addHook('onResponse', (request, reply, done) => {
