@@ -6,7 +6,13 @@
  */
 import type { GeneratorStatus } from '../data/reference.ts';
 import type { HeaderMap } from './epa-layouts.ts';
-import { bareGenerator, type Address, type ImportRecord, type Origin, type Rejection } from './model/records.ts';
+import {
+  bareGenerator,
+  type Address,
+  type ImportRecord,
+  type Origin,
+  type Rejection,
+} from './model/records.ts';
 import { toTons, type UnitTables } from './units.ts';
 import {
   TRACKING_NUMBER,
