@@ -13,7 +13,8 @@ export interface TokenOwner {
   scopes: Scope[];
 }
 
-function hashToken(token: string): string {
+/** The SHA-256 of a token, as every backend stores it. */
+export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 

@@ -14,7 +14,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { lookupEntries } from '../../../shared/query/lookup.ts';
-import { lookupLists } from './lookup-lists.ts';
+import { loadList, lookupLists } from './lookup-lists.ts';
 
 /** The FTS5 table holding one list ("<table>.<field>"): lookup_generators_epa_handler_id. */
 export function lookupSearchTable(list: string): string {
@@ -34,7 +34,7 @@ CREATE TABLE lookup_lists (
 export function createLookupIndex(db: Database): void {
   db.exec(LISTS_SQL);
   const size = db.prepare('INSERT INTO lookup_lists (list, size) VALUES (?, ?)');
-  for (const [list, load] of lookupLists()) {
+  for (const [list, definition] of lookupLists()) {
     const table = lookupSearchTable(list);
     db.exec(`
       DROP TABLE IF EXISTS ${table};
@@ -43,7 +43,7 @@ export function createLookupIndex(db: Database): void {
     const insert = db.prepare(`INSERT INTO ${table} (rowid, text, value) VALUES (?, ?, ?)`);
     db.transaction(() => {
       let rowid = 0;
-      for (const entry of lookupEntries(load(db))) {
+      for (const entry of lookupEntries(loadList(definition)(db))) {
         rowid += 1;
         insert.run(rowid, entry.text, entry.value);
       }

@@ -16,7 +16,7 @@ import { LIMITS, type LookupResult } from '../../../shared/api/index.ts';
 import { lookupEntries, lookupPage, type LookupEntry } from '../../../shared/query/lookup.ts';
 import { foldCase } from '../../../shared/query/search.ts';
 import { lookupSearchTable } from '../db/lookup-index.ts';
-import type { LookupLoad } from '../db/lookup-lists.ts';
+import { loadList, type LookupList } from '../db/lookup-lists.ts';
 import { TRIGRAM_MIN_LENGTH, trigramPhrase } from '../db/search-index.ts';
 import type { StatementCache } from '../db/statements.ts';
 import { foldedContains } from './trigram-search.ts';
@@ -199,7 +199,7 @@ export function indexedLookups<Field extends string>(
   db: Database,
   statements: StatementCache,
   table: string,
-  lists: Record<Field, LookupLoad>,
+  lists: Record<Field, LookupList>,
   scanned: Partial<Record<Field, string>>,
 ): Record<Field, IndexedLookup> {
   const lookups = {} as Record<Field, IndexedLookup>;
@@ -207,7 +207,7 @@ export function indexedLookups<Field extends string>(
     const column = scanned[field];
     const short =
       column === undefined
-        ? new MemoryLookup(() => lists[field](db))
+        ? new MemoryLookup(() => loadList(lists[field])(db))
         : new ColumnScanLookup(statements, table, column);
     lookups[field] = new IndexedLookup(statements, `${table}.${field}`, short);
   }
