@@ -49,7 +49,7 @@ function copyValue(value: unknown): string {
   }
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   if (Buffer.isBuffer(value)) return `\\\\x${value.toString('hex')}`;
-  return String(value);
+  throw new TypeError(`a SQLite value of type ${typeof value} has no COPY text`);
 }
 
 async function insertableColumns(sql: Sql, table: string): Promise<string[]> {

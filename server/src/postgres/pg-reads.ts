@@ -73,7 +73,7 @@ async function values(
   const cancel = () => void query.cancel();
   signal?.addEventListener('abort', cancel, { once: true });
   try {
-    return (await query) as unknown as unknown[][];
+    return await query;
   } finally {
     signal?.removeEventListener('abort', cancel);
   }
