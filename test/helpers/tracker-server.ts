@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
+import type { Sql } from 'postgres';
 import type { Dialect } from '../../shared/api/index.ts';
 import { buildApp, type AppOptions } from '../../server/src/app.ts';
 import type { ThrottleOptions } from '../../server/src/auth/throttle.ts';
@@ -78,7 +79,7 @@ export async function startTrackerServer(options: TrackerServerOptions = {}): Pr
   const dbPath = options.dbPath ?? built?.path ?? '';
   const db = openDatabase(dbPath);
   const served = TEST_BACKEND === 'postgres' ? await createTestDatabase(dbPath) : undefined;
-  const store: (TrackerStore & { sql: import('postgres').Sql }) | undefined =
+  const store: (TrackerStore & { sql: Sql }) | undefined =
     served && (await openPostgresStore(served.url));
   const app = buildApp({
     ...(store ? { store } : { db }),
