@@ -265,9 +265,12 @@ const MIGRATION_LOCK = 0x7472616b;
 
 /** The highest migration applied, 0 for a database with none. */
 export async function appliedVersion(sql: Sql): Promise<number> {
-  const [row] = await sql<{ version: number | null }[]>`
-    SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN 0
-                ELSE (SELECT coalesce(max(version), 0) FROM schema_migrations) END AS version`;
+  const [table] = await sql<{ present: boolean }[]>`
+    SELECT to_regclass('schema_migrations') IS NOT NULL AS present`;
+  if (!table?.present) return 0;
+  const [row] = await sql<
+    { version: number }[]
+  >`SELECT coalesce(max(version), 0) AS version FROM schema_migrations`;
   return row?.version ?? 0;
 }
 
