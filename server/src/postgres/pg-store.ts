@@ -30,9 +30,13 @@ export function redactUrl(url: string): string {
 export const DEFAULT_POOL_SIZE = 8;
 
 /** A connection pool, checked by a first statement so that a wrong URL is told at once, and in words. */
-export async function connect(url: string, options: { max?: number } = {}): Promise<Sql> {
+export async function connect(
+  url: string,
+  options: { max?: number; debug?: (connection: number, query: string, parameters: unknown[]) => void } = {},
+): Promise<Sql> {
   const sql = postgres(url, {
     max: options.max ?? DEFAULT_POOL_SIZE,
+    ...(options.debug ? { debug: options.debug } : {}),
     onnotice: () => undefined,
     connect_timeout: 10,
     // Every integer the API reads is an int4 or cast so; counts above 2^31 are not served.
@@ -61,7 +65,7 @@ export async function migrateOrRefuse(sql: Sql, url: string): Promise<void> {
 
 export async function openPostgresStore(
   url: string,
-  options: { max?: number } = {},
+  options: Parameters<typeof connect>[1] = {},
 ): Promise<TrackerStore & { sql: Sql }> {
   const sql = await connect(url, options);
   try {
