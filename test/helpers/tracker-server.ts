@@ -79,8 +79,7 @@ export async function startTrackerServer(options: TrackerServerOptions = {}): Pr
   const dbPath = options.dbPath ?? built?.path ?? '';
   const db = openDatabase(dbPath);
   const served = TEST_BACKEND === 'postgres' ? await createTestDatabase(dbPath) : undefined;
-  const store: (TrackerStore & { sql: Sql }) | undefined =
-    served && (await openPostgresStore(served.url));
+  const store: (TrackerStore & { sql: Sql }) | undefined = served && (await openPostgresStore(served.url));
   const app = buildApp({
     ...(store ? { store } : { db }),
     dialect: options.dialect ?? 'sample',
