@@ -19,7 +19,12 @@ import {
   type LookupPage,
 } from '../../../shared/query/lookup.ts';
 import { foldCase } from '../../../shared/query/search.ts';
-import { GENERATOR_QUANTITY_COLUMNS } from '../db/fact-storage.ts';
+import {
+  GENERATOR_QUANTITY_COLUMNS,
+  LINE_SET_QUANTITY_COLUMNS,
+  LINE_SET_TOTAL_COLUMNS,
+} from '../db/fact-storage.ts';
+import { singleLineSet, type SingleLineSet } from '../db/sqlite-query.ts';
 import { GENERATOR_LOOKUP_LISTS, MANIFEST_LOOKUP_LISTS, type LookupList } from '../db/lookup-lists.ts';
 import {
   DETAIL_SQL,
@@ -164,6 +169,27 @@ const GENERATOR_TOTALS = totalsSelect(
   (quantity) => `t.${GENERATOR_QUANTITY_COLUMNS[quantity]}`,
 );
 const MANIFEST_TOTALS = totalsSelect(MANIFEST_QUERY.totals, (quantity) => `t.${quantity}`);
+const LINE_SET_TOTALS = totalsSelect(
+  MANIFEST_QUERY.totals,
+  (quantity) => LINE_SET_QUANTITY_COLUMNS[quantity],
+);
+const STORED_TOTALS = Object.entries(LINE_SET_TOTAL_COLUMNS)
+  .map(([total, column]) => `${column}::float8 AS ${total}`)
+  .join(', ');
+
+/**
+ * One value of one waste-line member, perhaps with shipped-date bounds (db/sqlite-query.ts `singleLineSet`,
+ * the commonest manifest request: "pick one DOT id"), as a range of manifest_line_sets' key, which carries
+ * each manifest's shipped date, tracking number and quantities: its rows in the default order, its count and
+ * its totals without reading the manifests. Binds from $1.
+ */
+function lineSetRange(single: SingleLineSet): { sql: string; params: Param[] } {
+  const bounds = single.bounds.map((bound, index) => bound.sql.replace('?', `$${index + 3}`));
+  return {
+    sql: ['s.member = $1', 's.code = $2', ...bounds.map((bound) => `s.${bound}`)].join(' AND '),
+    params: [single.member, single.code, ...single.bounds.map((bound) => bound.value)],
+  };
+}
 
 export function pgGeneratorReads(sql: Sql, cache: VersionedCache): GeneratorReads {
   const lookup = lookups(sql, cache, 'generators', GENERATOR_LOOKUP_LISTS);
@@ -225,12 +251,56 @@ export function pgGeneratorReads(sql: Sql, cache: VersionedCache): GeneratorRead
 
 export function pgManifestReads(sql: Sql, cache: VersionedCache): ManifestReads {
   const lookup = lookups(sql, cache, 'manifests', MANIFEST_LOOKUP_LISTS);
+  /** One value's totals: stored per value (manifest_line_set_totals), summed over its range with bounds. */
+  const singleTotals = async (single: SingleLineSet, signal?: AbortSignal): Promise<ManifestTotalsRow> => {
+    if (single.bounds.length === 0) {
+      const [stored] = await rows<ManifestTotalsRow>(
+        sql,
+        `SELECT ${STORED_TOTALS} FROM manifest_line_set_totals WHERE member = $1 AND code = $2`,
+        [single.member, single.code],
+        signal,
+      );
+      if (stored) return { ...stored };
+    }
+    const range = lineSetRange(single);
+    const [summed] = await rows<ManifestTotalsRow>(
+      sql,
+      `SELECT ${LINE_SET_TOTALS} FROM manifest_line_sets s WHERE ${range.sql}`,
+      range.params,
+      signal,
+    );
+    return { ...(summed as ManifestTotalsRow) };
+  };
   return {
     async pageBytes(query, signal) {
       const where = manifestWhere(query.filterFields, query.searchKey);
       const fields: readonly ManifestField[] = query.fields;
       const lines = fields.includes('waste_lines');
       const columns = fields.map((field) => (field === 'waste_lines' ? 'w.json' : `t.${field}`));
+      const single = singleLineSet(query.filterFields, query.searchKey);
+      const byDefaultOrder =
+        query.sort.field === MANIFEST_QUERY.defaultSort.field &&
+        query.sort.direction === MANIFEST_QUERY.defaultSort.direction;
+      if (single && byDefaultOrder) {
+        const range = lineSetRange(single);
+        const at = range.params.length;
+        const [totals, page] = await Promise.all([
+          singleTotals(single, signal),
+          values(
+            sql,
+            `SELECT ${columns.join(', ')}, t.id${lines ? ', octet_length(w.json)' : ''}
+             FROM (SELECT s.manifest_id, s.shipped_date, s.manifest_tracking_number FROM manifest_line_sets s
+                   WHERE ${range.sql} ORDER BY s.shipped_date DESC, s.manifest_tracking_number DESC
+                   LIMIT $${at + 1} OFFSET $${at + 2}) s
+             JOIN manifests t ON t.id = s.manifest_id
+             ${lines ? 'LEFT JOIN manifest_waste_lines_json w ON w.manifest_id = t.id' : ''}
+             ORDER BY s.shipped_date DESC, s.manifest_tracking_number DESC`,
+            [...range.params, query.pageSize, query.page * query.pageSize],
+            signal,
+          ),
+        ]);
+        return manifestPageBytes(totals.shipped_count, page, fields);
+      }
       const at = where.params.length;
       const countSql = `SELECT count(*)::int4 FROM manifests t ${where.sql}`;
       const readCount = () =>
@@ -249,6 +319,8 @@ export function pgManifestReads(sql: Sql, cache: VersionedCache): ManifestReads 
       return manifestPageBytes(totalElements, page, fields);
     },
     async totals(filters, searchKey, signal) {
+      const single = singleLineSet(filters, searchKey);
+      if (single) return singleTotals(single, signal);
       const where = manifestWhere(filters, searchKey);
       const read = async () =>
         ({
