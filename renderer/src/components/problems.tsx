@@ -39,7 +39,10 @@ type Cause = {
   retries: (() => void)[];
 };
 
-/** The server out of reach is one cause, whatever each part says its saved data lacks. */
+/**
+ * The server out of reach is one cause, whatever each part says its saved data lacks, and whether the part
+ * found it out itself (a timeout) or was answered from saved data after another part did (offline).
+ */
 const unreachable = (error: IpcError) => error.kind === 'offline' || error.kind === 'timeout';
 
 /**
@@ -49,7 +52,7 @@ const unreachable = (error: IpcError) => error.kind === 'offline' || error.kind 
 function causesOf(reports: ReadonlyMap<string, Reported>): Cause[] {
   const causes = new Map<string, Cause>();
   for (const { error, what, scope, retry } of reports.values()) {
-    const key = unreachable(error) ? error.kind : `${error.kind}\n${error.message}`;
+    const key = unreachable(error) ? 'unreachable' : `${error.kind}\n${error.message}`;
     const cause = causes.get(key) ?? { key, error, scope, whats: [], retries: [] };
     if (!cause.error.message.includes(error.message))
       cause.error = { ...cause.error, message: `${cause.error.message} ${error.message}` };
