@@ -9,7 +9,7 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(import.meta.dirname, 'main/src/index.ts'),
-          // An export's writer and reader threads, loaded by main/src/export/writer-thread.ts from beside the bundle.
+          // An export's writer and reader threads, loaded by main/src/export/export-threads.ts from beside the bundle.
           'writer-worker': resolve(import.meta.dirname, 'main/src/export/writer-worker.ts'),
           'reader-worker': resolve(import.meta.dirname, 'main/src/export/reader-worker.ts'),
         },

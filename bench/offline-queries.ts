@@ -2,7 +2,7 @@
  * The open-pack half of npm run bench:offline: a pack opened cold after a reload, generated list pages,
  * totals and lookups answered over it offline, the page's longest task while they run, and the heap of the
  * page and of the engine's worker with the pack open — all in the app, through its data pipeline (the
- * `?probe` handle, renderer/src/data/probe.ts) and timed by the pipeline's own user timings, request to
+ * probe, renderer/src/data/probe.ts, in the benchmarks' build) and timed by the pipeline's own user timings, request to
  * answer. The raw baseline is the reference server answering the same requests over HTTP, before it stops.
  */
 import type { BrowserContext, Page } from '@playwright/test';
@@ -121,7 +121,8 @@ async function throughPipeline(page: Page, query: PackQuery): Promise<{ answer: 
   return page.evaluate(async ({ name, input }) => {
     type Probe = { request(name: string, input: unknown): Promise<ProbeAnswer> };
     const probe = (globalThis as unknown as { trackerProbe?: Probe }).trackerProbe;
-    if (!probe) throw new Error('The app was not opened with ?probe.');
+    if (!probe)
+      throw new Error('The app has no probe: it was not built by bench/probe/electron.vite.config.ts.');
     const since = performance.now();
     const answer = await probe.request(name, input);
     const timing = performance

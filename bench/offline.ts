@@ -1,6 +1,9 @@
 /**
  * npm run bench:offline [-- --manifests N] [--skip-build]
  *
+ * It builds the app with the data pipeline's probe (bench/probe/electron.vite.config.ts) into out/bench-probe;
+ * --skip-build serves that build again.
+ *
  * The offline targets of issue 10 that the stored side answers, in Chromium through the loopback bridge
  * with an on-disk profile (a persistent context: IndexedDB on disk, as on the desktop):
  *
@@ -27,7 +30,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from '@playwright/test';
 import { format, resolveConfig } from 'prettier';
-import { DETAILS_PARALLEL } from '../main/src/api/generator-details.ts';
+import { DETAILS_PARALLEL } from '../main/src/ipc/generator-details.ts';
 import { startBridge } from '../main/src/bridge/server.ts';
 import { LoginResponse } from '../shared/api/index.ts';
 import { readPack } from '../test/helpers/pack-reader.ts';
@@ -268,7 +271,7 @@ function queryRow(kind: string, times: number[], baseline: number[]): string {
 async function main(): Promise<void> {
   await ensureBenchDatabase(dbPath, manifestCount);
   const loadAtStart = loadavg()[0] ?? NaN;
-  const appDir = buildBenchApp(args['skip-build'], cleanups);
+  const appDir = buildBenchApp(args['skip-build'], cleanups, { probe: true });
   const { origin, child } = await startServerProcess(dbPath, { timeoutMs: 120_000 });
   cleanups.push(() => stopServer(child));
   const bridge = await startBridge({
@@ -344,7 +347,8 @@ async function main(): Promise<void> {
   const opened = await readPackRows(page);
 
   // The open pack, offline. The server answers the same requests first (the raw baseline), then stops;
-  // the app works offline and is opened afresh with its pipeline on the window (renderer/src/data/probe.ts).
+  // the app works offline and is opened afresh with its pipeline on the window (renderer/src/data/probe.ts, in
+  // the benchmarks' build only).
   const token = await login(origin);
   const packRows = await readPack(
     { baseUrl: origin, token },
@@ -354,7 +358,7 @@ async function main(): Promise<void> {
   const server = await serverTimes(origin, token, queries);
   await stopServer(child);
   await page.getByRole('switch', { name: 'Work offline' }).check();
-  await page.goto(`${bridge.url}?probe`);
+  await page.goto(bridge.url);
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
   const loadBefore = loadavg()[0] ?? NaN;
   const open = await openPackTimes(page, queries, server.totals);

@@ -2,8 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.tsx';
 import './styles.css';
-import { installProbe } from './data/probe.ts';
-import { EngineClient } from './offline/engine/engine-client.ts';
+import { EngineClient } from './offline/engine-client.ts';
 import { setOfflineEngine } from './offline/engine-seam.ts';
 import { followTheme } from './theme.ts';
 
@@ -11,7 +10,6 @@ import { followTheme } from './theme.ts';
 followTheme('system');
 // Offline packs are answered in a Web Worker, so a scan over a pack never holds up the grid.
 setOfflineEngine(new EngineClient());
-installProbe(window.location);
 
 const root = document.getElementById('root');
 if (root) {

@@ -36,9 +36,6 @@ export const GeneratorFilterFields = z.strictObject({
   handlingCodes: FilterValues.optional(),
 });
 export type GeneratorFilterFields = z.infer<typeof GeneratorFilterFields>;
-export const GENERATOR_FILTER_MEMBERS = Object.keys(
-  GeneratorFilterFields.shape,
-) as (keyof GeneratorFilterFields)[];
 
 /** spec 4.1 */
 export const GeneratorAggregateRequest = z.strictObject({

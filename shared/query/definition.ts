@@ -185,7 +185,6 @@ export const MANIFEST_QUERY = {
 >;
 
 export type GeneratorMember = keyof typeof GENERATOR_QUERY.members;
-export type ManifestMember = keyof typeof MANIFEST_QUERY.members;
 
 type Matching<Members, Match> = Extract<Members[keyof Members], { match: Match }>;
 /** The names of the members that match in this way. */

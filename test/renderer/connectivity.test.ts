@@ -23,7 +23,7 @@ import {
   serverReached,
   serverUnreachable,
   useConnectivity,
-} from '../../renderer/src/offline/connectivity.ts';
+} from '../../renderer/src/data/connectivity.ts';
 import { requestKey } from '../../shared/query/canonical.ts';
 
 const SIGNED_IN: SessionStatus = { signedIn: true, username: 'inspector', baseUrl: 'http://127.0.0.1:1' };

@@ -12,7 +12,7 @@ import { FilterPanel } from '../../renderer/src/components/filter-panel.tsx';
 import { useSession } from '../../renderer/src/data/session.ts';
 import { usePermissions } from '../../renderer/src/data/permissions.ts';
 import { ExportButtons } from '../../renderer/src/exports/export-buttons.tsx';
-import { useConnectivity } from '../../renderer/src/offline/connectivity.ts';
+import { useConnectivity } from '../../renderer/src/data/connectivity.ts';
 import { GeneratorProfile } from '../../renderer/src/profile/generator-profile.tsx';
 import { GENERATORS, GeneratorsWorkspace } from '../../renderer/src/workspaces/generators.tsx';
 import { ManifestsWorkspace } from '../../renderer/src/workspaces/manifests.tsx';
@@ -159,7 +159,7 @@ describe.each(VIEWS)('$name', (view) => {
       }
 
       const alert = await screen.findByRole('alert', undefined, { timeout: 5000 });
-      // A failure that finds no server takes the app offline (offline/connectivity.ts): the parts not yet
+      // A failure that finds no server takes the app offline (data/connectivity.ts): the parts not yet
       // asked are answered from saved data, here none, without asking the network again.
       const noServer = kind === 'offline' || kind === 'timeout';
       // Every part that fails has answered before the view is judged.

@@ -6,7 +6,7 @@ import {
   formatTimestamp,
   formatTons,
   formatValue,
-} from '../../renderer/src/format.ts';
+} from '../../renderer/src/base/format.ts';
 
 describe('number formatting', () => {
   it('shows tons with two decimals and thousands separators', () => {

@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GeneratorDetail } from '../../shared/api/index.ts';
 import type { Result } from '../../shared/ipc/contract.ts';
-import { followServerReach, useConnectivity } from '../../renderer/src/offline/connectivity.ts';
+import { followServerReach, useConnectivity } from '../../renderer/src/data/connectivity.ts';
 import { GeneratorProfile, mapLink } from '../../renderer/src/profile/generator-profile.tsx';
 
 /** A detail as the sample dialect sends it: misspelled names, numbers as text, waste codes as an object. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GENERATOR_COLUMNS } from '../../shared/columns.ts';
-import { formatValue } from '../../renderer/src/format.ts';
+import { formatValue } from '../../renderer/src/base/format.ts';
 import {
   rowsAsTsv,
   tsvField,

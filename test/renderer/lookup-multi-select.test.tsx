@@ -4,7 +4,7 @@ import type { LookupResult } from '../../shared/api/index.ts';
 import type { Result } from '../../shared/ipc/contract.ts';
 import { FilterChips } from '../../renderer/src/components/filter-chips.tsx';
 import { LookupMultiSelect } from '../../renderer/src/components/lookup-multi-select.tsx';
-import { useConnectivity } from '../../renderer/src/offline/connectivity.ts';
+import { useConnectivity } from '../../renderer/src/data/connectivity.ts';
 
 function page(values: string[], more: boolean): Result<LookupResult> {
   return { ok: true, data: { results: values.map((v) => ({ value: v, text: v })), pagination: { more } } };

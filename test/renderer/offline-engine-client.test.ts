@@ -8,7 +8,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ManifestRecord } from '../../shared/api/index.ts';
 import type { PackQuery, PackRows } from '../../renderer/src/offline/engine/contract.ts';
-import { EngineClient, EngineError } from '../../renderer/src/offline/engine/engine-client.ts';
+import { EngineClient, EngineError } from '../../renderer/src/offline/engine-client.ts';
 import { engineHost } from '../../renderer/src/offline/engine/engine-host.ts';
 import type { EngineMessage } from '../../renderer/src/offline/engine/engine-messages.ts';
 import { openOfflineDatabase, type PackStatus } from '../../renderer/src/offline/database.ts';

@@ -1,29 +1,22 @@
 /**
  * Running exports: each has an id, its own AbortController, and reports progress, done or failed as events.
- * Rows come page by page from a source (the API through the session, or chunks the renderer sends from an
- * offline pack); the file is written beside its target under a temporary name and renamed into place only
- * when complete, so a cancel or a failure leaves no file behind and any existing file untouched.
- *
- * An export is a caller of its own: it never shares or cancels the grid's requests, and asks for the next
- * page while the current one is being written so the network and the disk overlap. The rows are read and
- * written in threads of their own (writer-thread.ts); main fetches pages and owns the file.
+ * Rows come page by page from a source (the API through the session, api-pages.ts, or chunks the renderer
+ * sends from an offline pack, offline-rows.ts); the file is written beside its target under a temporary name
+ * and renamed into place only when complete, so a cancel or a failure leaves no file behind and any existing
+ * file untouched. The rows are read and written in threads of their own (export-threads.ts); main fetches
+ * pages and owns the file.
  */
 import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LIMITS } from '../../../shared/api/index.ts';
-import type { Result } from '../../../shared/ipc/contract.ts';
+import type { Writable } from 'node:stream';
 import { temporaryPathFor, writeAtomically } from './atomic-file.ts';
-import type { GridFile, WriteOptions, WriteProgress } from './grid-writer.ts';
-import type { PageCount, SourcePage } from './writer-protocol.ts';
+import { CANCELLED_MESSAGE, ExportFailure, NetworkLost, failureMessage } from './errors.ts';
+import { writeInThreads } from './export-threads.ts';
+import type { GridFile, SourcePages, WriteProgress } from './grid-file.ts';
 import { PartNotes, spillNameFor } from './leftovers.ts';
-import { writeGridFileInThread, type SourcePages } from './writer-thread.ts';
-
-/** Rows per page asked of the API (shared/ipc/exports.ts `exportPageRequest`): its largest page. */
-const PAGE_ROWS = LIMITS.pageSizeMax;
-
-/** One page of rows (or the API's bytes of it), or why there is none; `page` is 0-based. */
-export type FetchPage = (page: number, signal: AbortSignal) => Promise<Result<SourcePage>>;
+import { EXCEL_SHEET_ROWS } from './sheet-series.ts';
 
 export interface ExportEvents {
   progress(id: string, progress: WriteProgress & { waiting?: 'sign-in' }): void;
@@ -44,31 +37,14 @@ export interface ExportDeps {
   events: ExportEvents;
   /** Where waste lines wait while the first sheet is written. */
   spillFolder: string;
-  /** Replaceable so tests can simulate a full disk. */
-  open?: WriteOptions['open'];
+  /** Opens the file an export writes; replaceable so tests can simulate a full disk. */
+  open?: (path: string) => Writable;
   /** Rows a sheet may hold: Excel's limit unless a test lowers it. */
   sheetRows?: number;
 }
 
-/** A failure whose message is for the user as it stands. */
-export class ExportFailure extends Error {}
-
-/** The server could not be reached (no network, nothing answering, a timeout) while the rows were read. */
-export class NetworkLost extends ExportFailure {}
-
-/**
- * Rows past the total the first page gave: a server whose pages never end, or data that changed under the
- * export. Either way the file would not be the query's rows as counted at its start.
- */
-export function moreRowsThanCounted(total: number): string {
-  return `The rows kept coming past the ${total.toLocaleString('en-US')} counted when the export started, so it stopped; no file was written. Export again; if this happens again, the server is at fault.`;
-}
-
 /** Progress events at most this often: a fast export must not flood IPC with thousands of them. */
 const PROGRESS_INTERVAL_MS = 100;
-
-/** What the user reads when they cancel an export. */
-export const CANCELLED_MESSAGE = 'The export was cancelled; no file was written.';
 
 /** What a job reports while it writes. */
 interface Reporter {
@@ -87,6 +63,8 @@ interface Running {
 export function createExports(deps: ExportDeps) {
   const running = new Map<string, Running>();
   const notes = new PartNotes(deps.spillFolder);
+  const open = deps.open ?? createWriteStream;
+  const sheetRows = deps.sheetRows ?? EXCEL_SHEET_ROWS;
 
   async function run(id: string, target: string, write: Write, controller: AbortController): Promise<void> {
     let lastProgress = 0;
@@ -135,20 +113,21 @@ export function createExports(deps: ExportDeps) {
   return {
     /** Starts a grid export; its events carry the returned id. */
     start(spec: ExportSpec): string {
-      return launch(spec.target, (temporary, signal, report) =>
-        writeGridFileInThread(
-          temporary,
+      return launch(spec.target, (temporary, signal, report) => {
+        // Checked before the file is opened: a cancel while the job was setting up opens nothing.
+        signal.throwIfAborted();
+        return writeInThreads(
           spec.file,
           spec.pages(signal, () => report.waiting()),
+          open(temporary),
           {
             signal,
             spillPath: join(deps.spillFolder, spillNameFor(temporary)),
-            ...(deps.open ? { open: deps.open } : {}),
-            ...(deps.sheetRows ? { sheetRows: deps.sheetRows } : {}),
+            sheetRows,
             onProgress: (progress) => report.progress(progress),
           },
-        ),
-      );
+        );
+      });
     },
     /**
      * Starts an export written in one go (a profile); `write` answers the number of rows it wrote and stops
@@ -181,93 +160,3 @@ export function createExports(deps: ExportDeps) {
 }
 
 export type Exports = ReturnType<typeof createExports>;
-
-/**
- * Why an export failed, in the user's words: its own message, a cancel's, or a file-system failure with the
- * target named so they know which file is meant.
- */
-function failureMessage(error: unknown, target: string): string {
-  if (error instanceof ExportFailure) return error.message;
-  const code = (error as { code?: unknown } | null)?.code;
-  switch (code) {
-    case 'ENOSPC':
-      return `The disk is full; ${target} was not written. Free some space and export again.`;
-    case 'EACCES':
-    case 'EPERM':
-    case 'EROFS':
-      return `There is no permission to write ${target}; choose another folder.`;
-    case 'ENOENT':
-      return `The folder of ${target} does not exist any more; choose another.`;
-    case 'ENOTDIR':
-      return `The folder of ${target} is not a folder; choose another.`;
-    case 'EISDIR':
-      return `${target} is a folder; choose a file name.`;
-    default:
-      return `The export could not be written to ${target}: ${error instanceof Error ? error.message : String(error)}`;
-  }
-}
-
-/**
- * Every page of a list from the API, the next one asked for while the current one is written. A page
- * that needs a new sign-in waits for it (`waitForSignIn` resolves false if the user signs out instead);
- * any other failure ends the export with the API's message.
- *
- * A page the export's reader thread reads (the API's bytes) is counted only once read: its count comes
- * back as the value of `next()`. Until the total is known the next page is asked for on the chance
- * that it exists, and dropped if the count says otherwise. The total is the first page's: no page is
- * asked for past it, and rows past it end the export (moreRowsThanCounted).
- */
-export async function* apiPages(
-  fetchPage: FetchPage,
-  signal: AbortSignal,
-  waitForSignIn: (signal: AbortSignal) => Promise<boolean>,
-  onWaiting: () => void,
-): AsyncGenerator<SourcePage, void, PageCount | undefined> {
-  const fetchWithSignIn = async (page: number, pageSignal: AbortSignal): Promise<SourcePage> => {
-    for (;;) {
-      const answer = await fetchPage(page, pageSignal);
-      pageSignal.throwIfAborted();
-      if (answer.ok) return answer.data;
-      if (answer.error.kind === 'offline' || answer.error.kind === 'timeout') {
-        throw new NetworkLost(answer.error.message);
-      }
-      if (answer.error.kind !== 'unauthorized') throw new ExportFailure(answer.error.message);
-      onWaiting();
-      if (!(await waitForSignIn(pageSignal)))
-        throw new ExportFailure('You signed out, so the export stopped.');
-    }
-  };
-  const prefetch = (page: number) => {
-    const controller = new AbortController();
-    const answer = fetchWithSignIn(page, AbortSignal.any([signal, controller.signal]));
-    // Awaited on the next turn; a failure while this page is written must not count as unhandled.
-    answer.catch(() => undefined);
-    return { answer, drop: () => controller.abort() };
-  };
-  let next = prefetch(0);
-  let seen = 0;
-  let total: number | undefined;
-  for (let page = 0; ; page += 1) {
-    const current = await next.answer;
-    const known =
-      'rows' in current ? { rows: current.rows.length, totalElements: current.totalElements } : undefined;
-    const mayHaveMore = known
-      ? known.rows === PAGE_ROWS && seen + known.rows < (total ?? known.totalElements)
-      : total === undefined || seen + PAGE_ROWS < total;
-    const following = mayHaveMore ? prefetch(page + 1) : undefined;
-    const written = yield current;
-    const counted = known ?? written;
-    if (!counted) throw new Error('A page read by the writer came back without its count.');
-    seen += counted.rows;
-    total ??= counted.totalElements;
-    if (seen > total) {
-      following?.drop();
-      throw new ExportFailure(moreRowsThanCounted(total));
-    }
-    if (counted.rows < PAGE_ROWS || seen >= total) {
-      following?.drop();
-      return;
-    }
-    next = following ?? prefetch(page + 1);
-  }
-}

@@ -21,7 +21,9 @@ import { endpoints } from '../api/endpoints.ts';
 import { failure, success } from '../api/errors.ts';
 import type { EmitEvent, Session } from '../session/session.ts';
 import type { SignInWaiters } from '../session/sign-in-waiters.ts';
-import { ExportFailure, apiPages, createExports, type FetchPage } from './export-jobs.ts';
+import { apiPages, type FetchPage } from './api-pages.ts';
+import { ENDED_MESSAGE, ExportFailure } from './errors.ts';
+import { createExports } from './export-jobs.ts';
 import { OWNER_MESSAGES, endedBy, refusedSession, type ExportOwner } from './export-owner.ts';
 import { planGridExport } from './grid-export.ts';
 import { ChunkFeed, parseChunk } from './offline-rows.ts';
@@ -69,7 +71,7 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
   const owners = new Map<string, { owner: ExportOwner; target: string }>();
   /** An export ended: a chunk still on its way is refused, and later ones find no export. */
   const ended = (id: string) => {
-    feeds.get(id)?.fail(new ExportFailure('The export has ended.'));
+    feeds.get(id)?.fail(new ExportFailure(ENDED_MESSAGE));
     feeds.delete(id);
     owners.delete(id);
   };

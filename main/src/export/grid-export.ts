@@ -16,9 +16,9 @@ import { parseSort } from '../../../shared/query/parse.ts';
 import type { ApiRequest } from '../api/client.ts';
 import { endpoints } from '../api/endpoints.ts';
 import type { Session } from '../session/session.ts';
-import type { FetchPage } from './export-jobs.ts';
+import type { FetchPage } from './api-pages.ts';
 import type { ExportOwner } from './export-owner.ts';
-import type { GridFile, QueryLine } from './grid-writer.ts';
+import type { GridFile, QueryLine } from './grid-file.ts';
 import { safeFileName } from './safe-file-name.ts';
 
 type Input = z.output<typeof ExportGridInput>;

@@ -1,75 +1,39 @@
 /**
- * Writes the rows of a grid to a file as they arrive, page by page: an xlsx workbook through ExcelJS's
- * streaming writer, or CSV. Memory stays flat whatever the row count: each row is committed as soon as it is
- * written, and the writer waits for the file to drain between pages.
+ * Writes the packed pages of a grid (pack-page.ts) to a stream as they arrive: an xlsx workbook through
+ * ExcelJS's streaming writer, or CSV. Memory stays flat whatever the row count: each row is committed as soon
+ * as it is written, and the writer waits for the stream and the compressor between pages. The stream is
+ * given, not opened here: in an export it carries the bytes back to main, which owns the file.
  *
  * ExcelJS's streaming writer has rules that are easy to break silently, each followed here on purpose:
- * frozen panes are passed to addWorksheet (set later they are ignored); column widths and formats are set
- * before the first row; every row is committed; one sheet is finished and committed before the next is
- * started (the zip holds one open entry at a time, so a second sheet's rows would pile up in memory); no
- * shared strings (their table is held in memory to the end); styles only on the header and number columns,
- * one object per column (sheet-series.ts, which also splits a table across sheets at Excel's row limit).
+ * column widths and formats are set before the first row; every row is committed; one sheet is finished and
+ * committed before the next is started (the zip holds one open entry at a time, so a second sheet's rows
+ * would pile up in memory); styles only on the header and number columns, one object per column
+ * (sheet-series.ts, which also splits a table across sheets at Excel's row limit). What it does not declare
+ * is reached through exceljs-adapter.ts.
  */
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
-import { WASTE_LINE_COLUMNS, type Column } from '../../../shared/columns.ts';
-import {
-  BATCH_HEADER_BYTES,
-  batchLength,
-  batchRows,
-  decodeCells,
-  packCells,
-  type PackedPage,
-} from './cell-batch.ts';
+import { WASTE_LINE_COLUMNS } from '../../../shared/columns.ts';
+import { BATCH_HEADER_BYTES, batchLength, batchRows, decodeCells, type PackedPage } from './cell-batch.ts';
 import { cellText, type CellValue } from './cells.ts';
 import { csvCell, csvField } from './csv-cells.ts';
-import { recordPageCells, type CellPage } from './page-cells.ts';
+import {
+  abortWorkbook,
+  compressorBacklog,
+  workbookWriter,
+  type WorkbookWriter,
+  type Worksheet,
+} from './exceljs-adapter.ts';
+import type { GridFile, QueryLine, WriteProgress } from './grid-file.ts';
 import { SheetSeries } from './sheet-series.ts';
-
-export type ExportRow = Readonly<Record<string, unknown>>;
-
-export interface ExportPage {
-  totalElements: number;
-  rows: readonly ExportRow[];
-}
-
-/** One line of the Query sheet: what was exported, from where, when. */
-export type QueryLine = readonly [label: string, value: string | number | Date];
-
-export interface GridFile {
-  format: 'xlsx' | 'csv';
-  /** Name of the rows' sheet: "Generators" or "Manifests". */
-  sheetName: string;
-  columns: readonly Column<string>[];
-  /** Manifest workbooks add a sheet with every waste line of the rows (`waste_lines` of each row). */
-  wasteLines: boolean;
-  /** The Query sheet, given the number of rows written (xlsx only). */
-  describe: (rows: number) => readonly QueryLine[];
-}
-
-/**
- * Pages as records (offline rows, checked in main), already as cells (API pages, page-cells.ts), or as
- * cells packed by the export's reader thread (cell-batch.ts).
- */
-export type WritablePage = ExportPage | CellPage | PackedPage;
-
-export interface WriteProgress {
-  rowsWritten: number;
-  total: number;
-  /** Once every row is written, the Waste lines sheet's own progress: lines written of all the lines. */
-  wasteLines?: { written: number; total: number };
-}
 
 export interface WriteOptions {
   signal: AbortSignal;
   onProgress: (progress: WriteProgress) => void;
   /** Where the waste lines wait while the first sheet is written; removed when done. */
   spillPath: string;
-  /** Opens the output file; replaceable so tests can simulate a full disk. */
-  open?: (path: string) => Writable;
   /** Rows a sheet may hold, the header included: Excel's limit unless a test lowers it. */
   sheetRows?: number;
 }
@@ -107,66 +71,26 @@ function watch(stream: Writable) {
   };
 }
 
-/** Writes every page to `path`; throws the signal's reason when aborted. Returns the number of rows. */
+/** Writes every page to `output`; throws the signal's reason when aborted. Returns the number of rows. */
 export async function writeGridFile(
-  path: string,
   file: GridFile,
-  pages: AsyncIterable<WritablePage>,
+  pages: AsyncIterable<PackedPage>,
+  output: Writable,
   options: WriteOptions,
 ): Promise<number> {
-  return file.format === 'csv' ? writeCsv(path, file, pages, options) : writeXlsx(path, file, pages, options);
+  return file.format === 'csv'
+    ? writeCsv(file, pages, output, options)
+    : writeXlsx(file, pages, output, options);
 }
 
 const BOLD = { bold: true } as const;
-
-/**
- * Deflate at level 1: compressing is what the writer waits on most (a thread-pool job per chunk), and level
- * 1 keeps up with the rows at about a fifth more bytes than the default level 6.
- */
-const ZIP_OPTIONS: Partial<ExcelJS.stream.xlsx.ArchiverZipOptions> = { zlib: { level: 1 } };
 
 /** Packed batches unpacked one at a time, so only the batch being written is held as cells. */
 function* unpacked(batches: readonly Uint8Array[]): Generator<CellValue[][]> {
   for (const batch of batches) yield decodeCells(batch);
 }
 
-/**
- * A page's cells in batches, and its waste lines packed for the spill file when the file has a Waste lines
- * sheet. A page packed by the reader thread is unpacked batch by batch as it is written (the fewer cells
- * are alive at once, the less each young-generation collection copies); its waste lines go to the spill
- * file as they came.
- */
-function pageCells(
-  file: GridFile,
-  page: WritablePage,
-): { batches: Iterable<CellValue[][]>; lineBatches: Uint8Array[] } {
-  if ('rowBatches' in page) return { batches: unpacked(page.rowBatches), lineBatches: page.lineBatches };
-  const { cells, lineCells } = 'cells' in page ? page : recordPageCells(file, page);
-  return {
-    batches: [cells],
-    lineBatches: file.wasteLines ? packCells(lineCells, WASTE_LINE_COLUMNS.length) : [],
-  };
-}
-
 type Watched = ReturnType<typeof watch>;
-
-/**
- * What ExcelJS and archiver do not declare: a worksheet writer's stream (a StreamBuf) and the stream it
- * feeds. Archiver wraps the StreamBuf in a PassThrough (readable-stream 2, which predates `writableNeedDrain`)
- * that feeds the entry's deflate stream; the StreamBuf ignores backpressure, so that PassThrough's buffer is
- * where committed rows wait for the compressor.
- */
-interface CompressorInput extends NodeJS.EventEmitter {
-  _writableState?: { needDrain: boolean; length: number };
-}
-interface SheetInternals {
-  stream?: { pipes?: CompressorInput[] };
-}
-
-/** The stream a sheet's committed rows wait in before compression, once the zip reads the sheet. */
-function compressorInput(sheet: ExcelJS.Worksheet): CompressorInput | undefined {
-  return (sheet as unknown as SheetInternals).stream?.pipes?.[0];
-}
 
 /**
  * Bytes of sheet XML that may wait for the compressor before the writer waits for it. The compressor runs
@@ -180,34 +104,22 @@ const COMPRESSOR_SLACK_BYTES = 2 * 1024 * 1024;
  * Lets the compressor and the file catch up: without it, committed rows pile up in memory ahead of them
  * (measured: 450 MB peak for 100,000 manifests with their waste lines).
  */
-async function drain(
-  sheet: ExcelJS.Worksheet | undefined,
-  output: Watched,
-  signal: AbortSignal,
-): Promise<void> {
+async function drain(sheet: Worksheet | undefined, output: Watched, signal: AbortSignal): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
-  const input = sheet && compressorInput(sheet);
-  const state = input?._writableState;
-  if (input && state?.needDrain && state.length > COMPRESSOR_SLACK_BYTES)
-    await output.until(once(input, 'drain', { signal }));
+  const backlog = sheet && compressorBacklog(sheet);
+  if (backlog?.full && backlog.bytes > COMPRESSOR_SLACK_BYTES) await output.until(backlog.drained(signal));
   await output.drained(signal);
   signal.throwIfAborted();
 }
 
 async function writeXlsx(
-  path: string,
   file: GridFile,
-  pages: AsyncIterable<WritablePage>,
-  { signal, onProgress, spillPath, open = createWriteStream, sheetRows }: WriteOptions,
+  pages: AsyncIterable<PackedPage>,
+  stream: Writable,
+  { signal, onProgress, spillPath, sheetRows }: WriteOptions,
 ): Promise<number> {
-  const stream = open(path);
   const output = watch(stream);
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-    stream,
-    useStyles: true,
-    useSharedStrings: false,
-    zip: ZIP_OPTIONS,
-  });
+  const workbook = workbookWriter(stream);
   const spillStream = file.wasteLines ? createWriteStream(spillPath) : undefined;
   const spill = spillStream && { stream: spillStream, watched: watch(spillStream) };
   let rows = 0;
@@ -216,9 +128,8 @@ async function writeXlsx(
   try {
     for await (const page of pages) {
       signal.throwIfAborted();
-      const unread = pageCells(file, page);
-      const { lineBatches } = unread;
-      let { batches } = unread;
+      const { lineBatches } = page;
+      let batches: Iterable<CellValue[][]> = unpacked(page.rowBatches);
       if (!sheets.current) {
         // The first page's rows size the columns, so they are unpacked at once.
         const first = [...batches];
@@ -229,7 +140,7 @@ async function writeXlsx(
         for (const values of batch) sheets.add(values);
         rows += batch.length;
       }
-      if (spill && lineBatches.length > 0) {
+      if (spill) {
         for (const batch of lineBatches) {
           spill.stream.write(batch);
           lines += batchRows(batch);
@@ -255,7 +166,7 @@ async function writeXlsx(
     await output.finished();
     return rows;
   } catch (error) {
-    stopZip(workbook, stream);
+    abortWorkbook(workbook, stream);
     if (spill) {
       spill.stream.destroy();
       // Removed once closed, so a write still in flight cannot land after the removal.
@@ -265,22 +176,6 @@ async function writeXlsx(
   } finally {
     if (spill) await rm(spillPath, { force: true });
   }
-}
-
-/** ExcelJS keeps its zip (archiver) on the writer without declaring it; this is the part used here. */
-interface ZipOwner {
-  zip: NodeJS.ReadableStream & { abort(): void };
-}
-
-/**
- * Stops a workbook midway: detached from the file first, so the zip's last buffered bytes are not written
- * to a closed file, then aborted, then the file is closed (the caller removes it).
- */
-function stopZip(workbook: ExcelJS.stream.xlsx.WorkbookWriter, output: Writable): void {
-  const { zip } = workbook as unknown as ZipOwner;
-  zip.unpipe(output);
-  zip.abort();
-  output.destroy();
 }
 
 /** Bytes read from the spill file at once: the batches in it are a few kilobytes to a few dozen each. */
@@ -345,7 +240,7 @@ async function writeWasteLines(
   onProgress(written);
 }
 
-function writeQuerySheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, lines: readonly QueryLine[]): void {
+function writeQuerySheet(workbook: WorkbookWriter, lines: readonly QueryLine[]): void {
   const sheet = workbook.addWorksheet('Query');
   const longest = Math.max(...lines.map(([label]) => label.length));
   sheet.columns = [
@@ -370,19 +265,18 @@ function writeQuerySheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, lines: re
  * (csv-cells.ts).
  */
 async function writeCsv(
-  path: string,
   file: GridFile,
-  pages: AsyncIterable<WritablePage>,
-  { signal, onProgress, open = createWriteStream }: WriteOptions,
+  pages: AsyncIterable<PackedPage>,
+  stream: Writable,
+  { signal, onProgress }: WriteOptions,
 ): Promise<number> {
-  const stream = open(path);
   const output = watch(stream);
   let rows = 0;
   try {
     stream.write(`\uFEFF${file.columns.map((column) => csvField(column.header)).join(',')}\r\n`);
     for await (const page of pages) {
       signal.throwIfAborted();
-      for (const batch of pageCells({ ...file, wasteLines: false }, page).batches) {
+      for (const batch of unpacked(page.rowBatches)) {
         const text = batch.map((values) => values.map(csvCell).join(',')).join('\r\n');
         rows += batch.length;
         if (text !== '') stream.write(`${text}\r\n`);

@@ -7,8 +7,8 @@
  */
 import type { z } from 'zod';
 import { offlineChunkRows, type OFFLINE_ROW } from '../../../shared/ipc/exports.ts';
-import { ExportFailure, moreRowsThanCounted } from './export-jobs.ts';
-import type { ExportPage, ExportRow } from './grid-writer.ts';
+import { ENDED_MESSAGE, ExportFailure, moreRowsThanCounted } from './errors.ts';
+import type { ExportPage, ExportRow } from './grid-file.ts';
 
 export type OfflineList = keyof typeof OFFLINE_ROW;
 
@@ -76,14 +76,14 @@ export class ChunkFeed {
 
   /** Hands a chunk to the writer; resolves once it is written, rejects if the export stopped meanwhile. */
   push(page: ExportPage): Promise<void> {
-    if (this.ended || this.failure) return Promise.reject(new ExportFailure('The export has ended.'));
+    if (this.ended || this.failure) return Promise.reject(new ExportFailure(ENDED_MESSAGE));
     if (this.waiting) {
       return Promise.reject(new ExportFailure('A chunk was sent before the previous one was written.'));
     }
     this.total ??= page.totalElements;
     if (this.received + page.rows.length > this.total) {
       this.fail(new ExportFailure(moreRowsThanCounted(this.total)));
-      return Promise.reject(this.failure ?? new ExportFailure('The export has ended.'));
+      return Promise.reject(this.failure ?? new ExportFailure(ENDED_MESSAGE));
     }
     this.received += page.rows.length;
     return new Promise((written, refused) => {
@@ -135,7 +135,7 @@ export class ChunkFeed {
     } finally {
       signal.removeEventListener('abort', onAbort);
       // A chunk the writer never took (it failed, or was cancelled) is refused, so its sender stops.
-      this.waiting?.refused(new ExportFailure('The export has ended.'));
+      this.waiting?.refused(new ExportFailure(ENDED_MESSAGE));
       this.waiting = undefined;
       this.ended = true;
     }

@@ -11,7 +11,7 @@ import { BOUNDS_MESSAGES, LIMITS } from '../../../shared/api/limits.ts';
 import { numberFromText } from '../../../shared/api/number-text.ts';
 import { MESSAGES } from '../../../shared/ipc/messages.ts';
 import { cellValue, type CellValue } from './cells.ts';
-import type { ExportPage, ExportRow } from './grid-writer.ts';
+import type { ExportPage, ExportRow, PageShape } from './grid-file.ts';
 
 /** A page as cells: the rows in the file's column order, their waste lines in the catalogue's. */
 export interface CellPage {
@@ -19,12 +19,6 @@ export interface CellPage {
   cells: CellValue[][];
   /** Every waste line of the page's rows; empty unless the file has a Waste lines sheet. */
   lineCells: CellValue[][];
-}
-
-/** What the page is written into: its columns, and whether the rows' waste lines are wanted. */
-export interface PageShape {
-  columns: readonly Column<string>[];
-  wasteLines: boolean;
 }
 
 const INVALID = Symbol('invalid');

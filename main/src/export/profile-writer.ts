@@ -6,11 +6,11 @@
  */
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import ExcelJS from 'exceljs';
 import type { GeneratorDetail } from '../../../shared/api/index.ts';
 import type { ColumnKind } from '../../../shared/columns.ts';
 import { PROFILE_FACTS, PROFILE_TABLES } from '../../../shared/profile-fields.ts';
 import { cellText, cellValue, columnWidth, numberFormat, shownLength, type CellValue } from './cells.ts';
+import { frozenSheet, workbookWriter, type WorkbookWriter, type Worksheet } from './exceljs-adapter.ts';
 
 export interface ProfileSource {
   server: string;
@@ -28,11 +28,7 @@ interface Fact {
   cell: CellValue;
 }
 
-function frozen(workbook: ExcelJS.stream.xlsx.WorkbookWriter, name: string) {
-  return workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
-}
-
-function header(sheet: ExcelJS.Worksheet, titles: readonly string[]): void {
+function header(sheet: Worksheet, titles: readonly string[]): void {
   const row = sheet.addRow(titles);
   row.font = BOLD;
   row.commit();
@@ -51,11 +47,7 @@ export async function writeProfileWorkbook(
   signal.throwIfAborted();
   const stream = createWriteStream(path);
   const closed = once(stream, 'close');
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-    stream,
-    useStyles: true,
-    useSharedStrings: false,
-  });
+  const workbook = workbookWriter(stream);
   try {
     return await writeSheets(workbook, detail, source, signal, closed);
   } catch (error) {
@@ -66,7 +58,7 @@ export async function writeProfileWorkbook(
 }
 
 async function writeSheets(
-  workbook: ExcelJS.stream.xlsx.WorkbookWriter,
+  workbook: WorkbookWriter,
   detail: GeneratorDetail,
   source: ProfileSource,
   signal: AbortSignal,
@@ -82,7 +74,7 @@ async function writeSheets(
     },
     ...PROFILE_FACTS.map((fact) => ({ ...fact, cell: cellValue(fact.kind, fact.value(detail)) })),
   ];
-  const profile = frozen(workbook, 'Profile');
+  const profile = frozenSheet(workbook, 'Profile');
   profile.columns = [
     { key: 'section', width: columnWidth('Section', Math.max(...facts.map((fact) => fact.section.length))) },
     { key: 'field', width: columnWidth('Field', Math.max(...facts.map((fact) => fact.label.length))) },
@@ -112,7 +104,7 @@ async function writeSheets(
   let rows = facts.length;
   for (const table of PROFILE_TABLES) {
     signal.throwIfAborted();
-    const sheet = frozen(workbook, table.sheet);
+    const sheet = frozenSheet(workbook, table.sheet);
     const cells = table
       .rows(detail)
       .map((values) => table.columns.map((column, c) => cellValue(column.kind, values[c])));

@@ -1,19 +1,14 @@
 /**
  * An export's reader thread: reads each page main hands it (an API page's JSON is parsed and checked here,
- * offline rows are converted) into cells, packs them (cell-batch.ts) and moves them, not copied, straight
- * to the writer thread; main only hears what the page held. It runs beside the writer thread, so reading page N+1 overlaps writing page N: measured on
- * 100,000 manifests with their waste lines, reading in the writer's thread was about a fifth of its time.
- * It holds nothing but the page at hand, and its heap is capped (writer-thread.ts).
+ * offline rows are converted) into cells, packs them (pack-page.ts) and moves them, not copied, straight
+ * to the writer thread; main only hears what the page held. It runs beside the writer thread, so reading
+ * page N+1 overlaps writing page N: measured on 100,000 manifests with their waste lines, reading in the
+ * writer's thread was about a fifth of its time. It holds nothing but the page at hand, and its heap is
+ * capped (export-threads.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import {
-  packSourcePage,
-  packedBuffers,
-  type FromReader,
-  type ReadPage,
-  type ReaderSetup,
-  type ToReader,
-} from './writer-protocol.ts';
+import { packSourcePage, packedBuffers } from './pack-page.ts';
+import type { FromReader, ReadPage, ReaderSetup, ToReader } from './thread-messages.ts';
 
 const port = parentPort;
 if (!port) throw new Error('reader-worker.ts runs only as a worker thread');

@@ -13,6 +13,7 @@
 import type ExcelJS from 'exceljs';
 import type { Column } from '../../../shared/columns.ts';
 import { columnWidth, numberFormat, shownLength, type CellValue } from './cells.ts';
+import { frozenSheet, type WorkbookWriter, type Worksheet } from './exceljs-adapter.ts';
 
 /** Excel's rows per sheet, the header included. */
 export const EXCEL_SHEET_ROWS = 1_048_576;
@@ -21,11 +22,6 @@ const BOLD = { bold: true } as const;
 
 type CellStyle = Partial<ExcelJS.Style>;
 const PLAIN: CellStyle = Object.freeze({});
-
-/** A sheet whose first row stays in view; frozen panes are honoured only when given to addWorksheet. */
-export function frozenSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, name: string): ExcelJS.Worksheet {
-  return workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
-}
 
 /** Widths wide enough for the header and the sampled cells. */
 function sheetColumns(columns: readonly Column<string>[], sample: readonly (readonly CellValue[])[]) {
@@ -53,21 +49,21 @@ export interface SheetSpan {
 const count = (value: number) => value.toLocaleString('en-US');
 
 export class SheetSeries {
-  private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter;
+  private readonly workbook: WorkbookWriter;
   private readonly name: string;
   private readonly columns: readonly Column<string>[];
   private readonly styles: readonly CellStyle[];
   /** Data rows a sheet takes: Excel's limit less the header. */
   private readonly perSheet: number;
   private widths: ReturnType<typeof sheetColumns> | undefined;
-  private sheet: ExcelJS.Worksheet | undefined;
+  private sheet: Worksheet | undefined;
   private inSheet = 0;
   private rows = 0;
   private readonly spans: SheetSpan[] = [];
 
   /** `sheetRows`: rows a sheet may hold, the header included (Excel's limit unless a test lowers it). */
   constructor(
-    workbook: ExcelJS.stream.xlsx.WorkbookWriter,
+    workbook: WorkbookWriter,
     name: string,
     columns: readonly Column<string>[],
     sheetRows = EXCEL_SHEET_ROWS,
@@ -82,7 +78,7 @@ export class SheetSeries {
   }
 
   /** The sheet rows go into now, once there is one. */
-  get current(): ExcelJS.Worksheet | undefined {
+  get current(): Worksheet | undefined {
     return this.sheet;
   }
 
@@ -98,7 +94,7 @@ export class SheetSeries {
       this.close();
       this.open();
     }
-    const row = (this.sheet as ExcelJS.Worksheet).addRow(values);
+    const row = (this.sheet as Worksheet).addRow(values);
     for (let index = 0; index < values.length; index += 1)
       row.getCell(index + 1).style = this.styles[index] ?? PLAIN;
     row.commit();

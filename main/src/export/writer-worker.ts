@@ -1,19 +1,20 @@
 /**
  * An export's writer thread: writes the packed pages the reader thread sends it with the grid writer, and
- * passes the file's bytes back to main, which owns the file. It runs with a small young
- * generation (writer-thread.ts), so what the export allocates stays small and the heap of main's own
- * thread is not grown by it.
+ * passes the file's bytes back to main, which owns the file. It runs with a small young generation
+ * (export-threads.ts), so what the export allocates stays small and the heap of main's own thread is not
+ * grown by it.
  */
 import { Writable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PackedPage } from './cell-batch.ts';
-import { writeGridFile, type QueryLine } from './grid-writer.ts';
-import type { FromWorker, ReadPage, ToWorker, WriterSetup } from './writer-protocol.ts';
+import type { QueryLine } from './grid-file.ts';
+import { writeGridFile } from './grid-writer.ts';
+import type { FromWriter, ReadPage, ToWriter, WriterSetup } from './thread-messages.ts';
 
 const port = parentPort;
 if (!port) throw new Error('writer-worker.ts runs only as a worker thread');
 const { file, spillPath, pages, sheetRows } = workerData as WriterSetup;
-const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+const post = (message: FromWriter, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
 const controller = new AbortController();
 /** Pages from the reader not yet taken, in the order it read them. */
@@ -35,7 +36,7 @@ pages.on('message', (message: ReadPage) => {
   wakeUp();
 });
 
-port.on('message', (message: ToWorker) => {
+port.on('message', (message: ToWriter) => {
   switch (message.type) {
     case 'end':
       query = message.query;
@@ -140,11 +141,10 @@ function outputToMain(): Writable {
 }
 
 try {
-  const rows = await writeGridFile('', { ...file, describe: () => query }, pagesFromReader(), {
+  const rows = await writeGridFile({ ...file, describe: () => query }, pagesFromReader(), outputToMain(), {
     signal: controller.signal,
     spillPath,
-    ...(sheetRows ? { sheetRows } : {}),
-    open: outputToMain,
+    sheetRows,
     onProgress: (progress) => post({ type: 'progress', progress }),
   });
   post({ type: 'done', rows });

@@ -7,11 +7,11 @@ import type { Group, MethodOf, OutputOf, ParsedInputOf } from '../../../shared/i
 import { MESSAGES } from '../../../shared/ipc/messages.ts';
 import { endpoints } from '../api/endpoints.ts';
 import { failure, success } from '../api/errors.ts';
-import { generatorDetails } from '../api/generator-details.ts';
 import type { ExportService } from '../export/export-service.ts';
 import { isAllowedExternalUrl } from '../security/policy.ts';
 import type { Session } from '../session/session.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
+import { generatorDetails } from './generator-details.ts';
 import type { SenderRequests } from './requests.ts';
 
 /** Main's services, the same for every call. */

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
 import { LIMITS } from '../../../shared/api/index.ts';
-import { formatPicked } from '../format.ts';
+import { formatPicked } from '../base/format.ts';
 import type { FilterFields, WorkspaceStore } from '../state/workspace-store.ts';
 import { FilterChips, type Chip } from './filter-chips.tsx';
 import { fieldRefused, isExtensionField, refusesField, useFieldRefused } from '../data/lookup-extensions.ts';

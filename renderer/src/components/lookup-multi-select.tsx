@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { LIMITS, type LookupResult } from '../../../shared/api/index.ts';
 import type { IpcError, Result } from '../../../shared/ipc/contract.ts';
 import { ignoreAbort } from '../data/tracker-data.ts';
-import { useAskAgainWhenOnline } from '../offline/connectivity.ts';
+import { useAskAgainWhenOnline } from '../data/connectivity.ts';
 import { ErrorBanner } from './error-banner.tsx';
 import { SearchCheck, searchProblem } from './search-check.tsx';
 

@@ -3,7 +3,7 @@ import type { Scope } from '../../../shared/api/index.ts';
 import type { IpcError } from '../../../shared/ipc/contract.ts';
 import type { Provenance } from '../data/pipeline.ts';
 import { ignoreAbort, type Answer, type Update } from '../data/tracker-data.ts';
-import { useAskAgainWhenOnline } from '../offline/connectivity.ts';
+import { useAskAgainWhenOnline } from '../data/connectivity.ts';
 import { Freshness } from '../offline/freshness.tsx';
 import { Problem } from './problems.tsx';
 

@@ -1,6 +1,6 @@
 import type { ManifestRecord, WasteLine } from '../../../shared/api/index.ts';
 import { WASTE_LINE_COLUMNS, isNumeric, type Column, type WasteLineField } from '../../../shared/columns.ts';
-import { formatValue } from '../format.ts';
+import { formatValue } from '../base/format.ts';
 import type { GridSelection } from './grid-selection.ts';
 import './manifest-parts.css';
 

@@ -10,7 +10,7 @@
  * through `onUpdate`; with nothing saved it waits for the network until the app finds the server out of
  * reach. Offline (the user's "Work offline", the browser offline, or the server found out of reach): the
  * answer comes from an offline pack or the page cache at once, or the error says what is missing, and the
- * network is not asked (../offline/connectivity.ts probes for its return). Offline, no request waits for
+ * network is not asked (connectivity.ts probes for its return). Offline, no request waits for
  * sign-in: that is asked for only once the server answers again.
  *
  * Every round trip's outcome tells the connectivity whether the server answered.
@@ -49,7 +49,7 @@ import {
   serverSlow,
   serverUnreachable,
   useConnectivity,
-} from '../offline/connectivity.ts';
+} from './connectivity.ts';
 
 type OutputOfName<Name extends TrackerRequestName> = Name extends `${infer G extends Group}.${infer M}`
   ? M extends MethodOf<G>

@@ -1,9 +1,9 @@
 /**
  * The data pipeline on the window, for the benchmark that drives the app in Chromium through the loopback
  * bridge (bench/offline.ts): it sends generated requests through the pipeline exactly as a view does and
- * reads the pipeline's own user timings. Installed only when the page's address asks for it (`?probe`);
- * the desktop window loads the app without a query string, so it never has it. It grants nothing new: page
- * code can already call window.tracker, and this only runs the renderer's own pipeline over it.
+ * reads the pipeline's own user timings. Only the benchmarks' build loads it, beside the app's entry
+ * (bench/probe/electron.vite.config.ts); the app's own build and entry (main.tsx) never import it, so no
+ * shipped renderer has it.
  */
 import type { TrackerRequestName, TrackerRequests } from '../../../shared/query/canonical.ts';
 import { request } from './pipeline.ts';
@@ -23,18 +23,15 @@ declare global {
   }
 }
 
-export function installProbe(address: Location): void {
-  if (!new URLSearchParams(address.search).has('probe')) return;
-  window.trackerProbe = {
-    request: async (name, input) => {
-      const answer = await request(name, input);
-      if (!answer.ok) return { ok: false, kind: answer.error.kind, message: answer.error.message };
-      const { totalElements } = answer.data as { totalElements?: unknown };
-      return {
-        ok: true,
-        source: answer.source,
-        ...(typeof totalElements === 'number' ? { totalElements } : {}),
-      };
-    },
-  };
-}
+window.trackerProbe = {
+  request: async (name, input) => {
+    const answer = await request(name, input);
+    if (!answer.ok) return { ok: false, kind: answer.error.kind, message: answer.error.message };
+    const { totalElements } = answer.data as { totalElements?: unknown };
+    return {
+      ok: true,
+      source: answer.source,
+      ...(typeof totalElements === 'number' ? { totalElements } : {}),
+    };
+  },
+};

@@ -14,7 +14,7 @@ import type { Scope } from '../../../shared/api/index.ts';
 import { request, type Answer, type DataOf } from './pipeline.ts';
 import { scopeRefused } from './permissions.ts';
 import { sessionChanged } from './session.ts';
-import { serverReached } from '../offline/connectivity.ts';
+import { serverReached } from './connectivity.ts';
 
 export { ignoreAbort, isAbortError, type Answer } from './pipeline.ts';
 

@@ -9,11 +9,11 @@ import { useEffect, useState } from 'react';
 import './exports.css';
 import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
 import { cancelExport, followExports } from '../data/exports.ts';
-import { formatCount, formatTimestamp } from '../format.ts';
+import { formatCount, formatTimestamp } from '../base/format.ts';
 import type { PackRecord } from '../offline/database.ts';
 import { pace, useExports, type ExportEntry } from './export-store.ts';
 import { exportFromPack, packCovering } from './offline-export.ts';
-import { isOffline, useConnectivity } from '../offline/connectivity.ts';
+import { isOffline, useConnectivity } from '../data/connectivity.ts';
 import { packSavedAt } from '../offline/offline-store.ts';
 
 /**

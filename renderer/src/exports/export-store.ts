@@ -6,7 +6,7 @@
 import { create } from 'zustand';
 import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
 import type { ExportEvent } from '../data/exports.ts';
-import { SLOW_MS, serverSlow } from '../offline/connectivity.ts';
+import { SLOW_MS, serverSlow } from '../data/connectivity.ts';
 
 export type ExportState = 'running' | 'waiting' | 'done' | 'failed';
 

@@ -8,7 +8,7 @@
 import type { Result } from '../../../shared/ipc/contract.ts';
 import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
 import { endOfflineExport, exportGrid, exportOffline, sendExportChunk } from '../data/exports.ts';
-import { isOffline, networkSkipped, useConnectivity } from '../offline/connectivity.ts';
+import { isOffline, networkSkipped, useConnectivity } from '../data/connectivity.ts';
 import type { PackRecord } from '../offline/database.ts';
 import { offlineEngine } from '../offline/engine-seam.ts';
 import { activeDatabase, answerFromPack, packSavedAt } from '../offline/offline-store.ts';

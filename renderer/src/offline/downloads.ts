@@ -8,14 +8,13 @@
  * the server does not answer, by trying again now and then. A pack the user paused stays paused.
  */
 import { create } from 'zustand';
-import { networkSkipped, serverOutOfReach, useConnectivity } from './connectivity.ts';
+import { networkSkipped, serverOutOfReach, useConnectivity } from '../data/connectivity.ts';
 import { RESUMING_STATUSES, isQuotaError, type OfflineDatabase, type PackRecord } from './database.ts';
 import { covers } from './engine/covers.ts';
 import type { PackQuery } from './engine-seam.ts';
+import { DownloadStop, STOPPED } from './pack-pages.ts';
 import {
-  DownloadStop,
   SET_ASIDE,
-  STOPPED,
   createPack,
   runDownload,
   type DownloadEnd,

@@ -7,7 +7,7 @@
 import { createContext, useContext, useEffect, useId } from 'react';
 import { create } from 'zustand';
 import type { Provenance } from '../data/pipeline.ts';
-import { formatTimestamp } from '../format.ts';
+import { formatTimestamp } from '../base/format.ts';
 import { useNow } from './clock.ts';
 import { relativeTime } from './relative-time.ts';
 
@@ -52,10 +52,4 @@ export function Freshness({ provenance, what }: { provenance: Provenance | null;
       {saved ? `Saved ${relativeTime(provenance.fetchedAt, now)}` : 'Up to date'}
     </span>
   );
-}
-
-/** The provenance of an answer, when it has one (answers of the data pipeline do). */
-export function provenanceOf(answer: object): Provenance | null {
-  const { source, fetchedAt } = answer as Partial<Provenance>;
-  return source && typeof fetchedAt === 'number' ? { source, fetchedAt } : null;
 }

@@ -9,7 +9,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useAccess } from '../data/permissions.ts';
-import { useConnectivity, isOffline } from './connectivity.ts';
+import { useConnectivity, isOffline } from '../data/connectivity.ts';
 import { makeAvailableOffline, useDownloads, type LiveDownload } from './downloads.ts';
 import type { PackQuery } from './engine-seam.ts';
 import { activeDatabase, useOfflineStore } from './offline-store.ts';

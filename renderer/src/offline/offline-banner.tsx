@@ -4,7 +4,7 @@
  * concerns every view that saves.
  */
 import { useNow } from './clock.ts';
-import { isOffline, useConnectivity } from './connectivity.ts';
+import { isOffline, useConnectivity } from '../data/connectivity.ts';
 import { useOldestShownSaved } from './freshness.tsx';
 import { reportStorageFull, useOfflineStore } from './offline-store.ts';
 import { relativeTime } from './relative-time.ts';

@@ -12,8 +12,8 @@
  */
 import { useEffect, useState } from 'react';
 import { useSession } from '../data/session.ts';
-import { formatCount } from '../format.ts';
-import { isOffline, useConnectivity } from './connectivity.ts';
+import { formatCount } from '../base/format.ts';
+import { isOffline, useConnectivity } from '../data/connectivity.ts';
 import type { PackRecord } from './database.ts';
 import { cannotDownload, clearPageCache, refreshPack, removePack, useDownloads } from './downloads.ts';
 import { listPacks, refreshOf } from './packs.ts';

@@ -3,21 +3,18 @@
  * list, the generators they reference (a manifests pack), and those generators' details (the generator
  * filters by shipped year, waste code, handling code and status need them), with, for a generators pack,
  * each generator's own totals (the generator boxes sum them offline). Details come in batches of 200 per
- * IPC reply, which main fetches a few at a time (main/src/api/generator-details.ts).
+ * IPC reply, which main fetches a few at a time (main/src/ipc/generator-details.ts).
  *
  * Resumable with nothing missing and nothing twice: each part is a fixed sequence of pages (list pages
  * sorted by the public unique key, so paging is stable; generator and detail batches of sorted ids), and
  * a page is stored with its progress entry in one transaction under its page number, so a page stored
  * again replaces itself and an interrupted write leaves no trace. A full disk stops the download with what
- * is stored kept and the pack resumable.
+ * is stored kept and the pack resumable. What each page asks the pipeline for is in pack-pages.ts.
  */
 import { LIMITS, type GeneratorRecord } from '../../../shared/api/index.ts';
 import type { ManifestRecord } from '../../../shared/api/manifests.ts';
-import { GENERATOR_DETAILS_MAX, type IpcError } from '../../../shared/ipc/contract.ts';
-import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../../shared/query/definition.ts';
-import { request, requestGeneratorDetails } from '../data/pipeline.ts';
+import { GENERATOR_DETAILS_MAX } from '../../../shared/ipc/contract.ts';
 import {
-  CONNECTION_LOST,
   isQuotaError,
   packChunks,
   type OfflineDatabase,
@@ -25,7 +22,16 @@ import {
   type PackRecord,
   type PartProgress,
 } from './database.ts';
-import { offlineEngine, type GeneratorOwnTotals, type PackQuery } from './engine-seam.ts';
+import { offlineEngine, type PackQuery } from './engine-seam.ts';
+import {
+  DownloadStop,
+  STOPPED,
+  batches,
+  detailBatch,
+  generatorBatch,
+  listPage,
+  type Page,
+} from './pack-pages.ts';
 import { deletePack } from './packs.ts';
 
 /** EPA ids per generators request (the ids filter takes up to 1,000 values). */
@@ -34,19 +40,6 @@ export const GENERATOR_BATCH = 200;
 export const DETAIL_BATCH = GENERATOR_DETAILS_MAX;
 /** Pages in flight at once: enough to hide a round trip, few enough to leave the server to others. */
 const PARALLEL = 3;
-
-/** Sorting by the public unique key keeps every page's rows in place while the pack downloads. */
-const KEY_SORT = {
-  generators: `${GENERATOR_QUERY.key} asc`,
-  manifests: `${MANIFEST_QUERY.key} asc`,
-} as const;
-
-export const STOPPED = {
-  connection: CONNECTION_LOST,
-  storageFull:
-    'Storage is full: the rows downloaded so far are kept. Free some space (delete a pack or clear the cache) and resume.',
-  failed: (message: string) => `The download stopped: ${message}`,
-} as const;
 
 /** What a download is doing: storing one of the pack's parts, or, last, indexing the stored pack. */
 export type DownloadStage = PackPart | 'indexes';
@@ -73,29 +66,6 @@ export type DownloadEnd =
  * another user signing in): the pack is left `interrupted` and resumes by itself, not `paused`.
  */
 export const SET_ASIDE = 'set-aside';
-
-/**
- * Why a download stopped short; also the abort reason of a caller that stops it for a reason that passes by
- * itself (the app went offline), so the pack is left `interrupted` with the reason, to resume by itself.
- */
-export class DownloadStop extends Error {
-  readonly reason: string;
-  readonly storageFull: boolean;
-  readonly passes: boolean;
-
-  constructor(reason: string, options: { storageFull?: boolean; passes?: boolean } = {}) {
-    super(reason);
-    this.reason = reason;
-    this.storageFull = options.storageFull ?? false;
-    this.passes = options.passes ?? false;
-  }
-}
-
-function stopFor(error: IpcError): DownloadStop {
-  return error.kind === 'offline' || error.kind === 'timeout'
-    ? new DownloadStop(STOPPED.connection, { passes: true })
-    : new DownloadStop(STOPPED.failed(error.message));
-}
 
 /** Creates the record of a new pack (or of the refresh of `replaces`); nothing is downloaded yet. */
 export async function createPack(
@@ -124,14 +94,6 @@ export async function createPack(
   return pack;
 }
 
-interface Page {
-  rows: unknown[];
-  /** Rows the part holds in all, as the first page tells. */
-  total: number;
-  /** A generators pack's details page: the own totals of its generators. */
-  totals?: GeneratorOwnTotals[];
-}
-
 interface PartPlan {
   part: PackPart;
   pages: number | undefined;
@@ -139,51 +101,6 @@ interface PartPlan {
   rowsPerPage: number;
   total: number | undefined;
   fetch: (page: number, signal: AbortSignal) => Promise<Page>;
-}
-
-function listPage(query: PackQuery, page: number, signal: AbortSignal): Promise<Page> {
-  // The server's largest page (docs/api.md, Limits).
-  const pageInfo = { page, pageSize: LIMITS.pageSizeMax, sort: KEY_SORT[query.list] };
-  const answer =
-    query.list === 'generators'
-      ? request('generators.list', { ...query, pageInfo }, { signal, cache: false })
-      : request('manifests.list', { ...query, pageInfo }, { signal, cache: false });
-  return answer.then((result) => {
-    if (!result.ok) throw stopFor(result.error);
-    return { rows: result.data.content, total: result.data.totalElements };
-  });
-}
-
-async function generatorBatch(ids: string[], signal: AbortSignal): Promise<Page> {
-  const pageInfo = { page: 0, pageSize: ids.length, sort: KEY_SORT.generators };
-  const result = await request(
-    'generators.list',
-    { pageInfo, filterFields: { ids }, searchKey: '' },
-    { signal, cache: false },
-  );
-  if (!result.ok) throw stopFor(result.error);
-  return { rows: result.data.content, total: result.data.totalElements };
-}
-
-async function detailBatch(ids: string[], totals: boolean, signal: AbortSignal): Promise<Page> {
-  const result = await requestGeneratorDetails({ ids, totals }, signal);
-  if (!result.ok) throw stopFor(result.error);
-  // A generator the server no longer knows (result.data.missing) has no detail to take along; the rest of
-  // the pack stands.
-  const { found } = result.data;
-  return {
-    rows: found.map((entry) => entry.detail),
-    total: ids.length,
-    ...(totals
-      ? {
-          totals: found.flatMap((entry) =>
-            entry.totals
-              ? [{ ...entry.totals, epa_handler_id: entry.detail.generator_data.epa_handler_id }]
-              : [],
-          ),
-        }
-      : {}),
-  };
 }
 
 /** Unique ids, sorted, read from one part's stored rows. */
@@ -201,12 +118,6 @@ async function storedIds(
     }
   });
   return [...ids].sort();
-}
-
-function batches(ids: string[], size: number): string[][] {
-  const out: string[][] = [];
-  for (let start = 0; start < ids.length; start += size) out.push(ids.slice(start, start + size));
-  return out;
 }
 
 /** Stores one page with its progress entry and the pack's counters, all or nothing. */

@@ -3,9 +3,9 @@
  * refresh of a complete pack, cancel (which drops the new copy and keeps the old; a first download is
  * dropped with its pack's Delete).
  */
-import { formatCount } from '../format.ts';
+import { formatCount } from '../base/format.ts';
 import type { PackRecord } from './database.ts';
-import { isOffline, useConnectivity } from './connectivity.ts';
+import { isOffline, useConnectivity } from '../data/connectivity.ts';
 import {
   cancelDownload,
   cannotDownload,

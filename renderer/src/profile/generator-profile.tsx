@@ -13,8 +13,8 @@ import type { Provenance } from '../data/pipeline.ts';
 import { exportProfile } from '../data/exports.ts';
 import { generatorDetail, ignoreAbort, openExternal, type Answer } from '../data/tracker-data.ts';
 import { ExportButtons } from '../exports/export-buttons.tsx';
-import { formatValue } from '../format.ts';
-import { useAskAgainWhenOnline } from '../offline/connectivity.ts';
+import { formatValue } from '../base/format.ts';
+import { useAskAgainWhenOnline } from '../data/connectivity.ts';
 import { Freshness } from '../offline/freshness.tsx';
 import './profile.css';
 

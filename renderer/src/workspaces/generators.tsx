@@ -8,7 +8,7 @@ import { GENERATOR_COLUMNS } from '../../../shared/columns.ts';
 import { STATUS_GROUPS } from '../../../shared/query/lookup.ts';
 import { shippedYearsFromManifests } from '../data/lookup-extensions.ts';
 import { generatorLookup, generatorPage, generatorTotals } from '../data/tracker-data.ts';
-import { formatCount, formatTons } from '../format.ts';
+import { formatCount, formatTons } from '../base/format.ts';
 import { useNavigation } from '../state/navigation.ts';
 import { GENERATOR_FILTER_LABELS } from '../../../shared/filter-labels.ts';
 import { createWorkspaceStore, type PickedTexts } from '../state/workspace-store.ts';

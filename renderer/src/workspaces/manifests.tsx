@@ -9,7 +9,7 @@ import { MANIFEST_COLUMNS } from '../../../shared/columns.ts';
 import { DateRange } from '../components/date-range.tsx';
 import { WasteLines } from '../components/waste-lines.tsx';
 import { manifestLookup, manifestPage, manifestTotals } from '../data/tracker-data.ts';
-import { formatCount, formatTons } from '../format.ts';
+import { formatCount, formatTons } from '../base/format.ts';
 import { useNavigation } from '../state/navigation.ts';
 import { MANIFEST_FILTER_LABELS } from '../../../shared/filter-labels.ts';
 import { createWorkspaceStore } from '../state/workspace-store.ts';

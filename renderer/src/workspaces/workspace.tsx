@@ -23,7 +23,7 @@ import { useSettings } from '../data/settings.ts';
 import type { Answer, PageRequest, Update } from '../data/tracker-data.ts';
 import { ViewShown } from '../offline/freshness.tsx';
 import { MakeAvailableOffline } from '../offline/make-available-offline.tsx';
-import { formatValue } from '../format.ts';
+import { formatValue } from '../base/format.ts';
 import { movedInto, orderedFields } from '../state/column-layout.ts';
 import { useNavigation } from '../state/navigation.ts';
 import { useScrollPlace } from '../state/scroll-place.ts';

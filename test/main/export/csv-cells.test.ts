@@ -10,7 +10,8 @@ import * as XLSX from '@e965/xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENERATOR_COLUMNS } from '../../../shared/columns.ts';
 import { csvCell, guardFormulas } from '../../../main/src/export/csv-cells.ts';
-import { writeGridFile, type ExportPage } from '../../../main/src/export/grid-writer.ts';
+import type { ExportPage } from '../../../main/src/export/grid-file.ts';
+import { writeRecords } from './write-records.ts';
 
 /** OWASP's CSV Injection page and its cheat sheet, with the separator tricks that motivated the rule. */
 const PAYLOADS = [
@@ -58,7 +59,7 @@ beforeAll(async () => {
     await Promise.resolve();
     yield page;
   }
-  await writeGridFile(
+  await writeRecords(
     path,
     { format: 'csv', sheetName: 'Generators', columns: WRITTEN, wasteLines: false, describe: () => [] },
     pages(),

@@ -4,14 +4,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../../shared/api/index.ts';
 import { GENERATOR_COLUMNS } from '../../../shared/columns.ts';
-import type { Result } from '../../../shared/ipc/contract.ts';
-import {
-  apiPages,
-  createExports,
-  type ExportEvents,
-  type FetchPage,
-} from '../../../main/src/export/export-jobs.ts';
-import type { ExportPage, GridFile } from '../../../main/src/export/grid-writer.ts';
+import { apiPages, type FetchPage } from '../../../main/src/export/api-pages.ts';
+import { createExports, type ExportEvents } from '../../../main/src/export/export-jobs.ts';
+import { OWNER_MESSAGES } from '../../../main/src/export/export-owner.ts';
+import type { GridFile } from '../../../main/src/export/grid-file.ts';
+import { apiPage } from './api-page.ts';
 import { diskWithRoom } from './disk-with-room.ts';
 import { readBook } from './workbook-reader.ts';
 
@@ -45,7 +42,7 @@ function listOf(total: number) {
     const rows = Array.from({ length: Math.max(0, Math.min(LIMITS.pageSizeMax, total - start)) }, (_, i) =>
       generator(start + i),
     );
-    return Promise.resolve({ ok: true, data: { totalElements: total, rows } });
+    return Promise.resolve({ ok: true, data: apiPage('generators', total, rows) });
   };
   return { asked, fetchPage };
 }
@@ -116,22 +113,12 @@ describe('export jobs', () => {
     const target = join(folder, 'generators.xlsx');
     await writeFile(target, 'the previous export');
     let id = '';
-    const fetchPage = async (page: number): Promise<Result<ExportPage>> => {
+    const slowList: FetchPage = async (page) => {
       if (page === 3) exports.cancel(id);
       await new Promise((resolve) => setTimeout(resolve, 1));
-      return { ok: true, data: { totalElements: 1_000_000, rows: [generator(page)] } };
+      const rows = Array.from({ length: LIMITS.pageSizeMax }, () => generator(page));
+      return { ok: true, data: apiPage('generators', 1_000_000, rows) };
     };
-    const slowList: FetchPage = (page) =>
-      fetchPage(page).then((answer): Result<ExportPage> => {
-        if (!answer.ok) return answer;
-        return {
-          ok: true,
-          data: {
-            ...answer.data,
-            rows: Array.from({ length: LIMITS.pageSizeMax }, () => answer.data.rows[0]!),
-          },
-        };
-      });
     id = exports.start({
       target,
       file,
@@ -279,7 +266,7 @@ describe('export jobs', () => {
           () => undefined,
         ),
     });
-    expect((await finished(second)).failed).toBe('You signed out, so the export stopped.');
+    expect((await finished(second)).failed).toBe(OWNER_MESSAGES.signedOut);
     expect(await readdir(folder)).toEqual([]);
   });
 });

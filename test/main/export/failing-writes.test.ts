@@ -14,7 +14,7 @@ import type { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MANIFEST_COLUMNS } from '../../../shared/columns.ts';
 import { createExports, type ExportEvents } from '../../../main/src/export/export-jobs.ts';
-import type { GridFile } from '../../../main/src/export/grid-writer.ts';
+import type { GridFile } from '../../../main/src/export/grid-file.ts';
 import { ChunkFeed } from '../../../main/src/export/offline-rows.ts';
 import { diskWithRoom } from './disk-with-room.ts';
 

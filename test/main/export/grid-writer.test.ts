@@ -4,14 +4,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GENERATOR_COLUMNS, MANIFEST_COLUMNS, WASTE_LINE_COLUMNS } from '../../../shared/columns.ts';
 import { CELL_CHARACTERS_MAX } from '../../../main/src/export/cells.ts';
-import {
-  writeGridFile,
-  type ExportPage,
-  type ExportRow,
-  type GridFile,
-  type WriteProgress,
-} from '../../../main/src/export/grid-writer.ts';
+import type { ExportPage, ExportRow, GridFile, WriteProgress } from '../../../main/src/export/grid-file.ts';
 import { excelSerial, readBook } from './workbook-reader.ts';
+import { writeRecords } from './write-records.ts';
 
 let folder: string;
 beforeEach(async () => {
@@ -93,7 +88,7 @@ describe('the xlsx grid writer', () => {
     const rows = Array.from({ length: 7 }, (_, index) => manifest(index));
     const path = join(folder, 'manifests.xlsx');
     const { seen, onProgress } = progress();
-    const written = await writeGridFile(path, manifestFile, pagesOf(rows), {
+    const written = await writeRecords(path, manifestFile, pagesOf(rows), {
       signal: new AbortController().signal,
       onProgress,
       spillPath: join(folder, 'lines.cells'),
@@ -175,7 +170,7 @@ describe('the xlsx grid writer', () => {
       });
     });
     const path = join(folder, 'many-lines.xlsx');
-    await writeGridFile(path, manifestFile, pagesOf(rows, 600), {
+    await writeRecords(path, manifestFile, pagesOf(rows, 600), {
       signal: new AbortController().signal,
       onProgress: () => undefined,
       spillPath: join(folder, 'lines.cells'),
@@ -201,7 +196,7 @@ describe('the xlsx grid writer', () => {
       }),
     ];
     const path = join(folder, 'odd.xlsx');
-    await writeGridFile(path, { ...manifestFile, wasteLines: false }, pagesOf(rows), {
+    await writeRecords(path, { ...manifestFile, wasteLines: false }, pagesOf(rows), {
       signal: new AbortController().signal,
       onProgress: () => undefined,
       spillPath: join(folder, 'unused.cells'),
@@ -226,7 +221,7 @@ describe('the xlsx grid writer', () => {
       describe: () => [['Rows', 0]],
     };
     expect(
-      await writeGridFile(path, generators, pagesOf([]), {
+      await writeRecords(path, generators, pagesOf([]), {
         signal: new AbortController().signal,
         onProgress: () => undefined,
         spillPath: join(folder, 'unused.cells'),
@@ -247,7 +242,7 @@ describe('the xlsx grid writer', () => {
     }
     const spillPath = join(folder, 'lines.cells');
     await expect(
-      writeGridFile(join(folder, 'aborted.xlsx'), manifestFile, endless(), {
+      writeRecords(join(folder, 'aborted.xlsx'), manifestFile, endless(), {
         signal: controller.signal,
         onProgress: () => undefined,
         spillPath,
@@ -267,7 +262,7 @@ describe('the CSV grid writer', () => {
       }),
     ];
     const path = join(folder, 'manifests.csv');
-    await writeGridFile(path, { ...manifestFile, format: 'csv' }, pagesOf(rows), {
+    await writeRecords(path, { ...manifestFile, format: 'csv' }, pagesOf(rows), {
       signal: new AbortController().signal,
       onProgress: () => undefined,
       spillPath: join(folder, 'unused.cells'),

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MANIFEST_COLUMNS } from '../../../shared/columns.ts';
-import { CANCELLED_MESSAGE } from '../../../main/src/export/export-jobs.ts';
+import { CANCELLED_MESSAGE } from '../../../main/src/export/errors.ts';
 import { PartNotes, sweepLeftovers } from '../../../main/src/export/leftovers.ts';
 import { startTrackerServer, type TrackerServer } from '../../helpers/tracker-server.ts';
 import { DEMO_USERS, createTestApp, temporaryFolder } from '../support.ts';

@@ -4,7 +4,7 @@
  * sending fails the export instead of holding it open; and a chunk's rows are checked against their list.
  */
 import { describe, expect, it } from 'vitest';
-import { moreRowsThanCounted } from '../../../main/src/export/export-jobs.ts';
+import { moreRowsThanCounted } from '../../../main/src/export/errors.ts';
 import { ChunkFeed, STOPPED_ARRIVING, parseChunk } from '../../../main/src/export/offline-rows.ts';
 
 const page = (count: number) => ({

@@ -11,14 +11,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../../shared/api/index.ts';
 import { MANIFEST_COLUMNS, WASTE_LINE_COLUMNS } from '../../../shared/columns.ts';
-import {
-  apiPages,
-  createExports,
-  moreRowsThanCounted,
-  type ExportEvents,
-  type FetchPage,
-} from '../../../main/src/export/export-jobs.ts';
-import type { ExportRow, GridFile, WriteProgress } from '../../../main/src/export/grid-writer.ts';
+import { apiPages, type FetchPage } from '../../../main/src/export/api-pages.ts';
+import { moreRowsThanCounted } from '../../../main/src/export/errors.ts';
+import { createExports, type ExportEvents } from '../../../main/src/export/export-jobs.ts';
+import type { ExportRow, GridFile, WriteProgress } from '../../../main/src/export/grid-file.ts';
+import { apiPage } from './api-page.ts';
 import { readBook } from './workbook-reader.ts';
 
 let folder: string;
@@ -97,7 +94,7 @@ describe('a table longer than a sheet', () => {
     const lines = rows.flatMap((row) => row.waste_lines as ExportRow[]);
     expect(lines).toHaveLength(21);
     const { outcome, progress, target } = run(() =>
-      Promise.resolve({ ok: true, data: { totalElements: 11, rows } }),
+      Promise.resolve({ ok: true, data: apiPage('manifests', 11, rows) }),
     );
     expect(await outcome).toEqual({ done: 11 });
 
@@ -179,7 +176,10 @@ describe('a table longer than a sheet', () => {
       const rows = Array.from({ length: LIMITS.pageSizeMax }, (_, index) =>
         manifest(page * LIMITS.pageSizeMax + index),
       );
-      return Promise.resolve({ ok: true, data: { totalElements: 1_250 + page * LIMITS.pageSizeMax, rows } });
+      return Promise.resolve({
+        ok: true,
+        data: apiPage('manifests', 1_250 + page * LIMITS.pageSizeMax, rows),
+      });
     };
     const { outcome } = run(endless);
     expect(await outcome).toEqual({ failed: moreRowsThanCounted(1_250) });

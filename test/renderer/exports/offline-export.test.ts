@@ -5,7 +5,7 @@
 import { afterEach, expect, it, vi } from 'vitest';
 import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
 import { NO_PACK_COVERS, startGridExport } from '../../../renderer/src/exports/offline-export.ts';
-import { useConnectivity } from '../../../renderer/src/offline/connectivity.ts';
+import { useConnectivity } from '../../../renderer/src/data/connectivity.ts';
 
 afterEach(() => {
   useConnectivity.getState().setWorkOffline(false);

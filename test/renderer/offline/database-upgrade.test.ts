@@ -7,7 +7,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionChanged, useSession } from '../../../renderer/src/data/session.ts';
-import { useConnectivity } from '../../../renderer/src/offline/connectivity.ts';
+import { useConnectivity } from '../../../renderer/src/data/connectivity.ts';
 import {
   V1_CONNECTION_LOST,
   openOfflineDatabase,

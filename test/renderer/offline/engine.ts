@@ -2,7 +2,7 @@
  * The offline engine as the app runs it, for renderer tests: its worker's host behind a MessageChannel,
  * reading the same (fake-indexeddb) databases the page writes. Returns the function that uninstalls it.
  */
-import { EngineClient } from '../../../renderer/src/offline/engine/engine-client.ts';
+import { EngineClient } from '../../../renderer/src/offline/engine-client.ts';
 import { engineHost } from '../../../renderer/src/offline/engine/engine-host.ts';
 import type { EngineMessage } from '../../../renderer/src/offline/engine/engine-messages.ts';
 import { setOfflineEngine } from '../../../renderer/src/offline/engine-seam.ts';

@@ -5,7 +5,7 @@
  */
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useConnectivity } from '../../../renderer/src/offline/connectivity.ts';
+import { useConnectivity } from '../../../renderer/src/data/connectivity.ts';
 import { Freshness, ViewShown } from '../../../renderer/src/offline/freshness.tsx';
 import { OfflineBanner } from '../../../renderer/src/offline/offline-banner.tsx';
 

@@ -10,7 +10,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { request } from '../../../renderer/src/data/pipeline.ts';
 import { sessionChanged, useSession } from '../../../renderer/src/data/session.ts';
-import { useConnectivity } from '../../../renderer/src/offline/connectivity.ts';
+import { useConnectivity } from '../../../renderer/src/data/connectivity.ts';
 import {
   interruptDownloads,
   makeAvailableOffline,

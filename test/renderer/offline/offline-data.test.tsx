@@ -7,7 +7,7 @@ import 'fake-indexeddb/auto';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionChanged, useSession } from '../../../renderer/src/data/session.ts';
-import { useConnectivity } from '../../../renderer/src/offline/connectivity.ts';
+import { useConnectivity } from '../../../renderer/src/data/connectivity.ts';
 import type { PackQuery } from '../../../renderer/src/offline/engine-seam.ts';
 import { OfflineData } from '../../../renderer/src/offline/offline-data.tsx';
 import {

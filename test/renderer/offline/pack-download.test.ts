@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '../../../shared/api/index.ts';
 import { sessionChanged, useSession } from '../../../renderer/src/data/session.ts';
-import { useConnectivity } from '../../../renderer/src/offline/connectivity.ts';
+import { useConnectivity } from '../../../renderer/src/data/connectivity.ts';
 import {
   openOfflineDatabase,
   packChunks,
@@ -10,7 +10,8 @@ import {
 } from '../../../renderer/src/offline/database.ts';
 import { openPack } from '../../../renderer/src/offline/engine/open-pack.ts';
 import type { PackQuery } from '../../../renderer/src/offline/engine-seam.ts';
-import { SET_ASIDE, STOPPED, createPack, runDownload } from '../../../renderer/src/offline/pack-download.ts';
+import { SET_ASIDE, createPack, runDownload } from '../../../renderer/src/offline/pack-download.ts';
+import { STOPPED } from '../../../renderer/src/offline/pack-pages.ts';
 import { deletePack, describeQuery, listPacks, loadPackRows } from '../../../renderer/src/offline/packs.ts';
 import { readStoredPack } from '../../../renderer/src/offline/stored-pack.ts';
 import { installEngine } from './engine.ts';

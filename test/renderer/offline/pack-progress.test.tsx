@@ -5,7 +5,7 @@
  */
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useConnectivity } from '../../../renderer/src/offline/connectivity.ts';
+import { useConnectivity } from '../../../renderer/src/data/connectivity.ts';
 import type { PackRecord, PackStatus } from '../../../renderer/src/offline/database.ts';
 import { useDownloads, type LiveDownload } from '../../../renderer/src/offline/downloads.ts';
 import { PackProgress } from '../../../renderer/src/offline/pack-progress.tsx';

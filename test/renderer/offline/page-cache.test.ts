@@ -5,7 +5,7 @@ import type { Result, SessionStatus } from '../../../shared/ipc/contract.ts';
 import { requestKey } from '../../../shared/query/canonical.ts';
 import { FRESH_MS, refreshSaved, request } from '../../../renderer/src/data/pipeline.ts';
 import { sessionChanged, useSession } from '../../../renderer/src/data/session.ts';
-import { followServerReach, useConnectivity } from '../../../renderer/src/offline/connectivity.ts';
+import { followServerReach, useConnectivity } from '../../../renderer/src/data/connectivity.ts';
 import { databaseName, isQuotaError, openOfflineDatabase } from '../../../renderer/src/offline/database.ts';
 import { activateOfflineStore, activePageCache } from '../../../renderer/src/offline/offline-store.ts';
 import { createPack } from '../../../renderer/src/offline/pack-download.ts';

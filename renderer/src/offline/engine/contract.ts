@@ -95,7 +95,7 @@ export interface EngineRequest<Name extends EngineRequestName = EngineRequestNam
   input: EngineRequests[Name];
 }
 
-/** The engine as the offline store uses it (engine-client.ts runs it in a Web Worker). */
+/** The engine as the offline store uses it (../engine-client.ts runs it in a Web Worker). */
 export interface OfflineEngine {
   /** True when the pack made from `packQuery` answers this request exactly (see covers.ts). */
   covers(packQuery: PackQuery, request: EngineRequest): boolean;

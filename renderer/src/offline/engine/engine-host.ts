@@ -1,6 +1,6 @@
 /**
  * The worker's side of the engine: the packs opened in this worker and the reply to each message. Kept
- * apart from engine.worker.ts (which only wires it to the worker's message port and its storage) so that
+ * apart from ../engine.worker.ts (which only wires it to the worker's message port and its storage) so that
  * tests run it over a MessageChannel in plain Node.
  */
 import type { PackIndexes, StoredPack } from './contract.ts';

@@ -4,7 +4,7 @@
  * IPC contract's data requests over them as the server would (docs/api.md "Query semantics", run through
  * shared/query): the same validation, filters, search, order, paging, selectedFields, totals and lookups.
  *
- * Pure TypeScript over shared/: no DOM, no storage, so it runs in a Web Worker (engine.worker.ts) and in
+ * Pure TypeScript over shared/: no DOM, no storage, so it runs in a Web Worker (../engine.worker.ts) and in
  * plain Node under the differential test. What it cannot answer exactly it refuses with an `offline` error
  * rather than guessing (docs/offline.md); covers.ts says beforehand which requests those are.
  */

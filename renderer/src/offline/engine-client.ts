@@ -9,9 +9,9 @@ import type {
   EngineRequestName,
   OfflineEngine,
   PackQuery,
-} from './contract.ts';
-import { covers } from './covers.ts';
-import type { EngineMessage, EngineReply } from './engine-messages.ts';
+} from './engine/contract.ts';
+import { covers } from './engine/covers.ts';
+import type { EngineMessage, EngineReply } from './engine/engine-messages.ts';
 
 /** What the client needs of a worker: a Worker, or a MessagePort in tests. */
 export interface EnginePort {

@@ -2,7 +2,7 @@
  * How values read on screen: numbers in en-US with fixed decimals, the spec's Y/N flags as Yes/No, code
  * lists with a space after each comma. A missing value is an em dash wherever a blank would look like zero.
  */
-import { flagAnswer, type ColumnKind } from '../../shared/columns.ts';
+import { flagAnswer, type ColumnKind } from '../../../shared/columns.ts';
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const byDecimals = new Map<number, Intl.NumberFormat>();

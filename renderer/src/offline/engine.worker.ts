@@ -3,9 +3,9 @@
  * its indexes, and scanning it for a request run here, off the page's thread, so the grid never freezes while
  * a pack opens or a request scans 100,000 rows.
  */
-import { readStoredPack, saveStoredIndexes } from '../stored-pack.ts';
-import type { EngineMessage, EngineReply } from './engine-messages.ts';
-import { engineHost } from './engine-host.ts';
+import { readStoredPack, saveStoredIndexes } from './stored-pack.ts';
+import type { EngineMessage, EngineReply } from './engine/engine-messages.ts';
+import { engineHost } from './engine/engine-host.ts';
 
 /** The worker's global scope, as far as it is used here (the renderer is typed with the DOM's Window). */
 const scope = self as unknown as {

@@ -10,9 +10,9 @@
  */
 import type { GeneratorDetails, ParsedInputOf, Result } from '../../../shared/ipc/contract.ts';
 import { MESSAGES } from '../../../shared/ipc/messages.ts';
+import { endpoints } from '../api/endpoints.ts';
+import { failure, success, type Failure } from '../api/errors.ts';
 import type { Session } from '../session/session.ts';
-import { endpoints } from './endpoints.ts';
-import { failure, success, type Failure } from './errors.ts';
 
 /**
  * Requests in flight per batch: enough to keep the loopback busy while a reply is parsed, few enough to

@@ -6,12 +6,12 @@
  * resume when their user's data opens and whenever the app comes back online. The connectivity's probe
  * starts here too, so a server out of reach shows before any view asks.
  */
-import { useSession } from '../data/session.ts';
-import { probeServer } from '../data/tracker-data.ts';
-import { followServerReach, isOffline, useConnectivity } from './connectivity.ts';
-import { interruptDownloads, resumeInterrupted, stopAllDownloads } from './downloads.ts';
-import { setStateOwner } from '../state/user-storage.ts';
-import { activateOfflineStore } from './offline-store.ts';
+import { useSession } from './data/session.ts';
+import { probeServer } from './data/tracker-data.ts';
+import { followServerReach, isOffline, useConnectivity } from './data/connectivity.ts';
+import { interruptDownloads, resumeInterrupted, stopAllDownloads } from './offline/downloads.ts';
+import { setStateOwner } from './state/user-storage.ts';
+import { activateOfflineStore } from './offline/offline-store.ts';
 
 function who(): { baseUrl: string; username: string } | null {
   const { status } = useSession.getState();
