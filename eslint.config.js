@@ -117,9 +117,24 @@ const SERVER_LAYERS = {
   auth: ['db', 'repositories', 'workers', 'http'],
   data: ['db', 'auth'],
   'data/demo': ['db', 'auth', 'data'],
-  routes: ['db', 'repositories', 'workers', 'http', 'auth'],
+  // The storage interface and SQLite's implementation of it; PostgreSQL's implementation above it.
+  store: ['db', 'repositories', 'workers', 'http', 'auth'],
+  postgres: ['db', 'repositories', 'workers', 'http', 'auth', 'store'],
+  routes: ['db', 'repositories', 'workers', 'http', 'auth', 'store'],
   // The command-line entries start the app (server/src/app.ts, server.ts): the top.
-  cli: ['db', 'repositories', 'workers', 'http', 'auth', 'data', 'data/demo', 'routes', '.'],
+  cli: [
+    'db',
+    'repositories',
+    'workers',
+    'http',
+    'auth',
+    'data',
+    'data/demo',
+    'store',
+    'postgres',
+    'routes',
+    '.',
+  ],
 };
 
 export default tseslint.config(

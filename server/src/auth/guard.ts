@@ -7,8 +7,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Scope } from '../../../shared/api/index.ts';
 import { HttpProblem } from '../http/problem.ts';
-import type { Tokens } from '../store/store.ts';
-import type { TokenOwner } from './tokens.ts';
+import type { TokenOwner, Tokens } from './tokens.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -22,7 +22,7 @@ import type { GeneratorTotal, ManifestTotal } from '../../../shared/query/defini
 import type { LookupPage } from '../../../shared/query/lookup.ts';
 import type { ListQuery } from '../../../shared/query/parse.ts';
 import type { Reservation, ThrottleOptions } from '../auth/throttle.ts';
-import type { TokenOwner } from '../auth/tokens.ts';
+import type { Tokens } from '../auth/tokens.ts';
 import type { CanonicalDetail } from '../repositories/detail-repository.ts';
 
 export type GeneratorListQuery = ListQuery<GeneratorField, GeneratorFilterFields>;
@@ -34,6 +34,7 @@ export interface GeneratorPage {
   content: Record<string, unknown>[];
 }
 
+export type { Tokens };
 export type MaybePromise<T> = T | Promise<T>;
 
 export interface GeneratorReads {
@@ -68,15 +69,6 @@ export interface AccountRow {
   username: string;
   password_hash: string;
   scopes: string;
-}
-
-/** Bearer tokens (auth/tokens.ts says how they are made and kept). */
-export interface Tokens {
-  readonly ttlSeconds: number;
-  issue(userId: number): MaybePromise<string>;
-  /** The owner of a live token, or undefined for an unknown, revoked or expired one. */
-  verify(token: string): MaybePromise<TokenOwner | undefined>;
-  revoke(token: string): MaybePromise<void>;
 }
 
 /** The sign-in throttle (auth/throttle.ts says the rule). */
