@@ -311,7 +311,8 @@ describe('throttling failed sign-ins', () => {
     }
   });
 
-  it('limits one address across user names', async () => {
+  // Eleven password checks at the full scrypt cost: ~1 s each on a quiet machine, several on a busy one.
+  it('limits one address across user names', { timeout: 90_000 }, async () => {
     const throttled = await startTrackerServer({
       dbPath,
       throttle: { perUser: 3, perAddress: 10, windowMs: 60_000 },
