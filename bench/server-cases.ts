@@ -91,7 +91,6 @@ export function benchCases(db: Database): { cases: Case[]; load: LoadCase[]; iso
   const manifests = new ManifestsRepository(db);
   const details = new DetailRepository(db);
   generators.warm();
-  manifests.warm();
 
   const firstValue = (lookup: { results: { value: string }[] }) => lookup.results[0]?.value ?? '';
   const topValue = (sql: string) => db.prepare(sql).pluck().get() as string;

@@ -33,7 +33,7 @@ export interface AppOptions {
   throttle?: ThrottleOptions;
   /** Fastify's logger: false for none, true or an object for pino options. */
   logger?: FastifyServerOptions['logger'];
-  /** Read the lookup lists and unfiltered totals before the first request. */
+  /** Read the generator matches before the first request. */
   warm?: boolean;
   /** Which Host names are answered; default loopback names only (serve() derives it from the bind address). */
   hosts?: HostPolicy;
@@ -117,7 +117,10 @@ export const trackerApp = fp(
     let store = options.store;
     if (!store) {
       if (!options.db) throw new Error('the tracker app needs a store or a SQLite database');
-      const own = sqliteStore(options.db, { readPool: options.readPool });
+      const own = sqliteStore(options.db, {
+        readPool: options.readPool,
+        onError: (error) => app.log.error({ err: error }, 'reading the generator matches again failed'),
+      });
       app.addHook('onClose', () => own.close());
       store = own;
     }
@@ -126,6 +129,11 @@ export const trackerApp = fp(
     if (options.warm ?? true) await store.warm();
 
     app.addHook('onRequest', hostCheck(options.hosts ?? { loopback: true, names: [] }));
+    // New data while serving: an import may commit to the database at any time (docs/api.md).
+    app.addHook('onRequest', (_request, _reply, done) => {
+      store.checkData();
+      done();
+    });
     app.addHook('onRequest', guard(tokens));
     // A callback rather than an async function: Fastify then runs the hook without a promise and a microtask.
     app.addHook('onResponse', (request, reply, done) => {

@@ -28,6 +28,18 @@ function rounded(value: number, decimals: number | undefined): number {
   return Math.round(value * scale) / scale;
 }
 
+/** Totals added up part by part (counts and unrounded sums), rounded as the definition says. */
+export function roundTotals<Quantity extends string, Total extends string>(
+  totals: Readonly<Record<Total, Reduction<Quantity>>>,
+  sums: Readonly<Record<Total, number>>,
+): Record<Total, number> {
+  const answer = {} as Record<Total, number>;
+  for (const [name, reduction] of Object.entries(totals) as [Total, Reduction<Quantity>][]) {
+    answer[name] = reduction.reduce === 'sum' ? rounded(sums[name], reduction.decimals) : sums[name];
+  }
+  return answer;
+}
+
 /**
  * Each total over the rows at `positions`, a quantity of the row at position p being `columns[quantity][p]`.
  * The answer holds the totals in the definition's order.

@@ -20,6 +20,8 @@ for (const scheme of ['dark', 'light'] as const) {
   test(`with a ${scheme} OS the app and the grid are ${scheme}, and every screen passes axe`, async ({
     window,
   }) => {
+    // A sign-in and four full-page axe scans of grids: more than the default 30 s on a busy two-core machine.
+    test.setTimeout(90_000);
     const { page } = window;
     await page.emulateMedia({ colorScheme: scheme });
     await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);

@@ -35,6 +35,8 @@ async function seriousViolations(page: Page) {
 }
 
 test('sign in, then both workspaces show boxes and rows that match the API', async ({ window }) => {
+  // A sign-in and three full-page axe scans of grids: more than the default 30 s on a busy two-core machine.
+  test.setTimeout(90_000);
   const { page } = window;
   // The README's screenshots are taken at 1280 × 800, the smallest screen the layout is made for.
   await page.setViewportSize({ width: 1280, height: 800 });

@@ -1,10 +1,10 @@
 /**
  * What the results grid says besides its rows, with a real AG Grid in jsdom: an empty result in one
- * message with its way out (not AG Grid's own "No Rows To Show" beside it), and a failed query without a
- * "Loading" that never ends.
+ * message with its way out (not AG Grid's own "No Rows To Show" beside it), a failed query without a
+ * "Loading" that never ends, and the marks of rows a pack's refresh brought, with the rows it showed.
  */
-import { cleanup, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { IpcError } from '../../shared/ipc/contract.ts';
 import { ResultsGrid } from '../../renderer/src/components/results-grid.tsx';
 import type { Answer } from '../../renderer/src/data/tracker-data.ts';
@@ -14,7 +14,7 @@ type Row = { id: string };
 
 afterEach(cleanup);
 
-function grid(answer: Answer<PageAnswer<Row>>) {
+function grid(answer: Answer<PageAnswer<Row>>, marks: Partial<Parameters<typeof ResultsGrid<Row>>[0]> = {}) {
   return (
     <ResultsGrid<Row>
       label="Manifests results"
@@ -29,6 +29,7 @@ function grid(answer: Answer<PageAnswer<Row>>) {
       getRowId={(row) => row.id}
       filtersActive
       onClearFilters={() => {}}
+      {...marks}
     />
   );
 }
@@ -52,5 +53,23 @@ describe('the results grid', () => {
     const alert = await screen.findByRole('alert', undefined, { timeout: 5000 });
     expect(alert.textContent).toMatch(/^The server failed while loading the manifests/);
     expect(document.body.textContent).not.toMatch(/Loading/);
+  });
+
+  it('marks the rows a refresh brought and tells which rows it showed', async () => {
+    const rows = [{ id: 'A' }, { id: 'B' }, { id: 'C' }];
+    const shown = vi.fn();
+    const marks: Record<string, string> = { A: 'new', C: 'changed' };
+    const { container } = render(
+      grid(
+        { ok: true, data: { totalElements: 3, content: rows }, source: 'network', fetchedAt: 0 },
+        { rowMark: (row) => marks[row.id], onRowsShown: shown },
+      ),
+    );
+    await screen.findByText('B', undefined, { timeout: 5000 });
+    const rowOf = (id: string) => container.querySelector(`.ag-row[row-id="${id}"]`);
+    await waitFor(() => expect(rowOf('A')?.classList.contains('row-new')).toBe(true));
+    expect(rowOf('C')?.classList.contains('row-changed')).toBe(true);
+    expect(rowOf('B')?.className).not.toMatch(/row-(new|changed)/);
+    await waitFor(() => expect(shown).toHaveBeenCalledWith(rows));
   });
 });

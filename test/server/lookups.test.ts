@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldCase } from '../../shared/query/search.ts';
 import { LookupResult } from '../../shared/api/index.ts';
 import { buildTestDatabase, startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
-import { ColumnScanLookup } from '../../server/src/repositories/lookups.ts';
+import { ScanLookup } from '../../server/src/repositories/lookups.ts';
 import { StatementCache } from '../../server/src/db/statements.ts';
 import {
   INSPECTOR,
@@ -210,7 +210,11 @@ describe('a short key over a list too long to hold, looked for among its first v
   it.each(lists)(
     '%s: gives the page the whole scan gives, or nothing when its first values do not hold it',
     (table, columnName) => {
-      const lookup = new ColumnScanLookup(new StatementCache(server.db), table, columnName);
+      const lookup = new ScanLookup(new StatementCache(server.db), {
+        table,
+        value: columnName,
+        text: columnName,
+      });
       let answered = 0;
       let declined = 0;
       for (const window of [60, 120, 500]) {
@@ -235,7 +239,11 @@ describe('a short key over a list too long to hold, looked for among its first v
   );
 
   it('declines a page whose matches lie beyond its first values, though the scan finds them', () => {
-    const lookup = new ColumnScanLookup(new StatementCache(server.db), 'generators', 'epa_handler_id');
+    const lookup = new ScanLookup(new StatementCache(server.db), {
+      table: 'generators',
+      value: 'epa_handler_id',
+      text: 'epa_handler_id',
+    });
     // The accented id sorts after every ASCII one: its only match is the list's last value.
     expect(lookup.page('é', 1).results).toEqual([
       { value: ACCENTED_ID.epa_handler_id, text: ACCENTED_ID.epa_handler_id },

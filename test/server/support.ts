@@ -75,25 +75,9 @@ export const WASTE_LINE_FIELDS = [
   'mmc_and_desc',
 ] as const;
 
-/** docs/api.md "searchKey". */
-export const GENERATOR_SEARCH_FIELDS = [
-  'epa_handler_id',
-  'generator_name',
-  'physical_address',
-  'location_city',
-  'location_state',
-  'location_zip',
-  'contact_name',
-  'primary_naics_code',
-  'primary_naics_desc',
-] as const;
-export const MANIFEST_SEARCH_FIELDS = [
-  'manifest_tracking_number',
-  'generator_name',
-  'generator_epa_id',
-  'transporter',
-  'designated_facility_name',
-] as const;
+/** docs/api.md "searchKey": the fields the query definition searches. */
+export const GENERATOR_SEARCH_FIELDS = GENERATOR_QUERY.searchFields;
+export const MANIFEST_SEARCH_FIELDS = MANIFEST_QUERY.searchFields;
 
 /** spec 4.2. */
 export const GENERATOR_FILTER_MEMBERS = [

@@ -3,6 +3,9 @@
  * header line. AG Grid's clipboard module is Enterprise only, so the grid asks this module instead. The
  * text is what the grid shows, so a figure pastes as "1,234.50", the way the user read it.
  */
+import type { Column, GridApi, IRowNode } from 'ag-grid-community';
+import { formatCount } from '../base/format.ts';
+import { selectedNow } from './grid-selection.ts';
 
 /** One column as copied: its header (the catalogue's) and the text the grid shows for a row. */
 export type CopyColumn<Row> = { header: string; text: (row: Row) => string };
@@ -33,4 +36,30 @@ export async function writeClipboard(text: string): Promise<string | undefined> 
     const reason = error instanceof Error ? error.message : String(error);
     return `The clipboard refused the text: ${reason}`;
   }
+}
+
+/** A cell's text as the grid shows it (through the column's formatter, if it has one). */
+function cellText<Row>(api: GridApi<Row>, node: IRowNode<Row>, column: Column): string {
+  return api.getCellValue({ rowNode: node, colKey: column, useFormatter: true }) ?? '';
+}
+
+/**
+ * What Ctrl+C copies: the selected rows with a header line when more than one is selected (selecting
+ * rows is how a user says "these rows"), else the focused cell alone. Undefined when nothing is focused.
+ */
+export function copyOf<Row>(api: GridApi<Row>): { text: string; notice: string } | undefined {
+  const selected = selectedNow(api);
+  if (selected.length > 1) {
+    const columns: CopyColumn<IRowNode<Row>>[] = api.getAllDisplayedColumns().map((column) => ({
+      header: column.getColDef().headerName ?? column.getColId(),
+      text: (node) => cellText(api, node, column),
+    }));
+    const rows = [...selected].sort((a, b) => (a.rowIndex ?? 0) - (b.rowIndex ?? 0));
+    return { text: rowsAsTsv(columns, rows), notice: `Copied ${formatCount(rows.length)} rows` };
+  }
+  const focused = api.getFocusedCell();
+  const node = focused ? api.getDisplayedRowAtIndex(focused.rowIndex) : undefined;
+  if (!focused || !node?.data) return undefined;
+  const header = focused.column.getColDef().headerName ?? focused.column.getColId();
+  return { text: tsvField(cellText(api, node, focused.column)), notice: `Copied ${header}` };
 }

@@ -17,7 +17,7 @@ import {
 } from 'react';
 import type { Scope } from '../../../shared/api/index.ts';
 import type { IpcError } from '../../../shared/ipc/contract.ts';
-import { ErrorBanner } from './error-banner.tsx';
+import { ErrorBanner, type FailureProps } from './error-banner.tsx';
 
 type Reported = { error: IpcError; what: string; scope: Scope | undefined; retry: (() => void) | undefined };
 
@@ -105,17 +105,7 @@ export function ProblemArea({
 }
 
 /** A part's failure: reported to the area it is in, or shown here when it is in none. */
-export function Problem({
-  error,
-  what,
-  scope,
-  onRetry,
-}: {
-  error: IpcError;
-  what: string;
-  scope?: Scope | undefined;
-  onRetry?: (() => void) | undefined;
-}) {
+export function Problem({ error, what, scope, onRetry }: FailureProps) {
   const report = useContext(AreaContext);
   const id = useId();
   // The area calls the newest retry, however often the part re-renders.

@@ -6,9 +6,7 @@ import {
   colorSchemeVariable,
   themeQuartz,
   type ColDef,
-  type Column,
   type GridApi,
-  type IRowNode,
   type SortChangedEvent,
 } from 'ag-grid-community';
 import type { Scope } from '../../../shared/api/index.ts';
@@ -19,8 +17,8 @@ import { formatCount } from '../base/format.ts';
 import { useAskAgainWhenOnline } from '../data/connectivity.ts';
 import { Freshness } from '../offline/freshness.tsx';
 import { queryDatasource, type FetchPage } from './grid-datasource.ts';
-import { rowsAsTsv, tsvField, writeClipboard, type CopyColumn } from './grid-copy.ts';
-import { selectedNow, useFollowedSelection, type GridSelection } from './grid-selection.ts';
+import { copyOf, writeClipboard } from './grid-copy.ts';
+import { useFollowedSelection, type GridSelection } from './grid-selection.ts';
 import { Problem } from './problems.tsx';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
@@ -103,32 +101,15 @@ type Props<Row> = {
   initialTopRow?: number;
   /** The first shown row, after each scroll. */
   onTopRowChange?: (row: number) => void;
+  /** A row's mark, shown as its class `row-<mark>` (offline/row-marks.ts: new or changed by a refresh). */
+  rowMark?: (row: Row) => string | undefined;
+  /** The rows on screen, after each scroll and each page that arrives. */
+  onRowsShown?: (rows: Row[]) => void;
 };
 
-/** A cell's text as the grid shows it (through the column's formatter, if it has one). */
-function cellText<Row>(api: GridApi<Row>, node: IRowNode<Row>, column: Column): string {
-  return api.getCellValue({ rowNode: node, colKey: column, useFormatter: true }) ?? '';
-}
-
-/**
- * What Ctrl+C copies: the selected rows with a header line when more than one is selected (selecting
- * rows is how a user says "these rows"), else the focused cell alone. Undefined when nothing is focused.
- */
-function copyOf<Row>(api: GridApi<Row>): { text: string; notice: string } | undefined {
-  const selected = selectedNow(api);
-  if (selected.length > 1) {
-    const columns: CopyColumn<IRowNode<Row>>[] = api.getAllDisplayedColumns().map((column) => ({
-      header: column.getColDef().headerName ?? column.getColId(),
-      text: (node) => cellText(api, node, column),
-    }));
-    const rows = [...selected].sort((a, b) => (a.rowIndex ?? 0) - (b.rowIndex ?? 0));
-    return { text: rowsAsTsv(columns, rows), notice: `Copied ${formatCount(rows.length)} rows` };
-  }
-  const focused = api.getFocusedCell();
-  const node = focused ? api.getDisplayedRowAtIndex(focused.rowIndex) : undefined;
-  if (!focused || !node?.data) return undefined;
-  const header = focused.column.getColDef().headerName ?? focused.column.getColId();
-  return { text: tsvField(cellText(api, node, focused.column)), notice: `Copied ${header}` };
+/** The rows AG Grid has rendered (on screen and its small buffer), with their data. */
+function renderedRows<Row>(api: GridApi<Row>): Row[] {
+  return api.getRenderedNodes().flatMap((node) => (node.data === undefined ? [] : [node.data]));
 }
 
 /**
@@ -155,6 +136,23 @@ export function ResultsGrid<Row>(props: Props<Row>) {
     latest.current = props;
   });
   const api = useRef<GridApi<Row> | null>(null);
+  // New marks come with new data (a pack's refresh has completed): the rows on screen are read again, and
+  // drawn with their marks.
+  const { rowMark } = props;
+  // The class of each mark a row may have: `row-new`, `row-changed`.
+  const rowClassRules = useMemo(
+    () =>
+      Object.fromEntries(
+        (['new', 'changed'] as const).map((mark) => [
+          `row-${mark}`,
+          (params: { data?: Row }) => params.data !== undefined && rowMark?.(params.data) === mark,
+        ]),
+      ),
+    [rowMark],
+  );
+  useEffect(() => {
+    if (rowMark) api.current?.refreshInfiniteCache();
+  }, [rowMark]);
   // Scrolled to once, when the rows to scroll to exist; a new query starts from the top as usual.
   const pendingTopRow = useRef(props.initialTopRow ?? 0);
   const [total, setTotal] = useState<{ key: string; count: number } | null>(null);
@@ -310,6 +308,8 @@ export function ResultsGrid<Row>(props: Props<Row>) {
           blockLoadDebounceMillis={60}
           infiniteInitialRowCount={pageSize}
           getRowId={(params) => latest.current.getRowId(params.data)}
+          // Rules rather than getRowClass: a row element reused for another row loses a class it no longer earns.
+          rowClassRules={rowClassRules}
           // A click selects one row; Ctrl+click and Shift+click select more, for copying them.
           rowSelection={{
             mode: 'multiRow',
@@ -349,12 +349,14 @@ export function ResultsGrid<Row>(props: Props<Row>) {
             latest.current.onColumnsResized?.(widths);
           }}
           onModelUpdated={(event) => {
+            latest.current.onRowsShown?.(renderedRows(event.api));
             const row = pendingTopRow.current;
             if (row === 0 || event.api.getDisplayedRowCount() <= row) return;
             pendingTopRow.current = 0;
             event.api.ensureIndexVisible(row, 'top');
           }}
           onBodyScrollEnd={(event) => {
+            latest.current.onRowsShown?.(renderedRows(event.api));
             if (event.direction === 'vertical')
               latest.current.onTopRowChange?.(event.api.getFirstDisplayedRowIndex());
           }}

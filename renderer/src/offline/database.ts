@@ -34,6 +34,17 @@ export interface AnswerRecord {
  */
 export type PackStatus = 'downloading' | 'interrupted' | 'paused' | 'complete';
 
+/** What a pack's refresh brought against the copy it replaced (pack-changes.ts counts it). */
+export interface PackChanges {
+  /** When the copy the refresh replaced had been synced. */
+  since: number;
+  added: number;
+  changed: number;
+  /** Keys of the new and the changed rows the grid has not shown yet. */
+  unseenAdded: string[];
+  unseenChanged: string[];
+}
+
 export interface PackRecord {
   id: string;
   list: PackList;
@@ -57,6 +68,8 @@ export interface PackRecord {
   indexSize?: number;
   /** A refresh: the complete pack this download replaces when it completes. */
   replaces?: string;
+  /** What its last refresh brought against the copy it replaced (pack-changes.ts); absent before one. */
+  changes?: PackChanges;
 }
 
 /** The parts of a pack, downloaded in this order. */

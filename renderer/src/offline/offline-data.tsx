@@ -1,6 +1,7 @@
 /**
  * The Offline data screen: what this computer keeps and that it is not encrypted, every offline pack (its
- * query in words, row counts, size, last refresh, a download's progress) with refresh and delete, the
+ * query in words, what its last refresh brought, row counts, size, last sync, a download's progress) with
+ * refresh and delete, the
  * storage used in all, and "Clear cache" for the saved pages. Packs are removed only from here, once the
  * user confirms (offline, a deleted pack cannot be downloaded again), or with all of the user's data at
  * sign-out (../remove-user-data.ts). Refresh is a whole download, so offline it says why it cannot run.
@@ -12,10 +13,11 @@
  */
 import { useEffect, useState } from 'react';
 import { useSession } from '../data/session.ts';
-import { formatCount } from '../base/format.ts';
+import { formatCount, formatTimestamp } from '../base/format.ts';
 import { isOffline, useConnectivity } from '../data/connectivity.ts';
 import type { PackRecord } from './database.ts';
 import { cannotDownload, clearPageCache, refreshPack, removePack, useDownloads } from './downloads.ts';
+import { describeChanges } from './pack-changes.ts';
 import { listPacks, refreshOf } from './packs.ts';
 import { storageEstimate } from './storage-estimate.ts';
 import { activeDatabase, activePageCache, useOfflineStore } from './offline-store.ts';
@@ -149,18 +151,31 @@ export function OfflineData() {
               <th scope="col">Rows</th>
               <th scope="col">Generators</th>
               <th scope="col">Size</th>
-              <th scope="col">Last refresh</th>
+              <th scope="col">Last sync</th>
               <th scope="col">Actions</th>
             </tr>
           </thead>
           <tbody>
             {listing.packs.map(({ pack, refresh }) => (
               <tr key={pack.id} aria-label={pack.title}>
-                <th scope="row">{pack.title}</th>
+                <th scope="row">
+                  {pack.title}
+                  {pack.changes && (
+                    <span className="pack-changes">{describeChanges(pack.list, pack.changes)}</span>
+                  )}
+                </th>
                 <td>{formatCount(pack.rowsDone)}</td>
                 <td>{formatCount(pack.generatorCount)}</td>
                 <td>{about(estimate(pack.size + (refresh?.size ?? 0)))}</td>
-                <td>{pack.refreshedAt ? relativeTime(pack.refreshedAt, now) : 'not complete'}</td>
+                <td>
+                  {pack.refreshedAt ? (
+                    <time dateTime={new Date(pack.refreshedAt).toISOString()}>
+                      {formatTimestamp(pack.refreshedAt)} ({relativeTime(pack.refreshedAt, now)})
+                    </time>
+                  ) : (
+                    'not complete'
+                  )}
+                </td>
                 <td>
                   <div className="actions">
                     {pack.status !== 'complete' && <PackProgress pack={pack} />}

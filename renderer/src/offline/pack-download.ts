@@ -23,6 +23,7 @@ import {
   type PartProgress,
 } from './database.ts';
 import { offlineEngine, type PackQuery } from './engine-seam.ts';
+import { packChanges } from './pack-changes.ts';
 import {
   DownloadStop,
   STOPPED,
@@ -309,11 +310,22 @@ export async function runDownload(
   }
 }
 
-/** Marks a pack complete; a refresh takes the place of the pack it renews in the same transaction. */
+/**
+ * Marks a pack complete; a refresh takes the place of the pack it renews in the same transaction, noting
+ * what it brought against it (pack-changes.ts), read before the old copy goes.
+ */
 async function completePack(db: OfflineDatabase, packId: string): Promise<void> {
+  const pack = await db.packs.get(packId);
+  const previous = pack?.replaces ? await db.packs.get(pack.replaces) : undefined;
+  const changes = pack && previous ? await packChanges(db, previous, pack) : undefined;
   await db.transaction('rw', [db.packs, db.chunks, db.progress, db.packIndexes], async () => {
     const replaced = (await db.packs.get(packId))?.replaces;
     if (replaced) await deletePack(db, replaced);
-    await db.packs.update(packId, { status: 'complete', refreshedAt: Date.now(), replaces: undefined });
+    await db.packs.update(packId, {
+      status: 'complete',
+      refreshedAt: Date.now(),
+      replaces: undefined,
+      ...(changes ? { changes } : {}),
+    });
   });
 }

@@ -23,6 +23,7 @@ import { useSettings } from '../data/settings.ts';
 import type { Answer, PageRequest, Update } from '../data/tracker-data.ts';
 import { ViewShown } from '../offline/freshness.tsx';
 import { MakeAvailableOffline } from '../offline/make-available-offline.tsx';
+import { useRowMarks } from '../offline/row-marks.ts';
 import { formatValue } from '../base/format.ts';
 import { movedInto, orderedFields } from '../state/column-layout.ts';
 import { useNavigation } from '../state/navigation.ts';
@@ -194,6 +195,8 @@ function WorkspaceView<F extends FilterFields, Row, Totals>({
   const resetColumns = store((state) => state.resetColumns);
   const clearAll = store((state) => state.clearAll);
   const [selection, setSelection] = useState<GridSelection<Row>>(null);
+  // The workspace's scope names its list, as it names the pack a workspace makes.
+  const marks = useRowMarks(def.scope, !hidden);
   const [initialTopRow] = useState(() => useScrollPlace.getState().topRows[def.noun] ?? 0);
   const setTopRow = useScrollPlace((state) => state.setTopRow);
   const pageSize = useSettings((state) => state.settings?.pageSize ?? DEFAULT_PAGE_SIZE);
@@ -298,6 +301,12 @@ function WorkspaceView<F extends FilterFields, Row, Totals>({
             {/* The workspace's scope names its list: the generators or the manifests endpoints. */}
             <MakeAvailableOffline query={{ list: def.scope, ...query }} />
           </div>
+          {marks.count > 0 && (
+            <p className="row-marks-legend" role="note" aria-label="Marked rows">
+              <span className="row-mark-new">New</span> and <span className="row-mark-changed">changed</span>{' '}
+              {def.noun} since an offline pack’s last sync are marked until you have seen them.
+            </p>
+          )}
           <ResultsGrid<Row>
             key={pageSize}
             pageSize={pageSize}
@@ -318,6 +327,8 @@ function WorkspaceView<F extends FilterFields, Row, Totals>({
             onClearFilters={clearAll}
             initialTopRow={initialTopRow}
             onTopRowChange={(row) => setTopRow(def.noun, row)}
+            rowMark={marks.mark}
+            onRowsShown={marks.shown}
           />
           {below?.(selection)}
         </ProblemArea>

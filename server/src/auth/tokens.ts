@@ -13,9 +13,8 @@ export interface TokenOwner {
   scopes: Scope[];
 }
 
-/** The SHA-256 of a token, as every backend stores it. */
-export /** A value now, or a promise of it: SQLite answers in process, PostgreSQL over the network. */
-type MaybePromise<T> = T | Promise<T>;
+/** A value now, or a promise of it: SQLite answers in process, PostgreSQL over the network. */
+export type MaybePromise<T> = T | Promise<T>;
 
 /** Bearer tokens as every store keeps them (this file's TokenStore on SQLite, postgres/pg-accounts.ts). */
 export interface Tokens {

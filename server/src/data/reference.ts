@@ -82,7 +82,7 @@ export function parseCsv(text: string): string[][] {
 }
 
 /** The rows of one CSV file as objects keyed by its header, refusing a file that lacks a needed column. */
-function readTable<Column extends string>(
+export function readTable<Column extends string>(
   dir: string,
   file: string,
   columns: readonly Column[],

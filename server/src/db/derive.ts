@@ -66,16 +66,20 @@ UPDATE generators SET mmc_count = t.count
 FROM (SELECT generator_id, count(*) AS count FROM generator_handling_codes GROUP BY generator_id) t
 WHERE generators.id = t.generator_id;
 
+DELETE FROM generator_method_lines;
+INSERT INTO generator_method_lines (generator_id, code, lines)
+SELECT m.generator_id, w.management_method_code, count(*)
+FROM waste_lines w JOIN manifests m ON m.id = w.manifest_id
+WHERE w.management_method_code <> ''
+GROUP BY 1, 2;
+
 -- The primary management method: the one on most of the generator's waste lines (ties: lowest code).
 UPDATE generators SET management_method_code = t.code
 FROM (
   SELECT generator_id, code FROM (
-    SELECT m.generator_id, w.management_method_code AS code,
-           row_number() OVER (PARTITION BY m.generator_id
-                              ORDER BY count(*) DESC, w.management_method_code) AS rank
-    FROM waste_lines w JOIN manifests m ON m.id = w.manifest_id
-    WHERE w.management_method_code <> ''
-    GROUP BY m.generator_id, w.management_method_code
+    SELECT generator_id, code,
+           row_number() OVER (PARTITION BY generator_id ORDER BY lines DESC, code) AS rank
+    FROM generator_method_lines
   ) WHERE rank = 1
 ) t
 WHERE generators.id = t.generator_id;

@@ -49,6 +49,12 @@ CREATE INDEX IF NOT EXISTS manifests_received_totals
 -- Generator filters over shipments read the per-generator sets by generator too (detail page).
 CREATE INDEX IF NOT EXISTS generator_waste_codes_by_generator ON generator_waste_codes (generator_id, code);
 CREATE INDEX IF NOT EXISTS generator_handling_codes_by_generator ON generator_handling_codes (generator_id, code);
+
+-- An import into a served database replaces the derived rows of the manifests and generators it touched
+-- (server/src/import/sqlite/derived.ts): found by their owner.
+CREATE INDEX IF NOT EXISTS manifest_line_sets_by_manifest ON manifest_line_sets (manifest_id);
+CREATE INDEX IF NOT EXISTS generator_shipped_years_by_generator ON generator_shipped_years (generator_id);
+CREATE INDEX IF NOT EXISTS generator_statuses_by_generator ON generator_statuses (generator_id);
 `;
 
 export function createQueryIndexes(db: Database): void {

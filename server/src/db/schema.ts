@@ -7,7 +7,7 @@
  */
 import type { Database } from 'better-sqlite3';
 
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 export const TABLES_SQL = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -70,7 +70,11 @@ CREATE TABLE IF NOT EXISTS generators (
   mmc_count                              INTEGER NOT NULL DEFAULT 0,
   shipped_years                          TEXT NOT NULL DEFAULT '',
   federal_waste_codes                    TEXT NOT NULL DEFAULT '',
-  management_method_code                 TEXT NOT NULL DEFAULT ''
+  management_method_code                 TEXT NOT NULL DEFAULT '',
+  -- Where an imported generator's details come from ('handler' file, or only the 'manifest's naming it; ''
+  -- for the demo) and that source's change date (server/src/import/).
+  record_source                          TEXT NOT NULL DEFAULT '',
+  source_updated                         TEXT NOT NULL DEFAULT ''
 );
 
 CREATE TABLE IF NOT EXISTS generator_naics (
@@ -107,6 +111,14 @@ CREATE TABLE IF NOT EXISTS generator_statuses (
   generator_id INTEGER NOT NULL,
   PRIMARY KEY (status, generator_id)
 ) WITHOUT ROWID;
+-- How many of each generator's waste lines carry each management method code: its primary method is the
+-- commonest, and an import moves these counts by what it adds rather than counting every line again.
+CREATE TABLE IF NOT EXISTS generator_method_lines (
+  generator_id INTEGER NOT NULL,
+  code         TEXT NOT NULL,
+  lines        INTEGER NOT NULL,
+  PRIMARY KEY (generator_id, code)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS generator_handling_codes (
   code         TEXT NOT NULL,
   generator_id INTEGER NOT NULL,
@@ -126,8 +138,24 @@ CREATE TABLE IF NOT EXISTS manifests (
   received_date             TEXT NOT NULL,  -- YYYY-MM-DD
   total_waste_quantity_tons REAL NOT NULL,
   container_count           INTEGER NOT NULL,
-  waste_stream_count        INTEGER NOT NULL
+  waste_stream_count        INTEGER NOT NULL,
+  -- Imported manifests (server/src/import/): the source's UPDATED DATE, its facility id, its own total tons
+  -- (NULL: the sum of its lines) and the import run that last wrote it.
+  updated_date              TEXT NOT NULL DEFAULT '',
+  designated_facility_epa_id TEXT NOT NULL DEFAULT '',
+  source_total_tons         REAL,
+  import_run                INTEGER NOT NULL DEFAULT 0
 );
+
+-- An imported manifest's transporters in order (EM_TRANSPORTER, e-Manifest JSON): the first is the manifest's
+-- transporter and its EPA id each waste line's.
+CREATE TABLE IF NOT EXISTS manifest_transporters (
+  manifest_id       INTEGER NOT NULL,
+  transporter_order INTEGER NOT NULL,
+  epa_id            TEXT NOT NULL,
+  name              TEXT NOT NULL,
+  PRIMARY KEY (manifest_id, transporter_order)
+) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS waste_lines (
   manifest_id            INTEGER NOT NULL REFERENCES manifests(id),
@@ -181,6 +209,66 @@ CREATE TABLE IF NOT EXISTS manifest_waste_lines_json (
   manifest_id INTEGER PRIMARY KEY,
   json        TEXT NOT NULL
 );
+
+-- The importer's runs (server/src/import/): each file's progress and counts, written with the rows so a
+-- stopped import resumes; every rejected row; rows waiting for their manifest, handler or waste line; and
+-- the manifests of a run that were older than stored, whose other rows that run skips too.
+CREATE TABLE IF NOT EXISTS import_runs (
+  id          INTEGER PRIMARY KEY,
+  files       TEXT NOT NULL,  -- JSON list of the file keys, in reading order
+  mode        TEXT NOT NULL,  -- 'bulk' (into an empty database, indexes after) or 'incremental'
+  state       TEXT NOT NULL,  -- 'running' or 'done'
+  started_at  TEXT NOT NULL,
+  finished_at TEXT
+);
+CREATE TABLE IF NOT EXISTS import_files (
+  run_id    INTEGER NOT NULL,
+  file_key  TEXT NOT NULL,
+  path      TEXT NOT NULL,
+  rows_done INTEGER NOT NULL DEFAULT 0,
+  done      INTEGER NOT NULL DEFAULT 0,
+  read      INTEGER NOT NULL DEFAULT 0,
+  stored    INTEGER NOT NULL DEFAULT 0,
+  updated   INTEGER NOT NULL DEFAULT 0,
+  unchanged INTEGER NOT NULL DEFAULT 0,
+  skipped   INTEGER NOT NULL DEFAULT 0,
+  rejected  INTEGER NOT NULL DEFAULT 0,
+  pending   INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (run_id, file_key)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS import_rejections (
+  id          INTEGER PRIMARY KEY,
+  run_id      INTEGER NOT NULL,
+  file        TEXT NOT NULL,
+  line        INTEGER NOT NULL,
+  column_name TEXT NOT NULL,
+  reason      TEXT NOT NULL,
+  raw         TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS import_rejections_run ON import_rejections (run_id, id);
+CREATE TABLE IF NOT EXISTS import_pending (
+  id       INTEGER PRIMARY KEY,
+  run_id   INTEGER NOT NULL,
+  file_key TEXT NOT NULL,
+  wait_key TEXT NOT NULL,  -- the tracking number or EPA handler id it waits for
+  kind     TEXT NOT NULL,
+  record   TEXT NOT NULL,  -- the record as JSON
+  file     TEXT NOT NULL,
+  line     INTEGER NOT NULL,
+  raw      TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS import_pending_wait ON import_pending (wait_key);
+CREATE TABLE IF NOT EXISTS import_stale (
+  run_id          INTEGER NOT NULL,
+  tracking_number TEXT NOT NULL,
+  PRIMARY KEY (run_id, tracking_number)
+) WITHOUT ROWID;
+
+-- Whole-dataset counts, totals and receipt lag (db/tallies.ts), current with every commit.
+CREATE TABLE IF NOT EXISTS data_tallies (
+  name  TEXT PRIMARY KEY,
+  value REAL NOT NULL
+) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS users (
   id            INTEGER PRIMARY KEY,

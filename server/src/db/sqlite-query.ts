@@ -8,7 +8,7 @@
  *   `receivedWindow`);
  * - the query listing each value's generators for a filter member, which the in-memory counts read
  *   (`memberIdsSql`), and the generators' quantities (`generatorQuantitiesSql`);
- * - the totals as SQL reductions (`totalsSql`, `totalsSelect`).
+ * - the totals as SQL reductions (`totalsSql`, `totalsSelect`), and before rounding (`partialTotalsSql`).
  * A PostgreSQL backend is a sibling of this file built from the same definition and storage; the text only
  * SQLite reads is here: `json_group_array`, a sum of comparisons, `+column` to steer the planner.
  */
@@ -301,6 +301,27 @@ export function totalsSql<Quantity extends string, Total extends string>(
       }
       case 'rowsAbove0':
         return [name, `coalesce(sum(${column(reduction.of)} > 0), 0)`];
+    }
+  });
+}
+
+/**
+ * Each total of a definition before its rounding, as an SQL expression over the rows read: a count or a
+ * sum, which adds up part by part. db/tallies.ts keeps the whole dataset's totals so, moving them by what
+ * each import batch changes, and rounds them as the definition says when read (shared/query/totals.ts).
+ */
+export function partialTotalsSql<Quantity extends string, Total extends string>(
+  totals: Readonly<Record<Total, Reduction<Quantity>>>,
+  column: (quantity: Quantity) => string,
+): [Total, string][] {
+  return (Object.entries(totals) as [Total, Reduction<Quantity>][]).map(([name, reduction]) => {
+    switch (reduction.reduce) {
+      case 'rows':
+        return [name, 'count(*)'];
+      case 'sum':
+        return [name, `total(${column(reduction.of)})`];
+      case 'rowsAbove0':
+        return [name, `total(${column(reduction.of)} > 0)`];
     }
   });
 }

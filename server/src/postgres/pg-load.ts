@@ -23,11 +23,14 @@ export const COPIED_TABLES = [
   'generator_waste_codes',
   'generator_statuses',
   'generator_handling_codes',
+  'generator_method_lines',
   'manifests',
+  'manifest_transporters',
   'waste_lines',
   'manifest_line_sets',
   'manifest_line_set_totals',
   'manifest_waste_lines_json',
+  'data_tallies',
   'users',
 ] as const;
 

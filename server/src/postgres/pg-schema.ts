@@ -249,6 +249,33 @@ ${SERVED_TABLES.map(
 ).join('\n')}
 `;
 
+/** Issue 21's importer columns and the tables its derived facts live in (db/schema.ts version 7). */
+const SCHEMA_2 = `
+ALTER TABLE generators ADD COLUMN record_source ${TD}, ADD COLUMN source_updated ${TD};
+CREATE TABLE generator_method_lines (
+  generator_id integer NOT NULL,
+  code         ${T},
+  lines        integer NOT NULL,
+  PRIMARY KEY (generator_id, code)
+);
+ALTER TABLE manifests ADD COLUMN updated_date ${TD}, ADD COLUMN designated_facility_epa_id ${TD},
+  ADD COLUMN source_total_tons double precision, ADD COLUMN import_run integer NOT NULL DEFAULT 0;
+CREATE TABLE manifest_transporters (
+  manifest_id       integer NOT NULL,
+  transporter_order integer NOT NULL,
+  epa_id            ${T},
+  name              ${T},
+  PRIMARY KEY (manifest_id, transporter_order)
+);
+CREATE TABLE data_tallies (name ${T} PRIMARY KEY, value double precision NOT NULL);
+${['generator_method_lines', 'manifest_transporters', 'data_tallies']
+  .map(
+    (table) => `CREATE TRIGGER ${table}_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${table}
+  FOR EACH STATEMENT EXECUTE FUNCTION tracker_data_changed();`,
+  )
+  .join('\n')}
+`;
+
 export interface Migration {
   version: number;
   name: string;
@@ -256,7 +283,10 @@ export interface Migration {
 }
 
 /** Every migration, in order. A change to the schema is a new entry, never an edit of an applied one. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'tracker schema', sql: SCHEMA_1 }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'tracker schema', sql: SCHEMA_1 },
+  { version: 2, name: 'imported data: sources, transporters, method counts, tallies', sql: SCHEMA_2 },
+];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
 

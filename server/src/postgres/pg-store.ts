@@ -87,6 +87,7 @@ export async function openPostgresStore(
     async warm() {
       await Promise.all([generators.totals({}, ''), manifests.totals({}, '')]);
     },
+    checkData: () => undefined,
     async close() {
       await sql.end({ timeout: 5 });
     },

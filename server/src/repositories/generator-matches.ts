@@ -1,8 +1,9 @@
 /**
  * How many generators a request matches and their totals, worked out in memory from per-value id lists and
- * per-generator quantities read once (the data does not change while it is served, docs/api.md). Both are
- * built from shared/query's definition: a member's id lists by db/sqlite-query.ts, the totals by
- * shared/query/totals.ts.
+ * per-generator quantities read at once, for the data as it was then: when an import changes the data the
+ * repository stops using them and has new ones built off the main thread (`snapshot`, the read pool), then
+ * swaps them in (docs/api.md "The data while serving"). Both are built from shared/query's definition: a
+ * member's id lists by db/sqlite-query.ts, the totals by shared/query/totals.ts.
  *
  * SQL has to probe an index per candidate for these: counting states CA + shippedYears 2024 cost 3–4 ms,
  * and summing the boxes for wasteCodes D001 35–45 ms. Here each filter member marks the generators it
@@ -24,21 +25,62 @@ import type { StatementCache } from '../db/statements.ts';
 const MEMBERS = Object.keys(GENERATOR_QUERY.members) as GeneratorMember[];
 const QUANTITIES = Object.keys(GENERATOR_QUERY.quantities) as GeneratorQuantity[];
 
-interface PerGenerator {
+export interface PerGenerator {
   /** exists[id] === 1 for every generator's id: ids need not be dense. */
   exists: Uint8Array;
   quantities: Record<GeneratorQuantity, Float64Array>;
 }
 
+/** Generator ids, as read (number[]) or as received from a worker (a view of one Int32Array). */
+type Ids = readonly number[] | Int32Array;
+
+/**
+ * Everything the matches hold, as typed arrays and value lists that cross to another thread as they are:
+ * per member, its values and each value's ids (ids[offsets[i]] up to ids[offsets[i + 1]]).
+ */
+export interface MatchesSnapshot {
+  members: { member: GeneratorMember; values: string[]; offsets: Int32Array; ids: Int32Array }[];
+  generators: PerGenerator;
+}
+
 export class GeneratorMatches {
   private readonly statements: StatementCache;
-  private readonly members = new Map<GeneratorMember, Map<string, readonly number[]>>();
+  private readonly members = new Map<GeneratorMember, Map<string, Ids>>();
   private perGenerator: PerGenerator | undefined;
   /** The matching ids of the last request; requests run one at a time on this connection. */
   private matched = new Int32Array(0);
 
-  constructor(statements: StatementCache) {
+  /** `statements` reads what a snapshot did not bring. */
+  constructor(statements: StatementCache, snapshot?: MatchesSnapshot) {
     this.statements = statements;
+    if (snapshot) {
+      for (const { member, values, offsets, ids } of snapshot.members) {
+        this.members.set(
+          member,
+          new Map(values.map((value, index) => [value, ids.subarray(offsets[index], offsets[index + 1])])),
+        );
+      }
+      this.perGenerator = snapshot.generators;
+    }
+  }
+
+  /** Reads every list and quantity (in a read pool worker) for a repository on another thread to swap in. */
+  snapshot(): MatchesSnapshot {
+    const members = MEMBERS.map((member) => {
+      const byValue = this.idsByValue(member);
+      const values = [...byValue.keys()];
+      const offsets = new Int32Array(values.length + 1);
+      let total = 0;
+      values.forEach((value, index) => {
+        offsets[index] = total;
+        total += byValue.get(value)?.length ?? 0;
+      });
+      offsets[values.length] = total;
+      const ids = new Int32Array(total);
+      values.forEach((value, index) => ids.set(byValue.get(value) ?? [], offsets[index]));
+      return { member, values, offsets, ids };
+    });
+    return { members, generators: this.generators() };
   }
 
   warm(): void {
@@ -53,7 +95,7 @@ export class GeneratorMatches {
   private matching(filters: GeneratorFilterFields, searchIds?: readonly number[]): Int32Array {
     const { exists } = this.generators();
     const size = exists.length;
-    const lists: (readonly number[])[][] = [];
+    const lists: Ids[][] = [];
     for (const member of MEMBERS) {
       const values = filters[member];
       if (!values || values.length === 0) continue;
@@ -89,11 +131,11 @@ export class GeneratorMatches {
     return reduceTotals(GENERATOR_QUERY.totals, quantities, this.matching(filters, searchIds));
   }
 
-  private idsByValue(member: GeneratorMember): Map<string, readonly number[]> {
+  private idsByValue(member: GeneratorMember): Map<string, Ids> {
     let byValue = this.members.get(member);
     if (!byValue) {
       const rows = this.statements.get(memberIdsSql(member)).raw().all() as [string, string][];
-      byValue = new Map(rows.map(([value, ids]) => [value, JSON.parse(ids) as number[]]));
+      byValue = new Map(rows.map(([value, ids]): [string, Ids] => [value, JSON.parse(ids) as number[]]));
       this.members.set(member, byValue);
     }
     return byValue;

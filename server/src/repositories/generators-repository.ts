@@ -10,15 +10,10 @@ import { withStatusGroups, type LookupPage } from '../../../shared/query/lookup.
 import type { ListQuery } from '../../../shared/query/parse.ts';
 import { GENERATOR_QUANTITY_COLUMNS } from '../db/fact-storage.ts';
 import { GENERATOR_LOOKUP_LISTS } from '../db/lookup-lists.ts';
-import {
-  GENERATOR_FILTER_COLUMNS,
-  generatorWhere,
-  totalsSelect,
-  type SearchClause,
-  type Where,
-} from '../db/sqlite-query.ts';
+import { generatorWhere, totalsSelect, type SearchClause, type Where } from '../db/sqlite-query.ts';
 import { StatementCache } from '../db/statements.ts';
-import { GeneratorMatches } from './generator-matches.ts';
+import { tallyTotals } from '../db/tallies.ts';
+import { GeneratorMatches, type MatchesSnapshot } from './generator-matches.ts';
 import type { IndexedLookup } from './lookups.ts';
 import { indexedLookups } from './lookups.ts';
 import { PagedList } from './paged-list.ts';
@@ -39,8 +34,13 @@ export class GeneratorsRepository {
   private readonly list: PagedList;
   private readonly search: TrigramSearch;
   private readonly lookups: Record<GeneratorLookupField, IndexedLookup>;
-  private readonly matches: GeneratorMatches;
-  private unfilteredTotals: GeneratorTotalsRow | undefined;
+  private matches: GeneratorMatches;
+  /**
+   * True from a data change until new matches are swapped in: meanwhile counts and boxes are read with SQL,
+   * slower for some filters but never stale.
+   */
+  private matchesStale = false;
+  /** Every generator's registration status, read as a status lookup first needs it, until the data changes. */
   private registrations: ReadonlySet<string> | undefined;
 
   /** `searchListLimit`: see TrigramSearch; tests lower it to drive the many-matches path on small data. */
@@ -55,19 +55,36 @@ export class GeneratorsRepository {
       GENERATOR_QUERY.searchFields,
       options.searchListLimit,
     );
-    this.lookups = indexedLookups(db, this.statements, 'generators', GENERATOR_LOOKUP_LISTS, {
+    this.lookups = indexedLookups(this.statements, 'generators', GENERATOR_LOOKUP_LISTS, {
       epa_handler_id: 'epa_handler_id',
     });
   }
 
-  /** Reads the in-memory lookup lists now, so the first user does not wait for them. */
+  /** Reads the in-memory matches and statuses now, so the first user does not wait for them. */
   warm(): void {
-    for (const lookup of Object.values(this.lookups)) lookup.warm();
     this.registrationStatuses();
-    for (const column of GENERATOR_FILTER_COLUMNS) this.list.valueCounts(column);
     this.matches.warm();
-    this.totals({}, '');
-    this.list.count(generatorWhere({}));
+  }
+
+  /**
+   * Another connection has committed (an import): what was read from the rows before is dropped, and the
+   * matches are not used until `swapMatches` brings ones read after the change.
+   */
+  dataChanged(): void {
+    this.list.dataChanged();
+    this.registrations = undefined;
+    this.matchesStale = true;
+  }
+
+  /** Matches read from the data as it is now, for a repository on another thread (the read pool's job). */
+  matchesSnapshot(): MatchesSnapshot {
+    return new GeneratorMatches(this.statements).snapshot();
+  }
+
+  /** Puts in matches read after the last data change. */
+  swapMatches(snapshot: MatchesSnapshot | undefined): void {
+    this.matches = new GeneratorMatches(this.statements, snapshot);
+    this.matchesStale = false;
   }
 
   page(query: GeneratorListQuery): { totalElements: number; content: Record<string, unknown>[] } {
@@ -91,18 +108,20 @@ export class GeneratorsRepository {
   private count(filterFields: GeneratorFilterFields, search: SearchClause | undefined, where: Where): number {
     const known = where.unfiltered || where.count !== undefined || where.countOf !== undefined;
     // A key too short for the trigram index has no id list: SQLite counts its scan.
-    if (known || (search && !search.ids)) return this.list.count(where);
+    if (known || (search && !search.ids) || this.matchesStale) return this.list.count(where);
     return this.matches.count(filterFields, search?.ids);
   }
 
   totals(filterFields: GeneratorFilterFields, searchKey: string): GeneratorTotalsRow {
     const search = this.search.clause(searchKey, 'totals');
-    if (search && !search.ids) return this.sqlTotals(generatorWhere(filterFields, search, 'list'));
-    const unfiltered = !search && generatorWhere(filterFields).unfiltered;
-    if (unfiltered && this.unfilteredTotals) return this.unfilteredTotals;
-    const totals = this.matches.totals(filterFields, search?.ids);
-    if (unfiltered) this.unfilteredTotals = totals;
-    return totals;
+    if (!search && generatorWhere(filterFields).unfiltered) {
+      // The whole dataset's boxes are tallies kept current by every commit (db/tallies.ts).
+      return tallyTotals(this.statements, 'generators');
+    }
+    if ((search && !search.ids) || this.matchesStale) {
+      return this.sqlTotals(generatorWhere(filterFields, search, 'list'));
+    }
+    return this.matches.totals(filterFields, search?.ids);
   }
 
   private sqlTotals(where: Where): GeneratorTotalsRow {

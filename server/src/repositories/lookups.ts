@@ -4,19 +4,18 @@
  * `search` a case-insensitive substring of the display text (folded by shared/query/search.ts).
  *
  * A search of three characters or more is answered from the lookup index (db/lookup-index.ts). Shorter
- * ones: most lists hold at most ~100k distinct values, read once into memory (the dataset does not change
- * while it is served) and searched there, stopping as soon as the page is full; the manifest numbers and
- * EPA handler ids (one per row) are scanned in SQLite in their index's order. That scan reads the whole
- * index for a rare key, so the server runs it in its read pool (routes/tracker.ts) unless the first
- * SCAN_WINDOW values in order already hold the page (`pageWithoutScan`): a common key such as "a" is then
- * answered at once, with bounded work, on the main thread.
+ * ones are scanned in lookup order from an index, stopping as soon as the page is full: the manifest
+ * numbers and EPA handler ids (one per row) from their own column's index, every other list from its
+ * entries in `lookup_values` (ordered by text). Nothing is held in memory, so a lookup answers from the
+ * data as last committed, an import's included. A scan reads the whole list for a rare key, so the server
+ * runs it in its read pool (routes/tracker.ts) unless the first SCAN_WINDOW values in order already hold
+ * the page (`pageWithoutScan`): a common key such as "a" is then answered at once, with bounded work, on
+ * the main thread.
  */
-import type { Database } from 'better-sqlite3';
 import { LIMITS, type LookupResult } from '../../../shared/api/index.ts';
-import { lookupEntries, lookupPage, type LookupEntry } from '../../../shared/query/lookup.ts';
-import { foldCase } from '../../../shared/query/search.ts';
+import type { LookupEntry } from '../../../shared/query/lookup.ts';
 import { lookupSearchTable } from '../db/lookup-index.ts';
-import { loadList, type LookupList } from '../db/lookup-lists.ts';
+import type { LookupList } from '../db/lookup-lists.ts';
 import { TRIGRAM_MIN_LENGTH, trigramPhrase } from '../db/search-index.ts';
 import type { StatementCache } from '../db/statements.ts';
 import { foldedContains } from './trigram-search.ts';
@@ -25,38 +24,7 @@ export interface LookupSource {
   page(search: string, page: number): LookupResult;
 }
 
-interface Entry {
-  value: string;
-  text: string;
-  folded: string;
-}
-
 const PAGE = LIMITS.lookupPageSize;
-
-/** A lookup over a distinct value list held in memory. */
-export class MemoryLookup implements LookupSource {
-  private entries: Entry[] | undefined;
-  private readonly load: () => { value: string; text: string }[];
-
-  /** `load` returns distinct values; they are sorted by text here. */
-  constructor(load: () => { value: string; text: string }[]) {
-    this.load = load;
-  }
-
-  /** Reads the list now rather than on the first request. */
-  warm(): void {
-    this.list();
-  }
-
-  page(search: string, page: number): LookupResult {
-    return lookupPage(this.list(), search, page, (entry) => entry.folded);
-  }
-
-  private list(): Entry[] {
-    this.entries ??= lookupEntries(this.load().map((item) => ({ ...item, folded: foldCase(item.text) })));
-    return this.entries;
-  }
-}
 
 /** Keys shorter than this cannot use the trigram index. */
 const INDEXED_KEY_LENGTH = TRIGRAM_MIN_LENGTH;
@@ -69,101 +37,95 @@ export const SCAN_WINDOW = 2000;
 
 /**
  * A lookup answered from its list's table in the lookup index (db/lookup-index.ts) for keys of three
- * characters or more, walking the rowids in lookup order until the page is full. Shorter keys go to the
- * list in memory or, for a list too long to hold, a scan of its table's index (`scans` says which, so that
- * the caller can run that off the main thread).
+ * characters or more, walking the rowids in lookup order until the page is full. Shorter keys go to a scan
+ * in lookup order (`scans` says when it may read the whole list, so that the caller can run it off the
+ * main thread).
  */
 export class IndexedLookup implements LookupSource {
   private readonly statements: StatementCache;
   private readonly list: string;
   private readonly table: string;
-  private readonly short: MemoryLookup | ColumnScanLookup;
-  private size: number | undefined;
+  private readonly short: ScanLookup;
 
   /** `list`: the list's name in the lookup index ("<table>.<field>"). */
-  constructor(statements: StatementCache, list: string, short: MemoryLookup | ColumnScanLookup) {
+  constructor(statements: StatementCache, list: string, short: ScanLookup) {
     this.statements = statements;
     this.list = list;
     this.table = lookupSearchTable(list);
     this.short = short;
   }
 
-  warm(): void {
-    if (this.short instanceof MemoryLookup) this.short.warm();
-  }
-
   /** True when this search is answered by scanning a whole table rather than from an index or memory. */
   scans(search: string): boolean {
-    return this.short instanceof ColumnScanLookup && search !== '' && [...search].length < INDEXED_KEY_LENGTH;
+    return search !== '' && [...search].length < INDEXED_KEY_LENGTH;
   }
 
   /**
-   * The page, if it can be answered without scanning a whole table: from the index, from memory, or from
-   * the first SCAN_WINDOW values of a list too long to hold when they hold the page and a match after it.
-   * Undefined when only a scan can answer.
+   * The page, if it can be answered without scanning a whole list: from the index, or from the first
+   * SCAN_WINDOW values when they hold the page and a match after it. Undefined when only a scan can answer.
    */
   pageWithoutScan(search: string, page: number): LookupResult | undefined {
-    if (this.short instanceof ColumnScanLookup && this.scans(search)) {
-      return this.short.pageWithin(SCAN_WINDOW, search, page);
-    }
+    if (this.scans(search)) return this.short.pageWithin(SCAN_WINDOW, search, page);
     return this.page(search, page);
   }
 
   page(search: string, page: number): LookupResult {
-    const skip = (page - 1) * PAGE;
-    if ([...search].length < INDEXED_KEY_LENGTH) {
-      if (search !== '' || this.short instanceof MemoryLookup) return this.short.page(search, page);
-      // Rowids 1, 2, … in lookup order: a page is a rowid range, read row by row because FTS5 scans its
-      // whole table for a range but seeks for one rowid.
-      const size = this.listSize();
-      const read = this.statements.get(`SELECT value, text FROM ${this.table} WHERE rowid = ?`);
-      const entries: LookupEntry[] = [];
-      for (let rowid = skip + 1; rowid <= Math.min(size, skip + PAGE); rowid += 1) {
-        entries.push(read.get(rowid) as LookupEntry);
-      }
-      return { results: entries, pagination: { more: skip + PAGE < size } };
-    }
+    if ([...search].length < INDEXED_KEY_LENGTH) return this.short.page(search, page);
+    // Rowids 1, 2, … are the list's lookup order, so the matches come in order and the walk stops once the
+    // page is full; a list an import has added to since it was written in order sorts its matches instead.
+    const ordered = this.statements
+      .get('SELECT ordered FROM lookup_lists WHERE list = ?')
+      .pluck()
+      .get(this.list);
     const entries = this.statements
       .get(
-        `SELECT value, text FROM ${this.table} WHERE ${this.table} MATCH ? ORDER BY rowid LIMIT ? OFFSET ?`,
+        `SELECT value, text FROM ${this.table} WHERE ${this.table} MATCH ?
+         ORDER BY ${ordered === 1 ? 'rowid' : 'text'} LIMIT ? OFFSET ?`,
       )
-      .all(trigramPhrase(search), PAGE + 1, skip) as LookupEntry[];
+      .all(trigramPhrase(search), PAGE + 1, (page - 1) * PAGE) as LookupEntry[];
     return { results: entries.slice(0, PAGE), pagination: { more: entries.length > PAGE } };
-  }
-
-  private listSize(): number {
-    this.size ??=
-      (this.statements.get('SELECT size FROM lookup_lists WHERE list = ?').pluck().get(this.list) as
-        number | undefined) ?? 0;
-    return this.size;
   }
 }
 
 /**
- * A scan of a unique, indexed column too large to hold in memory, for keys too short for the lookup index.
- * The column's index is read in order and stops once the page is full, which is quick for common
- * substrings; rare ones read the whole index once.
+ * Where a list's values are read in lookup order by a scan: a table, its value and text columns (equal
+ * for plain lists), and the rows of the list, each read from an index in text order.
  */
-export class ColumnScanLookup implements LookupSource {
-  private readonly statements: StatementCache;
-  private readonly table: string;
-  private readonly column: string;
+export interface ScanSource {
+  table: string;
+  value: string;
+  text: string;
+  /** `column = ?` restricting the table to the list, and its value. */
+  where?: { column: string; value: string };
+}
 
-  constructor(statements: StatementCache, table: string, column: string) {
+/**
+ * A scan of a list in lookup order, for keys too short for the lookup index. The index is read in order
+ * and stops once the page is full, which is quick for common substrings; rare ones read the whole list.
+ */
+export class ScanLookup implements LookupSource {
+  private readonly statements: StatementCache;
+  private readonly source: ScanSource;
+  private readonly restrict: string;
+  private readonly params: string[];
+
+  constructor(statements: StatementCache, source: ScanSource) {
     this.statements = statements;
-    this.table = table;
-    this.column = column;
+    this.source = source;
+    this.restrict = source.where ? `${source.where.column} = ?` : `${source.text} <> ''`;
+    this.params = source.where ? [source.where.value] : [];
   }
 
   page(search: string, page: number): LookupResult {
-    const match = foldedContains(this.column, search);
-    const values = this.statements
+    const { table, value, text } = this.source;
+    const match = search === '' ? { sql: '1', params: [] } : foldedContains(text, search);
+    const entries = this.statements
       .get(
-        `SELECT ${this.column} FROM ${this.table} WHERE ${match.sql} ORDER BY ${this.column} LIMIT ? OFFSET ?`,
+        `SELECT ${value} AS value, ${text} AS text FROM ${table} WHERE ${this.restrict} AND ${match.sql}
+         ORDER BY ${text} LIMIT ? OFFSET ?`,
       )
-      .pluck()
-      .all(...match.params, PAGE + 1, (page - 1) * PAGE) as string[];
-    return pageOf(values);
+      .all(...this.params, ...match.params, PAGE + 1, (page - 1) * PAGE) as LookupEntry[];
+    return pageOf(entries);
   }
 
   /**
@@ -171,45 +133,43 @@ export class ColumnScanLookup implements LookupSource {
    * hold the whole page and one match after it (which both fills the page and settles `more`).
    */
   pageWithin(window: number, search: string, page: number): LookupResult | undefined {
-    const match = foldedContains(this.column, search);
-    const values = this.statements
+    const { table, value, text } = this.source;
+    const match = foldedContains('text', search);
+    const entries = this.statements
       .get(
-        `SELECT ${this.column} FROM (SELECT ${this.column} FROM ${this.table} ORDER BY ${this.column} LIMIT ?)
-         WHERE ${match.sql} ORDER BY ${this.column} LIMIT ? OFFSET ?`,
+        `SELECT value, text FROM (SELECT ${value} AS value, ${text} AS text FROM ${table} WHERE ${this.restrict}
+                                  ORDER BY ${text} LIMIT ?)
+         WHERE ${match.sql} ORDER BY text LIMIT ? OFFSET ?`,
       )
-      .pluck()
-      .all(window, ...match.params, PAGE + 1, (page - 1) * PAGE) as string[];
-    return values.length > PAGE ? pageOf(values) : undefined;
+      .all(...this.params, window, ...match.params, PAGE + 1, (page - 1) * PAGE) as LookupEntry[];
+    return entries.length > PAGE ? pageOf(entries) : undefined;
   }
 }
 
-/** A lookup page from up to PAGE + 1 values in order: the extra one only says that a further page exists. */
-function pageOf(values: string[]): LookupResult {
-  return {
-    results: values.slice(0, PAGE).map((value) => ({ value, text: value })),
-    pagination: { more: values.length > PAGE },
-  };
+/** A lookup page from up to PAGE + 1 entries in order: the extra one only says that a further page exists. */
+function pageOf(entries: LookupEntry[]): LookupResult {
+  return { results: entries.slice(0, PAGE), pagination: { more: entries.length > PAGE } };
 }
 
 /**
- * One table's lookups over the lookup index. `scanned` names the lists too long to hold in memory, each
- * with the indexed column its short keys scan; the others are read into memory on first use.
+ * One table's lookups over the lookup index. `ownColumn` names the lists of one value per row, each with
+ * the indexed column its short keys scan; the others scan their entries in `lookup_values`.
  */
 export function indexedLookups<Field extends string>(
-  db: Database,
   statements: StatementCache,
   table: string,
   lists: Record<Field, LookupList>,
-  scanned: Partial<Record<Field, string>>,
+  ownColumn: Partial<Record<Field, string>>,
 ): Record<Field, IndexedLookup> {
   const lookups = {} as Record<Field, IndexedLookup>;
   for (const field of Object.keys(lists) as Field[]) {
-    const column = scanned[field];
-    const short =
+    const column = ownColumn[field];
+    const name = `${table}.${field}`;
+    const source: ScanSource =
       column === undefined
-        ? new MemoryLookup(() => loadList(lists[field])(db))
-        : new ColumnScanLookup(statements, table, column);
-    lookups[field] = new IndexedLookup(statements, `${table}.${field}`, short);
+        ? { table: 'lookup_values', value: 'value', text: 'text', where: { column: 'list', value: name } }
+        : { table, value: column, text: column };
+    lookups[field] = new IndexedLookup(statements, name, new ScanLookup(statements, source));
   }
   return lookups;
 }

@@ -6,7 +6,6 @@ import type { ListQuery } from '../../../shared/query/parse.ts';
 import { LINE_SET_QUANTITY_COLUMNS, LINE_SET_TOTAL_COLUMNS } from '../db/fact-storage.ts';
 import { MANIFEST_LOOKUP_LISTS } from '../db/lookup-lists.ts';
 import {
-  MANIFEST_FILTER_COLUMNS,
   manifestWhere,
   receivedWindow,
   singleLineSet,
@@ -15,6 +14,7 @@ import {
   type SingleLineSet,
 } from '../db/sqlite-query.ts';
 import { StatementCache } from '../db/statements.ts';
+import { tallyLag, tallyTotals } from '../db/tallies.ts';
 import type { IndexedLookup } from './lookups.ts';
 import { indexedLookups } from './lookups.ts';
 import { manifestPageBytes } from './page-bytes.ts';
@@ -51,8 +51,6 @@ export class ManifestsRepository {
   private readonly list: PagedList;
   private readonly search: TrigramSearch;
   private readonly lookups: Record<ManifestLookupField, IndexedLookup>;
-  private unfilteredTotals: ManifestTotalsRow | undefined;
-  private receiptLag: ReceiptLag | undefined;
 
   /** `searchListLimit`: see TrigramSearch; tests lower it to drive the many-matches path on small data. */
   constructor(db: Database, options: { searchListLimit?: number } = {}) {
@@ -65,29 +63,19 @@ export class ManifestsRepository {
       MANIFEST_QUERY.searchFields,
       options.searchListLimit,
     );
-    this.lookups = indexedLookups(db, this.statements, 'manifests', MANIFEST_LOOKUP_LISTS, {
+    this.lookups = indexedLookups(this.statements, 'manifests', MANIFEST_LOOKUP_LISTS, {
       manifest_number: 'manifest_tracking_number',
     });
   }
 
-  warm(): void {
-    for (const lookup of Object.values(this.lookups)) lookup.warm();
-    for (const column of MANIFEST_FILTER_COLUMNS) this.list.valueCounts(column);
-    this.totals({}, '');
-    this.list.count(manifestWhere({}));
-    this.lag();
+  /** Another connection has committed (an import): forget what was read from the rows before. */
+  dataChanged(): void {
+    this.list.dataChanged();
   }
 
-  /** The fewest and most days between shipment and receipt over the dataset, read once (the data is fixed). */
+  /** The fewest and most days between shipment and receipt over the dataset (a tally, db/tallies.ts). */
   private lag(): ReceiptLag {
-    this.receiptLag ??= this.statements
-      .get(
-        `SELECT coalesce(min(julianday(received_date) - julianday(shipped_date)), 0) AS minDays,
-                coalesce(max(julianday(received_date) - julianday(shipped_date)), 0) AS maxDays
-         FROM manifests`,
-      )
-      .get() as ReceiptLag;
-    return this.receiptLag;
+    return tallyLag(this.statements);
   }
 
   /** A page as the UTF-8 bytes the wire sends (page-bytes.ts). */
@@ -192,12 +180,11 @@ export class ManifestsRepository {
     const single = singleLineSet(filterFields, searchKey);
     if (single) return this.singleSetTotals(single);
     const where = manifestWhere(filterFields, this.search.clause(searchKey, 'totals'));
-    if (where.unfiltered && this.unfilteredTotals) return this.unfilteredTotals;
-    const totals = this.statements
+    // Summing a million rows per request is what the tallies save (db/tallies.ts).
+    if (where.unfiltered) return tallyTotals(this.statements, 'manifests');
+    return this.statements
       .get(`SELECT ${TOTALS_SELECT} FROM manifests t ${where.sql}`)
       .get(...where.params) as ManifestTotalsRow;
-    if (where.unfiltered) this.unfilteredTotals = totals;
-    return totals;
   }
 
   lookup(field: ManifestLookupField, search: string, page: number) {

@@ -8,18 +8,21 @@
  *
  * Deep pages of the whole table start from a bookmark: the sort key of every BOOKMARK_STEP-th row in that
  * order, noted as pages reach it. Skipping half a million index entries costs ~3.4 ms; seeking to the
- * nearest bookmark and skipping fewer than BOOKMARK_STEP costs ~0.05 ms. Bookmarks stay right because the
- * data does not change while it is served (docs/api.md).
+ * nearest bookmark and skipping fewer than BOOKMARK_STEP costs ~0.05 ms.
  *
  * A filtered or searched list cannot step from bookmark to bookmark cheaply (each step tests the filter on
  * every row it passes), but whoever reads it deep reads it page after page (an export, a pack download, a
  * grid scrolled down): each page served notes the sort key of its last row, and the next page seeks past
  * that key instead of skipping every row before it. Unnoted, a deep page of a 59,574-row search cost 158 ms
  * against 15 ms for the first; from the page before's bookmark it costs about what the first does.
+ *
+ * Bookmarks of both kinds and value counts are dropped when the data changes (an import commits,
+ * `dataChanged`) and noted again as requests need them.
  */
 import type { Sort } from '../../../shared/query/definition.ts';
 import type { Where } from '../db/sqlite-query.ts';
 import type { StatementCache } from '../db/statements.ts';
+import { tallyRows } from '../db/tallies.ts';
 
 export interface PageRequest {
   where: Where;
@@ -53,7 +56,7 @@ export class PagedList {
   private readonly statements: StatementCache;
   private readonly table: string;
   private readonly key: string;
-  private totalRows: number | undefined;
+  /** Rows holding each value of a filter column, counted as requests ask, until the data changes. */
   private readonly counts = new Map<string, Map<string, number>>();
   /** Per "<field> <direction>" of the unfiltered table: the key of row k × BOOKMARK_STEP at index k. */
   private readonly bookmarks = new Map<string, SortKey[]>();
@@ -72,18 +75,16 @@ export class PagedList {
 
   count(where: Where): number {
     if (where.count !== undefined) return where.count;
-    if (where.countOf) return this.valueCounts(where.countOf.column).get(where.countOf.value) ?? 0;
+    if (where.countOf) return this.valueCount(where.countOf.column, where.countOf.value);
     if (where.countQuery) {
       return this.statements
         .get(where.countQuery.sql)
         .pluck()
         .get(...where.countQuery.params) as number;
     }
-    if (where.unfiltered) {
-      // The dataset does not change while it is served; counting a million rows once is enough.
-      this.totalRows ??= this.statements.get(`SELECT count(*) FROM ${this.table}`).pluck().get() as number;
-      return this.totalRows;
-    }
+    // The table's row count is a tally kept current by every commit (db/tallies.ts).
+    if (where.unfiltered)
+      return tallyRows(this.statements, this.table === 'manifests' ? 'manifests' : 'generators');
     return this.statements
       .get(`SELECT count(*) FROM ${this.table} t ${where.sql}`)
       .pluck()
@@ -91,20 +92,33 @@ export class PagedList {
   }
 
   /**
-   * How many rows hold each value of a filter column, read in one pass on first use. Picking one value of
-   * one filter is the commonest request, and its count is then a map look-up instead of an index scan
-   * (0.55 ms for one state's generators, the largest part of that request).
+   * How many rows hold one value of a filter column, counted on its index the first time it is asked and
+   * remembered until the data changes. Picking one value of one filter is the commonest request, and its
+   * count is then a map look-up instead of an index scan (0.55 ms for one state's generators, the largest
+   * part of that request).
    */
-  valueCounts(column: string): Map<string, number> {
+  valueCount(column: string, value: string): number {
     let counts = this.counts.get(column);
     if (!counts) {
-      const rows = this.statements
-        .get(`SELECT ${column} AS value, count(*) AS count FROM ${this.table} t GROUP BY 1`)
-        .all() as { value: string; count: number }[];
-      counts = new Map(rows.map((row) => [row.value, row.count]));
+      counts = new Map();
       this.counts.set(column, counts);
     }
-    return counts;
+    let count = counts.get(value);
+    if (count === undefined) {
+      count = this.statements
+        .get(`SELECT count(*) FROM ${this.table} t WHERE ${column} = ?`)
+        .pluck()
+        .get(value) as number;
+      counts.set(value, count);
+    }
+    return count;
+  }
+
+  /** Forgets what depends on the rows (value counts, bookmarks): another connection has committed. */
+  dataChanged(): void {
+    this.counts.clear();
+    this.bookmarks.clear();
+    this.continuations.clear();
   }
 
   page(request: PageRequest): Row[] {

@@ -9,6 +9,7 @@ import type { Database } from 'better-sqlite3';
 import { LoginThrottle } from '../auth/throttle.ts';
 import { TokenStore } from '../auth/tokens.ts';
 import { findUser, replacePasswordHash } from '../auth/users.ts';
+import { DataWatch } from '../repositories/data-watch.ts';
 import { DetailRepository } from '../repositories/detail-repository.ts';
 import { GeneratorsRepository } from '../repositories/generators-repository.ts';
 import { ManifestsRepository } from '../repositories/manifests-repository.ts';
@@ -21,6 +22,8 @@ export interface SqliteStoreOptions {
    * off for a database that is not a file (workers open the file by its path).
    */
   readPool?: ReadPoolOptions | false;
+  /** Told when reading the generator matches again after a change fails (the log). */
+  onError?: (error: unknown) => void;
 }
 
 export function sqliteStore(db: Database, options: SqliteStoreOptions = {}): TrackerStore {
@@ -29,6 +32,14 @@ export function sqliteStore(db: Database, options: SqliteStoreOptions = {}): Tra
   const details = new DetailRepository(db);
   const onFile = !db.memory && db.name !== '';
   const pool = options.readPool === false || !onFile ? undefined : new ReadPool(db.name, options.readPool);
+  // New data while serving: an import may commit to this file at any time (repositories/data-watch.ts).
+  const watch = new DataWatch({
+    db,
+    generators,
+    manifests,
+    rebuild: pool ? () => pool.run('generatorMatches') : () => Promise.resolve(generators.matchesSnapshot()),
+    onError: options.onError ?? (() => undefined),
+  });
 
   return {
     backend: 'sqlite',
@@ -77,10 +88,11 @@ export function sqliteStore(db: Database, options: SqliteStoreOptions = {}): Tra
     },
     warm: () => {
       generators.warm();
-      manifests.warm();
       return Promise.resolve();
     },
+    checkData: () => watch.check(),
     close: async () => {
+      watch.close();
       await pool?.close();
     },
   };

@@ -22,7 +22,7 @@ import type { GeneratorTotal, ManifestTotal } from '../../../shared/query/defini
 import type { LookupPage } from '../../../shared/query/lookup.ts';
 import type { ListQuery } from '../../../shared/query/parse.ts';
 import type { Reservation, ThrottleOptions } from '../auth/throttle.ts';
-import type { Tokens } from '../auth/tokens.ts';
+import type { MaybePromise, Tokens } from '../auth/tokens.ts';
 import type { CanonicalDetail } from '../repositories/detail-repository.ts';
 
 export type GeneratorListQuery = ListQuery<GeneratorField, GeneratorFilterFields>;
@@ -34,8 +34,7 @@ export interface GeneratorPage {
   content: Record<string, unknown>[];
 }
 
-export type { Tokens };
-export type MaybePromise<T> = T | Promise<T>;
+export type { MaybePromise, Tokens };
 
 export interface GeneratorReads {
   page(query: GeneratorListQuery, signal?: AbortSignal): Promise<GeneratorPage>;
@@ -92,5 +91,11 @@ export interface TrackerStore {
   readonly accounts: Accounts;
   /** Reads what the first requests would otherwise wait for (lookup lists, unfiltered totals). */
   warm(): Promise<void>;
+  /**
+   * Before each request: takes in a change another connection committed since the last one (an import into
+   * the served database). SQLite asks its data version here; PostgreSQL checks its version row wherever it
+   * uses what it keeps in memory, so it has nothing to do.
+   */
+  checkData(): void;
   close(): Promise<void>;
 }

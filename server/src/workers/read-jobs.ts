@@ -1,6 +1,7 @@
 /**
  * The requests the read pool runs (read-pool.ts): those that scan a whole table because no index can answer
- * them (a searchKey or lookup search of one or two characters). Each is a repository call, the same one the
+ * them (a searchKey or lookup search of one or two characters), and reading the generator matches again
+ * after an import. Each is a repository call, the same one the
  * main thread would make, so its answer is the same; only the thread differs.
  */
 import type { GeneratorLookupField, ManifestLookupField } from '../../../shared/api/index.ts';
@@ -28,6 +29,8 @@ export const READ_JOBS = {
     repositories.manifests.totals(filters, searchKey),
   manifestsLookup: (repositories: Repositories, field: ManifestLookupField, search: string, page: number) =>
     repositories.manifests.lookup(field, search, page),
+  /** The generator matches read from the data as it is now, for the main thread to swap in (data-watch.ts). */
+  generatorMatches: (repositories: Repositories) => repositories.generators.matchesSnapshot(),
 };
 
 export type ReadJobs = typeof READ_JOBS;

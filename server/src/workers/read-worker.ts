@@ -5,6 +5,7 @@
  */
 import { constants, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+import { DataVersion } from '../db/data-version.ts';
 import { openDatabase } from '../db/open.ts';
 import { GeneratorsRepository } from '../repositories/generators-repository.ts';
 import { ManifestsRepository } from '../repositories/manifests-repository.ts';
@@ -26,6 +27,7 @@ if (!port) throw new Error('read-worker.ts runs only as a worker thread');
 if (process.platform === 'linux') setPriority(constants.priority.PRIORITY_LOW);
 const { dbPath, gate } = workerData as ReadWorkerData;
 let repositories: Repositories | undefined;
+let version: DataVersion | undefined;
 
 port.on('message', (job: ReadJobMessage) => {
   // A test holds jobs here to show the main thread answers while one is in flight (ReadPoolOptions.gate).
@@ -35,6 +37,11 @@ port.on('message', (job: ReadJobMessage) => {
     if (!repositories) {
       const db = openDatabase(dbPath, { readonly: true });
       repositories = { generators: new GeneratorsRepository(db), manifests: new ManifestsRepository(db) };
+      version = new DataVersion(db);
+    } else if (version?.changed()) {
+      // An import committed since the last job: what this worker's repositories read before is dropped.
+      repositories.generators.dataChanged();
+      repositories.manifests.dataChanged();
     }
     const run = READ_JOBS[job.name] as (repositories: Repositories, ...args: unknown[]) => unknown;
     reply = { id: job.id, ok: true, result: run(repositories, ...job.args) };

@@ -1,0 +1,338 @@
+/**
+ * npm run bench:import [-- --append N]
+ *
+ * The importer at national scale, in EPA's file layout, written to docs/benchmarks/import.md:
+ * 1. the 1M-manifest demo dataset (data/bench-1m.db, shared with bench:server) written as EPA files
+ *    (HD_REPORTING, EM_MANIFEST, EM_TRANSPORTER, EM_WASTE_LINE parts) under data/bench-import/, once;
+ * 2. the raw baseline: the same files read and parsed and every row mapped, with no database work;
+ * 3. `npm run data:import` of them into a new database, in its own process: rows/s while loading, the
+ *    index build after, and the process's peak RSS (VmHWM, sampled);
+ * 4. appending N manifests (default 100,000: the first N of the dataset under new tracking numbers) to
+ *    that database while the tracker server serves it and a client asks for the manifests' first page
+ *    back to back: the import's time, the client's latency before and during it, and the totals, a lookup
+ *    and the list's count the client saw change.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, totalmem } from 'node:os';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import BetterSqlite3 from 'better-sqlite3';
+import { createDemoAccounts } from '../server/src/auth/demo-accounts.ts';
+import { csvRecordBatches } from '../server/src/import/csv-reader.ts';
+import { detectLayout, type HeaderMap } from '../server/src/import/epa-layouts.ts';
+import { mapRow } from '../server/src/import/epa-rows.ts';
+import { mappingContext } from '../server/src/import/run.ts';
+import { discoverSources } from '../server/src/import/sources.ts';
+import { DEMO_USERS } from '../test/helpers/demo-users.ts';
+import { writeEpaFiles, type EpaFiles } from '../test/helpers/epa-files.ts';
+import { benchDatabasePath, ensureBenchDatabase, startServerProcess } from './tracker-server.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const FILES = resolve(root, 'data/bench-import');
+const IMPORTED = resolve(root, 'data/bench-import.db');
+
+const count = (value: number) => Math.round(value).toLocaleString('en-US');
+const seconds = (ms: number) => (ms / 1000).toFixed(1);
+
+function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+/** Writes the EPA files once (kept with a note of what they hold, as the 1M build takes minutes). */
+async function ensureFiles(append: number): Promise<{ base: EpaFiles; added: EpaFiles }> {
+  const note = resolve(FILES, 'files.json');
+  if (existsSync(note)) {
+    const saved = JSON.parse(readFileSync(note, 'utf8')) as {
+      append: number;
+      base: EpaFiles;
+      added: EpaFiles;
+    };
+    if (saved.append === append) return saved;
+  }
+  const source = benchDatabasePath(1_000_000);
+  await ensureBenchDatabase(source, 1_000_000);
+  rmSync(FILES, { recursive: true, force: true });
+  mkdirSync(resolve(FILES, 'base'), { recursive: true });
+  mkdirSync(resolve(FILES, 'append'), { recursive: true });
+  const db = new BetterSqlite3(source, { readonly: true });
+  try {
+    console.error('Writing the dataset as EPA files…');
+    const base = await writeEpaFiles(db, resolve(FILES, 'base'));
+    const added = await writeEpaFiles(db, resolve(FILES, 'append'), {
+      handlers: false,
+      manifests: append,
+      suffix: 'APP',
+    });
+    writeFileSync(note, JSON.stringify({ append, base, added }));
+    return { base, added };
+  } finally {
+    db.close();
+  }
+}
+
+/** Reads, parses and maps every row of the files, storing nothing: what the import cannot go below. */
+async function rawRead(dir: string): Promise<{ ms: number; rows: number }> {
+  const context = mappingContext();
+  const started = performance.now();
+  let rows = 0;
+  for (const source of await discoverSources([dir])) {
+    const { stream } = await source.open();
+    let header: HeaderMap | undefined;
+    for await (const records of csvRecordBatches(stream as AsyncIterable<Buffer>)) {
+      for (const record of records) {
+        if (!header) {
+          const found = detectLayout(source.path, record.fields);
+          if ('error' in found) throw new Error(found.error);
+          header = found.header;
+          continue;
+        }
+        mapRow(header, record.fields, { file: source.path, line: record.line, raw: record.raw }, context);
+        rows += 1;
+      }
+    }
+  }
+  return { ms: performance.now() - started, rows };
+}
+
+interface ImportRun {
+  ms: number;
+  /** Until the sink's finish began: reading and storing the rows. */
+  loadMs: number;
+  peakRssMb: number;
+  summary: string;
+}
+
+/**
+ * The command line of `npm run data:import` as package.json writes it, Node's heap bounds included (they
+ * are what keeps the import's memory flat), run here without npm so that /proc shows the importer itself.
+ */
+function importCommand(): string[] {
+  const scripts = (
+    JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
+  const [node, ...args] = (scripts['data:import'] ?? '').split(' ');
+  if (node !== 'node') throw new Error('package.json has no data:import script run by node');
+  return args.map((arg) => (arg.startsWith('-') ? arg : resolve(root, arg)));
+}
+
+/** `npm run data:import` in its own process, its stderr read for the phases and /proc for its peak RSS. */
+function importProcess(db: string, dir: string): Promise<ImportRun> {
+  return new Promise((done, fail) => {
+    const started = performance.now();
+    let loadMs = Number.NaN;
+    let peak = 0;
+    let stdout = '';
+    const child = spawn(process.execPath, [...importCommand(), '--db', db, dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const sample = setInterval(() => {
+      try {
+        const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+        const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+        peak = Math.max(peak, kb);
+      } catch {
+        // The process has ended between two samples.
+      }
+    }, 100);
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (Number.isNaN(loadMs) && chunk.toString().includes('finishing'))
+        loadMs = performance.now() - started;
+    });
+    child.on('error', fail);
+    child.on('exit', (code) => {
+      clearInterval(sample);
+      if (code !== 0) fail(new Error(`data:import exited with ${code}`));
+      else done({ ms: performance.now() - started, loadMs, peakRssMb: peak / 1024, summary: stdout.trim() });
+    });
+  });
+}
+
+async function post(origin: string, token: string, path: string, body: unknown): Promise<unknown> {
+  const response = await fetch(`${origin}/api/tracker/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+  return response.json();
+}
+
+const FIRST_PAGE = {
+  pageInfo: { page: 0, pageSize: 100, filters: 'all=', selectedFields: '', sort: '' },
+  filterFields: {},
+  searchKey: '',
+};
+
+interface Seen {
+  totalElements: number;
+  shippedCount: number;
+  transporters: number;
+}
+
+/** What the client sees: the list's count, the totals box and the transporter lookup's first page. */
+async function look(origin: string, token: string): Promise<Seen> {
+  const page = (await post(origin, token, 'manifests/', {
+    ...FIRST_PAGE,
+    pageInfo: { ...FIRST_PAGE.pageInfo, pageSize: 1 },
+  })) as {
+    totalElements: number;
+  };
+  const totals = (await post(origin, token, 'manifests/aggregated_data/', {
+    filterFields: {},
+    searchKey: '',
+  })) as {
+    shipped_count: string;
+  };
+  const lookup = await fetch(
+    `${origin}/api/tracker/shipments_and_waste_volumes/filters/?field=manifest_number&page=1&search=APP`,
+    { headers: { authorization: `Bearer ${token}` } },
+  );
+  const found = (await lookup.json()) as { results: unknown[] };
+  return {
+    totalElements: page.totalElements,
+    shippedCount: Number(String(totals.shipped_count).replaceAll(/[ ,]/g, '')),
+    transporters: found.results.length,
+  };
+}
+
+async function appendWhileServing(db: string, dir: string) {
+  const setup = new BetterSqlite3(db);
+  await createDemoAccounts(setup);
+  setup.close();
+  const { origin, child } = await startServerProcess(db, { timeoutMs: 120_000 });
+  try {
+    const signIn = await fetch(`${origin}/api/tracker/auth/login/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        username: DEMO_USERS.inspector.username,
+        password: DEMO_USERS.inspector.password,
+      }),
+    });
+    const { access_token: token } = (await signIn.json()) as { access_token: string };
+    const firstPage = async () => {
+      const started = performance.now();
+      await post(origin, token, 'manifests/', FIRST_PAGE);
+      return performance.now() - started;
+    };
+    for (let warm = 0; warm < 50; warm += 1) await firstPage();
+    const before: number[] = [];
+    const quietUntil = performance.now() + 5000;
+    while (performance.now() < quietUntil) before.push(await firstPage());
+    const seenBefore = await look(origin, token);
+
+    const during: number[] = [];
+    const seen: Seen[] = [];
+    let finished = false;
+    const importing = importProcess(db, dir).finally(() => {
+      finished = true;
+    });
+    let lastLook = 0;
+    while (!finished) {
+      during.push(await firstPage());
+      if (performance.now() - lastLook > 2000) {
+        lastLook = performance.now();
+        seen.push(await look(origin, token));
+      }
+    }
+    const run = await importing;
+    const seenAfter = await look(origin, token);
+    return { run, before, during, seenBefore, seen, seenAfter };
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { append: { type: 'string', default: '100000' } } });
+  const append = Number(values.append);
+  const loadStart = loadavg();
+  const { base, added } = await ensureFiles(append);
+
+  console.error('Raw read and parse…');
+  const raw = await rawRead(resolve(FILES, 'base'));
+  console.error(`  ${count(raw.rows)} rows in ${seconds(raw.ms)} s`);
+
+  console.error('Import into a new database…');
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${IMPORTED}${suffix}`, { force: true });
+  const imported = await importProcess(IMPORTED, resolve(FILES, 'base'));
+  console.error(
+    `  ${seconds(imported.ms)} s (rows stored in ${seconds(imported.loadMs)} s), peak RSS ${imported.peakRssMb.toFixed(0)} MB`,
+  );
+
+  console.error(`Append ${count(append)} manifests while serving…`);
+  const served = await appendWhileServing(IMPORTED, resolve(FILES, 'append'));
+  console.error(
+    `  ${seconds(served.run.ms)} s; first page p99 ${percentile(served.during, 99).toFixed(1)} ms`,
+  );
+
+  const rows = base.handlers + base.manifests + base.transporters + base.wasteLines;
+  const manifestsPerSecond = (base.manifests * 1000) / imported.loadMs;
+  const rawManifestsPerSecond = (base.manifests * 1000) / raw.ms;
+  const lines = [
+    '# Import benchmark',
+    '',
+    `\`npm run bench:import\` on ${new Date().toISOString().slice(0, 10)}, ${process.platform} ${process.arch}, Node ${process.version}, ${availableParallelism()} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB.`,
+    `Load average (1, 5, 15 min), the machine shared with other work: ${loadStart.map((value) => value.toFixed(2)).join(', ')} at the start, ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(', ')} at the end.`,
+    '',
+    `Files: the 1M demo dataset (\`data/bench-1m.db\`) written in EPA's layout (\`test/helpers/epa-files.ts\`): ` +
+      `HD_REPORTING ${count(base.handlers)} handlers, EM_MANIFEST ${count(base.manifests)}, EM_TRANSPORTER ${count(base.transporters)}, ` +
+      `EM_WASTE_LINE ${count(base.wasteLines)} lines in parts of 1,000,000; ${count(rows)} rows.`,
+    '',
+    '## Into a new database',
+    '',
+    '| measure | value | target |',
+    '|---|---:|---|',
+    `| raw read, parse and map, no database (baseline) | ${seconds(raw.ms)} s, ${count(rawManifestsPerSecond)} manifests/s with their lines (${count((raw.rows * 1000) / raw.ms)} rows/s) | |`,
+    `| \`data:import\`: rows read and stored | ${seconds(imported.loadMs)} s, ${count(manifestsPerSecond)} manifests/s with their lines (${count((rows * 1000) / imported.loadMs)} rows/s), ${(manifestsPerSecond / rawManifestsPerSecond).toFixed(2)}× the baseline's rate | ≥ 50,000 manifests/s |`,
+    `| \`data:import\`: then indexes, search and lookup indexes (finalize) | ${seconds(imported.ms - imported.loadMs)} s | |`,
+    `| \`data:import\`: whole run | ${seconds(imported.ms)} s, ${count((base.manifests * 1000) / imported.ms)} manifests/s | |`,
+    `| peak RSS of the import process | ${imported.peakRssMb.toFixed(0)} MB | ≤ 300 MB |`,
+    '',
+    `## Appending ${count(added.manifests)} manifests (${count(added.wasteLines)} lines) to it while it is served`,
+    '',
+    'The tracker server (its CLI, own process) serves the imported database; one client asks for the manifests',
+    "grid's first page (100 rows with their waste lines) back to back, 5 s before the import and all through it,",
+    'and every 2 s reads the list count, the totals box and the manifest-number lookup for "APP" (the appended',
+    "manifests' suffix).",
+    '',
+    '| measure | value | target |',
+    '|---|---:|---|',
+    `| import time | ${seconds(served.run.ms)} s | ≤ 60 s |`,
+    `| first page before the import: p50 / p99 (${served.before.length} requests) | ${percentile(served.before, 50).toFixed(1)} / ${percentile(served.before, 99).toFixed(1)} ms | |`,
+    `| first page during the import: p50 / p99 (${served.during.length} requests) | ${percentile(served.during, 50).toFixed(1)} / ${percentile(served.during, 99).toFixed(1)} ms | p99 ≤ 50 ms |`,
+    `| peak RSS of the import process | ${served.run.peakRssMb.toFixed(0)} MB | ≤ 300 MB |`,
+    '',
+    'What the client saw (list count, totals box, "APP" lookup entries on page 1):',
+    '',
+    '| when | totalElements | shipped_count | lookup entries |',
+    '|---|---:|---:|---:|',
+    `| before | ${count(served.seenBefore.totalElements)} | ${count(served.seenBefore.shippedCount)} | ${served.seenBefore.transporters} |`,
+    ...served.seen.map(
+      (seen, index) =>
+        `| during, ${(index + 1) * 2} s | ${count(seen.totalElements)} | ${count(seen.shippedCount)} | ${seen.transporters} |`,
+    ),
+    `| after | ${count(served.seenAfter.totalElements)} | ${count(served.seenAfter.shippedCount)} | ${served.seenAfter.transporters} |`,
+    '',
+    'The import summaries:',
+    '',
+    '```',
+    imported.summary,
+    '',
+    served.run.summary,
+    '```',
+    '',
+  ];
+  writeFileSync(resolve(root, 'docs/benchmarks/import.md'), lines.join('\n'));
+  console.error('Wrote docs/benchmarks/import.md');
+}
+
+await main();

@@ -1,0 +1,197 @@
+/**
+ * npm run data:import -- --db FILE [--report FILE] [--restart] [--batch-rows N] <files or folders…>
+ *
+ * Imports EPA e-Manifest (EM_*) and RCRAInfo handler (HD_*) CSV files, zipped or not, and e-Manifest JSON
+ * into a tracker database, new or served (docs/import.md). Progress on standard error; the summary per
+ * file at the end; rejected and pending rows in the report. Exit code 2 for bad arguments, 1 when a file
+ * could not be read at all or the import failed.
+ */
+import { dirname, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { importFiles } from '../import/import-files.ts';
+import type { ImportEvent } from '../import/run.ts';
+import { SinkError } from '../import/sqlite/sqlite-sink.ts';
+import { JsonStreamError } from '../import/json-reader.ts';
+import { SourceError } from '../import/sources.ts';
+import { ZipError } from '../import/zip.ts';
+
+const USAGE =
+  'usage: npm run data:import -- --db FILE [--report FILE] [--restart] [--batch-rows N] <files or folders…>';
+
+function fail(message: string): never {
+  console.error(`${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+const count = (value: number) => Math.round(value).toLocaleString('en-US');
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(1)} MB`;
+}
+
+function duration(seconds: number): string {
+  if (seconds < 60) return `${Math.ceil(seconds)} s`;
+  return `${Math.floor(seconds / 60)} min ${Math.ceil(seconds % 60)} s`;
+}
+
+/** Progress lines: rewritten in place on a terminal, one every 5 s otherwise. */
+function progress(): (event: ImportEvent) => void {
+  const tty = process.stderr.isTTY;
+  let printed = 0;
+  return (event) => {
+    switch (event.kind) {
+      case 'start':
+        console.error(
+          `${event.resumed ? 'Resuming' : 'Importing'} ${event.files} file(s), ${megabytes(event.bytes)} (run ${event.runId})`,
+        );
+        return;
+      case 'file': {
+        const resume =
+          event.resumeAfterRows > 0 ? `, resuming after row ${count(event.resumeAfterRows)}` : '';
+        console.error(`${tty ? '\n' : ''}${event.path} (${event.table}${resume})`);
+        if (event.unknownColumns.length > 0) {
+          console.error(`  columns not read: ${event.unknownColumns.join(', ')}`);
+        }
+        return;
+      }
+      case 'refused':
+        console.error(`${tty ? '\n' : ''}${event.path}\n  not read: ${event.reason}`);
+        return;
+      case 'phase':
+        console.error(`${tty ? '\n' : ''}${event.phase}…`);
+        return;
+      case 'progress': {
+        const now = Date.now();
+        if (!tty && now - printed < 5000) return;
+        printed = now;
+        const left = event.secondsLeft === undefined ? '' : `, ${duration(event.secondsLeft)} left`;
+        const line =
+          `  ${megabytes(event.fileBytesRead)} of ${megabytes(event.fileBytes)}, ` +
+          `${count(event.rows)} rows (${count(event.rowsPerSecond)} rows/s${left})`;
+        if (tty) process.stderr.write(`\r${line.padEnd(78)}`);
+        else console.error(line);
+        return;
+      }
+    }
+  };
+}
+
+async function main(): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      options: {
+        db: { type: 'string' },
+        report: { type: 'string' },
+        restart: { type: 'boolean', default: false },
+        'batch-rows': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  if (!values.db) fail('--db FILE is required');
+  if (positionals.length === 0) fail('name at least one file or folder to import');
+  const db = resolve(values.db);
+  if (!existsSync(dirname(db))) fail(`the folder ${dirname(db)} does not exist`);
+  let batchRows: number | undefined;
+  if (values['batch-rows'] !== undefined) {
+    batchRows = Number(values['batch-rows']);
+    if (!Number.isInteger(batchRows) || batchRows < 1) fail(`--batch-rows must be a positive integer`);
+  }
+
+  const result = await importFiles({
+    db,
+    paths: positionals,
+    report: values.report,
+    restart: values.restart,
+    batchRows,
+    onEvent: progress(),
+  });
+  if (process.stderr.isTTY) console.error('');
+  console.error(`\nImported into ${db} in ${duration(result.seconds)}:`);
+  const header = [
+    'file',
+    'table',
+    'read',
+    'stored',
+    'updated',
+    'unchanged',
+    'skipped',
+    'rejected',
+    'pending',
+  ];
+  const rows = result.files.map((file) => [
+    file.path,
+    file.refused ? `${file.table} (not read)` : file.table,
+    ...[
+      file.counts.read,
+      file.counts.stored,
+      file.counts.updated,
+      file.counts.unchanged,
+      file.counts.skipped,
+      file.counts.rejected,
+      file.counts.pending,
+    ].map(count),
+  ]);
+  const totals = result.totals;
+  rows.push([
+    'all files',
+    '',
+    ...[
+      totals.read,
+      totals.stored,
+      totals.updated,
+      totals.unchanged,
+      totals.skipped,
+      totals.rejected,
+      totals.pending,
+    ].map(count),
+  ]);
+  const widths = header.map((name, index) =>
+    Math.max(name.length, ...rows.map((row) => (row[index] ?? '').length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, index) => (index < 2 ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0)))
+      .join('  ');
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
+  if (result.generatorsFromManifests > 0) {
+    console.error(
+      `${count(result.generatorsFromManifests)} generator(s) created from manifests (no handler file named them)`,
+    );
+  }
+  if (result.appliedFromEarlierRuns > 0) {
+    console.error(
+      `${count(result.appliedFromEarlierRuns)} row(s) kept pending by earlier imports were applied`,
+    );
+  }
+  if (result.reportPath) {
+    console.error(`${count(result.reportRows)} rejected or pending row(s) listed in ${result.reportPath}`);
+  }
+  if (result.files.some((file) => file.refused)) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  if (
+    error instanceof SinkError ||
+    error instanceof SourceError ||
+    error instanceof ZipError ||
+    error instanceof JsonStreamError
+  ) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});

@@ -1,0 +1,323 @@
+/**
+ * One CSV row of an EPA table to an import record, or to a rejection naming the column and the reason.
+ * A row is rejected for a missing key (tracking number, line number, handler id) or a value that does not
+ * read as its type (a date, a number); everything else the source leaves empty stays empty
+ * (docs/import.md).
+ */
+import type { GeneratorStatus } from '../data/reference.ts';
+import type { HeaderMap } from './epa-layouts.ts';
+import {
+  bareGenerator,
+  type Address,
+  type ImportRecord,
+  type Origin,
+  type Rejection,
+} from './model/records.ts';
+import { toTons, type UnitTables } from './units.ts';
+import {
+  TRACKING_NUMBER,
+  flag,
+  readCount,
+  readDate,
+  readNumber,
+  splitWasteCodes,
+  type Read,
+} from './values.ts';
+
+export interface MappingContext {
+  units: UnitTables;
+  generatorStatuses: readonly GeneratorStatus[];
+}
+
+/** Thrown inside a mapper to reject the row; caught once per row. */
+class RowProblem extends Error {
+  readonly column: string;
+  constructor(column: string, reason: string) {
+    super(reason);
+    this.column = column;
+  }
+}
+
+class Row {
+  private readonly fields: readonly string[];
+  private readonly header: HeaderMap;
+
+  constructor(fields: readonly string[], header: HeaderMap) {
+    this.fields = fields;
+    this.header = header;
+  }
+
+  /** The column's name as this file's header writes it, for the report. */
+  column(field: string): string {
+    const position = this.header.positions.get(field);
+    return position === undefined ? field : (this.header.layout.columns[field]?.[0] ?? field);
+  }
+
+  text(field: string): string {
+    const position = this.header.positions.get(field);
+    return position === undefined ? '' : (this.fields[position] ?? '').trim();
+  }
+
+  key(field: string): string {
+    const value = this.text(field);
+    if (value === '') throw new RowProblem(this.column(field), `no ${this.column(field)}`);
+    return value;
+  }
+
+  private read<T>(field: string, reader: (text: string) => Read<T>): T {
+    const result = reader(this.text(field));
+    if (!result.ok) throw new RowProblem(this.column(field), result.message);
+    return result.value;
+  }
+
+  /** The manifest tracking number, checked as emanifest.json defines it. */
+  tracking(): string {
+    const value = this.key('tracking').toUpperCase();
+    if (!TRACKING_NUMBER.test(value)) {
+      throw new RowProblem(
+        this.column('tracking'),
+        `not a manifest tracking number (9 digits and 3 letters): "${value}"`,
+      );
+    }
+    return value;
+  }
+
+  date(field: string): string {
+    return this.read(field, readDate);
+  }
+
+  number(field: string): number | undefined {
+    return this.read(field, readNumber);
+  }
+
+  count(field: string): number | undefined {
+    return this.read(field, readCount);
+  }
+
+  address(prefix: string): Address {
+    return {
+      streetNumber: this.text(`${prefix}StreetNumber`),
+      street1: this.text(`${prefix}Street1`),
+      street2: this.text(`${prefix}Street2`),
+      city: this.text(`${prefix}City`),
+      state: this.text(`${prefix}State`).toUpperCase(),
+      zip: this.text(`${prefix}Zip`),
+    };
+  }
+}
+
+const KILOGRAMS_TO_TONS = 0.00110231131;
+
+/**
+ * FED WASTE GENERATOR (1, 2, 3, N) or GENSTATUS (LQG, SQG, VSG, N) as the tracker's code (LQG, SQG, VSQG, N)
+ * and its description, from federal_generator_status.csv; an unknown code is kept as it is.
+ */
+function generatorStatus(
+  context: MappingContext,
+  fedCode: string,
+  genStatus: string,
+): { code: string; text: string } {
+  for (const [field, code] of [
+    ['FED_WASTE_GENERATOR', fedCode],
+    ['GENSTATUS', genStatus],
+  ] as const) {
+    if (code === '') continue;
+    const status = context.generatorStatuses.find(
+      (row) => row.field === field && row.code.toUpperCase() === code.toUpperCase(),
+    );
+    if (status) {
+      return {
+        code: status.label === 'Not a generator' ? 'N' : status.label,
+        text: status.description.split(' (')[0] ?? status.description,
+      };
+    }
+  }
+  const code = fedCode || genStatus;
+  return { code, text: code };
+}
+
+type Mapper = (row: Row, context: MappingContext) => ImportRecord['record'];
+
+const MAPPERS: Record<HeaderMap['layout']['table'], { kind: ImportRecord['kind']; map: Mapper }> = {
+  EM_MANIFEST: {
+    kind: 'manifest',
+    map: (row) => {
+      const generator = bareGenerator(row.key('generatorId').toUpperCase(), row.text('generatorName'));
+      generator.location = row.address('GeneratorLocation');
+      generator.mailing = row.address('GeneratorMail');
+      const updated = row.date('updated');
+      generator.updated = updated;
+      const tons = row.number('totalTons');
+      const kilograms = row.number('totalKilograms');
+      return {
+        trackingNumber: row.tracking(),
+        updatedDate: updated,
+        shippedDate: row.date('shipped'),
+        receivedDate: row.date('received'),
+        generator,
+        facilityEpaId: row.text('facilityId').toUpperCase(),
+        facilityName: row.text('facilityName'),
+        totalTons: tons ?? (kilograms === undefined ? undefined : kilograms * KILOGRAMS_TO_TONS),
+      };
+    },
+  },
+  EM_WASTE_LINE: {
+    kind: 'wasteLine',
+    map: (row, context) => {
+      const line = row.count('line');
+      if (line === undefined || line < 1)
+        throw new RowProblem(row.column('line'), `no ${row.column('line')}`);
+      let tons = row.number('tons');
+      const kilograms = row.number('kilograms');
+      if (tons === undefined && kilograms !== undefined) tons = kilograms * KILOGRAMS_TO_TONS;
+      const quantity = row.number('quantity');
+      const density = row.number('density');
+      if (tons === undefined && quantity !== undefined) {
+        tons = toTons(
+          context.units,
+          quantity,
+          row.text('unit'),
+          density === undefined ? undefined : { value: density, unit: row.text('densityUnit') },
+        );
+      }
+      return {
+        trackingNumber: row.tracking(),
+        lineNumber: line,
+        dotHazardous: flag(row.text('dotHazardous')),
+        dotIdNumber: row.text('dotId').toUpperCase(),
+        dotDescription: row.text('dotDescription') || row.text('nonHazardousDescription'),
+        containerCount: row.count('containers') ?? 0,
+        containerType: row.text('containerType').toUpperCase(),
+        epaWaste: flag(row.text('epaWaste')),
+        tons,
+        federalWasteCodes: splitWasteCodes(row.text('federalCodes')),
+        managementMethodCode: row.text('methodCode').toUpperCase(),
+        managementMethodDescription: row.text('methodDescription'),
+      };
+    },
+  },
+  EM_TRANSPORTER: {
+    kind: 'transporter',
+    map: (row) => {
+      const order = row.count('order');
+      if (order === undefined || order < 1)
+        throw new RowProblem(row.column('order'), `no ${row.column('order')}`);
+      return {
+        trackingNumber: row.tracking(),
+        order,
+        epaId: row.text('id').toUpperCase(),
+        name: row.text('name'),
+      };
+    },
+  },
+  EM_FEDERAL_WASTE_CODE: {
+    kind: 'wasteCode',
+    map: (row) => {
+      const line = row.count('line');
+      if (line === undefined || line < 1)
+        throw new RowProblem(row.column('line'), `no ${row.column('line')}`);
+      return { trackingNumber: row.tracking(), lineNumber: line, code: row.key('code').toUpperCase() };
+    },
+  },
+  HD_REPORTING: {
+    kind: 'generator',
+    map: (row, context) => {
+      const generator = bareGenerator(row.key('id').toUpperCase(), row.text('name'));
+      generator.source = 'handler';
+      // HD_REPORTING has no street number column: LOCATION STREET1 holds the whole street line.
+      generator.location = {
+        streetNumber: '',
+        street1: row.text('street1'),
+        street2: row.text('street2'),
+        city: row.text('city'),
+        state: row.text('state').toUpperCase(),
+        zip: row.text('zip'),
+      };
+      const naics = row.text('naics');
+      generator.naics = naics === '' ? [] : [{ code: naics, active: true }];
+      const status = generatorStatus(context, row.text('fedGenerator'), row.text('genStatus'));
+      generator.federalGeneratorCode = status.code;
+      generator.federalGeneratorStatus = status.text;
+      generator.landType = row.text('landType');
+      generator.shortTermGenerator = flag(row.text('shortTerm'));
+      generator.importer = flag(row.text('importer'));
+      generator.mixedWasteGenerator = flag(row.text('mixedWaste'));
+      generator.transporter = flag(row.text('transporter'));
+      generator.transferFacility = flag(row.text('transferFacility'));
+      generator.latitude = row.text('latitude');
+      generator.longitude = row.text('longitude');
+      generator.updated = row.date('lastChange') || row.date('received');
+      // ACTIVE SITE is five activity flags, '-' where inactive: any flag set means an active site.
+      const active = row.text('activeSite');
+      generator.registrationStatus = active === '' ? '' : /[A-Z]/i.test(active) ? 'Active' : 'Inactive';
+      return generator;
+    },
+  },
+  HD_HANDLER: {
+    kind: 'generator',
+    map: (row, context) => {
+      const generator = bareGenerator(row.key('id').toUpperCase(), row.text('name'));
+      generator.source = 'handler';
+      generator.location = row.address('Location');
+      generator.mailing = row.address('Mailing');
+      generator.contactName = [row.text('contactFirst'), row.text('contactLast')].filter(Boolean).join(' ');
+      generator.contactPhone = row.text('contactPhone');
+      generator.contactEmail = row.text('contactEmail');
+      const status = generatorStatus(context, row.text('fedGenerator'), '');
+      generator.federalGeneratorCode = status.code;
+      generator.federalGeneratorStatus = status.text;
+      generator.landType = row.text('landType');
+      generator.shortTermGenerator = flag(row.text('shortTerm'));
+      generator.importer = flag(row.text('importer'));
+      generator.mixedWasteGenerator = flag(row.text('mixedWaste'));
+      generator.transporter = flag(row.text('transporter'));
+      generator.transferFacility = flag(row.text('transferFacility'));
+      generator.publicNotes = row.text('publicNotes');
+      generator.latitude = row.text('latitude');
+      generator.longitude = row.text('longitude');
+      generator.updated = row.date('received');
+      return generator;
+    },
+  },
+  HD_NAICS: {
+    kind: 'naics',
+    map: (row) => ({
+      epaHandlerId: row.key('id').toUpperCase(),
+      code: row.key('code'),
+      sequence: row.count('sequence') ?? 1,
+    }),
+  },
+};
+
+export type RowOutcome = { record: ImportRecord } | { rejection: Rejection } | { skipped: string };
+
+/** One data row of a file whose header was read as `header`. */
+export function mapRow(
+  header: HeaderMap,
+  fields: readonly string[],
+  origin: Origin,
+  context: MappingContext,
+): RowOutcome {
+  if (fields.length !== header.width) {
+    const what = fields.length < header.width ? 'a cut line' : 'an unquoted comma or a broken line';
+    return {
+      rejection: {
+        ...origin,
+        column: '',
+        reason: `${fields.length} fields where the header has ${header.width}: ${what}`,
+      },
+    };
+  }
+  const row = new Row(fields, header);
+  if (header.layout.table === 'HD_HANDLER' && flag(row.text('current')) === 'N') {
+    return { skipped: 'not the handler’s current record' };
+  }
+  const { kind, map } = MAPPERS[header.layout.table];
+  try {
+    return { record: { kind, record: map(row, context), origin } as ImportRecord };
+  } catch (error) {
+    if (error instanceof RowProblem)
+      return { rejection: { ...origin, column: error.column, reason: error.message } };
+    throw error;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * An import into a SQLite tracker database file: the sink opened, the run, the report written beside the
+ * database (or where asked), the sink closed whatever happens. What `npm run data:import` and the
+ * benchmark call.
+ */
+import { basename, dirname, join } from 'node:path';
+import { writeReport } from './report.ts';
+import { runImport, type ImportEvent, type ImportResult } from './run.ts';
+import { SqliteSink } from './sqlite/sqlite-sink.ts';
+
+export interface ImportFilesOptions {
+  db: string;
+  paths: readonly string[];
+  /** The report's path; default `<db>.import-<run>.csv` beside the database. */
+  report?: string;
+  restart?: boolean;
+  batchRows?: number;
+  onEvent?: (event: ImportEvent) => void;
+}
+
+export interface ImportFilesResult extends ImportResult {
+  /** Where the report was written, when any row was rejected or left pending. */
+  reportPath: string | undefined;
+  reportRows: number;
+}
+
+export async function importFiles(options: ImportFilesOptions): Promise<ImportFilesResult> {
+  const sink = new SqliteSink(options.db);
+  try {
+    const result = await runImport({
+      sink,
+      paths: options.paths,
+      restart: options.restart,
+      batchRows: options.batchRows,
+      onEvent: options.onEvent,
+    });
+    const path =
+      options.report ?? join(dirname(options.db), `${basename(options.db)}.import-${result.runId}.csv`);
+    const reportRows = await writeReport(path, sink.reportRows());
+    return { ...result, reportPath: reportRows > 0 ? path : undefined, reportRows };
+  } finally {
+    await sink.close();
+  }
+}

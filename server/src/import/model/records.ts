@@ -1,0 +1,162 @@
+/**
+ * What the importer hands a database: EPA's rows read, checked and mapped to the tracker's terms (tons,
+ * YYYY-MM-DD, Y/N flags), independent of any database. The readers and mappers (csv-reader.ts,
+ * json-reader.ts, epa-tables.ts, emanifest-json.ts) produce these; a sink (sink.ts) stores them. Field by
+ * field, where each comes from is in docs/import.md.
+ */
+
+/** Where a row came from, for the report: the file, its first physical line and the line as read. */
+export interface Origin {
+  file: string;
+  line: number;
+  raw: string;
+}
+
+export interface Address {
+  streetNumber: string;
+  street1: string;
+  street2: string;
+  city: string;
+  state: string;
+  zip: string;
+}
+
+export const EMPTY_ADDRESS: Address = {
+  streetNumber: '',
+  street1: '',
+  street2: '',
+  city: '',
+  state: '',
+  zip: '',
+};
+
+/** Which source a generator's own details came from: a handler file, or only the manifests naming it. */
+export type GeneratorSource = 'handler' | 'manifest';
+
+export interface GeneratorRecord {
+  epaHandlerId: string;
+  name: string;
+  location: Address;
+  mailing: Address;
+  contactName: string;
+  contactPhone: string;
+  contactEmail: string;
+  /** NAICS codes, the primary first; each active unless the source says otherwise. */
+  naics: { code: string; active: boolean }[];
+  /** The federal generator status as the tracker codes it (LQG, SQG, VSQG, N); '' when the source has none. */
+  federalGeneratorCode: string;
+  /** Its description (Large Quantity Generator, …). */
+  federalGeneratorStatus: string;
+  landType: string;
+  shortTermGenerator: string;
+  mixedWasteGenerator: string;
+  transporter: string;
+  transferFacility: string;
+  importer: string;
+  latitude: string;
+  longitude: string;
+  publicNotes: string;
+  stateHandlerId: string;
+  /** 'Active', 'Inactive' or ''. */
+  registrationStatus: string;
+  /** The source's own change date (YYYY-MM-DD); a newer one replaces an older, '' always loses. */
+  updated: string;
+  source: GeneratorSource;
+}
+
+export interface WasteLineRecord {
+  trackingNumber: string;
+  lineNumber: number;
+  dotHazardous: string;
+  dotIdNumber: string;
+  dotDescription: string;
+  containerCount: number;
+  containerType: string;
+  epaWaste: string;
+  /** Tons as the source gives them or as its unit and density convert; undefined when neither says. */
+  tons: number | undefined;
+  federalWasteCodes: string[];
+  managementMethodCode: string;
+  managementMethodDescription: string;
+}
+
+export interface TransporterRecord {
+  trackingNumber: string;
+  order: number;
+  epaId: string;
+  name: string;
+}
+
+export interface ManifestRecord {
+  trackingNumber: string;
+  /** YYYY-MM-DD or '' when the source has no change date. */
+  updatedDate: string;
+  shippedDate: string;
+  receivedDate: string;
+  generator: GeneratorRecord;
+  facilityEpaId: string;
+  facilityName: string;
+  /** The manifest's own total; undefined to sum its lines. */
+  totalTons: number | undefined;
+  /** From e-Manifest JSON, which carries the whole manifest: its transporters and lines replace any stored. */
+  transporters?: TransporterRecord[];
+  lines?: WasteLineRecord[];
+}
+
+/** One row of EM_FEDERAL_WASTE_CODE: a code on one waste line. */
+export interface WasteCodeRecord {
+  trackingNumber: string;
+  lineNumber: number;
+  code: string;
+}
+
+/** One row of HD_NAICS: a NAICS code of one handler's source record. */
+export interface NaicsRecord {
+  epaHandlerId: string;
+  code: string;
+  /** 1 for the primary code. */
+  sequence: number;
+}
+
+export type ImportRecord =
+  | { kind: 'generator'; record: GeneratorRecord; origin: Origin }
+  | { kind: 'manifest'; record: ManifestRecord; origin: Origin }
+  | { kind: 'wasteLine'; record: WasteLineRecord; origin: Origin }
+  | { kind: 'transporter'; record: TransporterRecord; origin: Origin }
+  | { kind: 'wasteCode'; record: WasteCodeRecord; origin: Origin }
+  | { kind: 'naics'; record: NaicsRecord; origin: Origin };
+
+/** A row that is not stored, with why: it goes to the report whole. */
+export interface Rejection extends Origin {
+  column: string;
+  reason: string;
+}
+
+/** A generator with nothing but its id and name: the rest is filled by whatever the source gives. */
+export function bareGenerator(epaHandlerId: string, name: string): GeneratorRecord {
+  return {
+    epaHandlerId,
+    name,
+    location: EMPTY_ADDRESS,
+    mailing: EMPTY_ADDRESS,
+    contactName: '',
+    contactPhone: '',
+    contactEmail: '',
+    naics: [],
+    federalGeneratorCode: '',
+    federalGeneratorStatus: '',
+    landType: '',
+    shortTermGenerator: '',
+    mixedWasteGenerator: '',
+    transporter: '',
+    transferFacility: '',
+    importer: '',
+    latitude: '',
+    longitude: '',
+    publicNotes: '',
+    stateHandlerId: '',
+    registrationStatus: '',
+    updated: '',
+    source: 'manifest',
+  };
+}

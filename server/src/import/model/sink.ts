@@ -1,0 +1,109 @@
+/**
+ * Where imported records go: the contract between the importer (reading, parsing and mapping EPA files,
+ * run.ts) and one database. SQLite's writer is sqlite/sqlite-sink.ts; another database adds its own
+ * beside it. A sink owns what needs the stored data: whether a row is new, changed, older or conflicting,
+ * rows kept pending until their manifest arrives, and each file's progress, written in the same
+ * transaction as the rows so that an import stopped at any point resumes where it stopped.
+ */
+import type { ImportRecord, Rejection } from './records.ts';
+
+/** What happened to a file's rows. */
+export interface FileCounts {
+  /** Data rows read (the header not counted). */
+  read: number;
+  /** New rows stored. */
+  stored: number;
+  /** Rows that replaced a stored one (a newer UPDATED DATE, a corrected value). */
+  updated: number;
+  /** Rows equal to what is stored. */
+  unchanged: number;
+  /** Rows that do not apply: an older version than stored, a handler's non-current record. */
+  skipped: number;
+  /** Rows in the report, not stored. */
+  rejected: number;
+  /** Rows whose manifest (or handler, or waste line) is not known yet, kept until it arrives. */
+  pending: number;
+}
+
+export const NO_COUNTS: FileCounts = {
+  read: 0,
+  stored: 0,
+  updated: 0,
+  unchanged: 0,
+  skipped: 0,
+  rejected: 0,
+  pending: 0,
+};
+
+export function addCounts(a: FileCounts, b: FileCounts): FileCounts {
+  return {
+    read: a.read + b.read,
+    stored: a.stored + b.stored,
+    updated: a.updated + b.updated,
+    unchanged: a.unchanged + b.unchanged,
+    skipped: a.skipped + b.skipped,
+    rejected: a.rejected + b.rejected,
+    pending: a.pending + b.pending,
+  };
+}
+
+/** One input file as the run knows it; `key` names it across attempts (path, size and modification time). */
+export interface SourceFile {
+  key: string;
+  path: string;
+  bytes: number;
+}
+
+/** How far an earlier attempt of this run got with a file. */
+export interface FileProgress {
+  /** Data rows already read and written: a resumed read skips them. */
+  rowsDone: number;
+  done: boolean;
+  counts: FileCounts;
+}
+
+export interface SinkBatch {
+  file: SourceFile;
+  records: ImportRecord[];
+  rejections: Rejection[];
+  /** Rows read that do not apply (mapping said so before the sink saw them). */
+  skipped: number;
+  /** Rows this batch covers, records, rejections and skipped ones together. */
+  rows: number;
+  /** The file's rows read so far, this batch included: where a resumed read starts. */
+  rowsDone: number;
+  /** The last batch of the file. */
+  fileDone: boolean;
+}
+
+export interface RunStart {
+  runId: number;
+  /** True when an earlier attempt of the same run (same files) had stopped before the end. */
+  resumed: boolean;
+  progress: Map<string, FileProgress>;
+}
+
+export interface RunFinish {
+  /** Each file's counts over the whole run (every attempt), by file key. */
+  counts: Map<string, FileCounts>;
+  /** Rows of this run still pending, per file key. */
+  pendingByFile: Map<string, number>;
+  /** Rows kept pending by earlier runs that this run's data let through. */
+  appliedFromEarlierRuns: number;
+  /** Generators created from manifests because no handler file named them. */
+  generatorsFromManifests: number;
+}
+
+export interface ImportSink {
+  /**
+   * Starts a run over these files, or resumes the unfinished run over the same files unless `restart`.
+   */
+  begin(files: readonly SourceFile[], options: { restart: boolean }): Promise<RunStart>;
+  /** Stores one batch in one transaction with the file's progress and its rejected rows; returns its counts. */
+  write(batch: SinkBatch): Promise<FileCounts>;
+  /** After the last batch: settles what the serving queries read and closes the run. */
+  finish(onPhase?: (phase: string) => void): Promise<RunFinish>;
+  /** The run's rejected rows and the rows it leaves pending, in file and line order, for the report. */
+  reportRows(): AsyncIterable<Rejection>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,256 @@
+/**
+ * One import: every source file read in order (sources.ts), each row mapped (epa-rows.ts,
+ * emanifest-json.ts) and handed to the sink in batches of bounded size, one transaction each; then the
+ * sink's finish. Memory is one batch whatever the files' size. An import stopped at any point and started
+ * again over the same files resumes after the last batch written (the sink keeps each file's progress).
+ */
+import { performance } from 'node:perf_hooks';
+import { loadReference } from '../data/reference.ts';
+import { csvRecordBatches } from './csv-reader.ts';
+import { mapJsonValue } from './emanifest-json.ts';
+import { detectLayout, type HeaderMap } from './epa-layouts.ts';
+import { mapRow, type MappingContext } from './epa-rows.ts';
+import { jsonValueBatches } from './json-reader.ts';
+import type { ImportRecord, Origin, Rejection } from './model/records.ts';
+import { NO_COUNTS, addCounts, type FileCounts, type ImportSink, type RunFinish } from './model/sink.ts';
+import { discoverSources } from './sources.ts';
+import { loadUnits } from './units.ts';
+
+/** Rows per transaction: bounds memory and how long a reader waits to see new rows. */
+export const CSV_BATCH_ROWS = 20_000;
+/** A JSON manifest carries its lines and transporters: fewer per transaction. */
+export const JSON_BATCH_ROWS = 2_000;
+
+export interface ImportOptions {
+  sink: ImportSink;
+  paths: readonly string[];
+  /** Start over rather than resume an unfinished run over the same files. */
+  restart?: boolean;
+  /** Rows per batch; defaults as above (tests lower it to cross batch boundaries on small files). */
+  batchRows?: number;
+  onEvent?: (event: ImportEvent) => void;
+}
+
+export interface FileSummary {
+  path: string;
+  /** The table read (EM_MANIFEST, …) or JSON. */
+  table: string;
+  bytes: number;
+  counts: FileCounts;
+  /** Header columns the importer does not read. */
+  unknownColumns: string[];
+  /** Why the file was not read at all, when it was not. */
+  refused?: string;
+}
+
+export type ImportEvent =
+  | { kind: 'start'; files: number; bytes: number; resumed: boolean; runId: number }
+  | { kind: 'file'; path: string; table: string; resumeAfterRows: number; unknownColumns: string[] }
+  | {
+      kind: 'progress';
+      path: string;
+      fileBytesRead: number;
+      fileBytes: number;
+      rows: number;
+      rowsPerSecond: number;
+      secondsLeft: number | undefined;
+    }
+  | { kind: 'refused'; path: string; reason: string }
+  | { kind: 'phase'; phase: string };
+
+export interface ImportResult extends Omit<RunFinish, 'counts'> {
+  runId: number;
+  resumed: boolean;
+  files: FileSummary[];
+  seconds: number;
+  totals: FileCounts;
+}
+
+export function mappingContext(): MappingContext {
+  return { units: loadUnits(), generatorStatuses: loadReference().generatorStatuses };
+}
+
+class Batcher {
+  records: ImportRecord[] = [];
+  rejections: Rejection[] = [];
+  skipped = 0;
+  rows = 0;
+
+  add(outcome: { record: ImportRecord } | { rejection: Rejection } | { skipped: string }): void {
+    this.rows += 1;
+    if ('record' in outcome) this.records.push(outcome.record);
+    else if ('rejection' in outcome) this.rejections.push(outcome.rejection);
+    else this.skipped += 1;
+  }
+
+  take(): Pick<Batcher, 'records' | 'rejections' | 'skipped' | 'rows'> {
+    const batch = {
+      records: this.records,
+      rejections: this.rejections,
+      skipped: this.skipped,
+      rows: this.rows,
+    };
+    this.records = [];
+    this.rejections = [];
+    this.skipped = 0;
+    this.rows = 0;
+    return batch;
+  }
+}
+
+export async function runImport(options: ImportOptions): Promise<ImportResult> {
+  const started = performance.now();
+  const { sink, onEvent } = options;
+  const context = mappingContext();
+  const sources = await discoverSources(options.paths);
+  const run = await sink.begin(sources, { restart: options.restart ?? false });
+  const totalBytes = sources.reduce((sum, source) => sum + source.storedBytes, 0);
+  onEvent?.({
+    kind: 'start',
+    files: sources.length,
+    bytes: totalBytes,
+    resumed: run.resumed,
+    runId: run.runId,
+  });
+
+  let bytesBefore = 0;
+  let rowsRead = 0;
+  const summaries: FileSummary[] = [];
+  for (const source of sources) {
+    const progress = run.progress.get(source.key);
+    const summary: FileSummary = {
+      path: source.path,
+      table: source.format === 'json' ? 'JSON' : (source.table ?? '?'),
+      bytes: source.bytes,
+      counts: progress?.counts ?? NO_COUNTS,
+      unknownColumns: [],
+    };
+    summaries.push(summary);
+    if (progress?.done) {
+      bytesBefore += source.storedBytes;
+      continue;
+    }
+    const skip = progress?.rowsDone ?? 0;
+    const { stream, storedBytesRead } = await source.open();
+    const batcher = new Batcher();
+    let rowsDone = skip;
+    const batchRows = options.batchRows ?? (source.format === 'json' ? JSON_BATCH_ROWS : CSV_BATCH_ROWS);
+    const flush = async (fileDone: boolean) => {
+      const batch = batcher.take();
+      rowsDone += batch.rows;
+      rowsRead += batch.rows;
+      const counts = await sink.write({ file: source, ...batch, rowsDone, fileDone });
+      summary.counts = addCounts(summary.counts, counts);
+      const seconds = (performance.now() - started) / 1000;
+      const bytesDone = bytesBefore + storedBytesRead();
+      const bytesPerSecond = bytesDone / Math.max(seconds, 1e-3);
+      onEvent?.({
+        kind: 'progress',
+        path: source.path,
+        fileBytesRead: storedBytesRead(),
+        fileBytes: source.storedBytes,
+        rows: rowsRead,
+        rowsPerSecond: rowsRead / Math.max(seconds, 1e-3),
+        secondsLeft: bytesPerSecond > 0 ? (totalBytes - bytesDone) / bytesPerSecond : undefined,
+      });
+    };
+    const refuse = async (reason: string, origin: Origin) => {
+      summary.refused = reason;
+      onEvent?.({ kind: 'refused', path: source.path, reason });
+      batcher.add({ rejection: { ...origin, column: '', reason: `file not read: ${reason}` } });
+      stream.destroy();
+      await flush(true);
+    };
+    try {
+      if (source.format === 'csv') {
+        let header: HeaderMap | undefined;
+        let row = 0;
+        reading: for await (const records of csvRecordBatches(stream as AsyncIterable<Buffer>)) {
+          for (const record of records) {
+            const origin = { file: source.path, line: record.line, raw: record.raw };
+            if (!header) {
+              const found = detectLayout(source.path, record.fields);
+              if ('error' in found) {
+                await refuse(found.error, origin);
+                break reading;
+              }
+              header = found.header;
+              summary.table = header.layout.table;
+              summary.unknownColumns = header.unknown;
+              onEvent?.({
+                kind: 'file',
+                path: source.path,
+                table: summary.table,
+                resumeAfterRows: skip,
+                unknownColumns: header.unknown,
+              });
+              continue;
+            }
+            row += 1;
+            if (row <= skip) continue;
+            if (record.unterminated) {
+              batcher.add({
+                rejection: {
+                  ...origin,
+                  column: '',
+                  reason: 'the file ends inside a quoted field: a cut last line',
+                },
+              });
+            } else {
+              batcher.add(mapRow(header, record.fields, origin, context));
+            }
+            if (batcher.rows >= batchRows) await flush(false);
+          }
+        }
+        if (!summary.refused) {
+          if (!header) await refuse('the file is empty (no header)', { file: source.path, line: 1, raw: '' });
+          else await flush(true);
+        }
+      } else {
+        onEvent?.({
+          kind: 'file',
+          path: source.path,
+          table: 'JSON',
+          resumeAfterRows: skip,
+          unknownColumns: [],
+        });
+        let row = 0;
+        for await (const values of jsonValueBatches(stream as AsyncIterable<Buffer>)) {
+          for (const value of values) {
+            row += 1;
+            if (row <= skip) continue;
+            const origin = { file: source.path, line: value.line, raw: value.raw };
+            if (value.error !== undefined) {
+              batcher.add({ rejection: { ...origin, column: '', reason: value.error } });
+            } else {
+              batcher.add(mapJsonValue(value.value, origin, context));
+            }
+            if (batcher.rows >= batchRows) await flush(false);
+          }
+        }
+        await flush(true);
+      }
+    } catch (error) {
+      stream.destroy();
+      throw error;
+    }
+    bytesBefore += source.storedBytes;
+  }
+
+  onEvent?.({ kind: 'phase', phase: 'finishing' });
+  const finish = await sink.finish((phase) => onEvent?.({ kind: 'phase', phase }));
+  for (const [index, source] of sources.entries()) {
+    const counts = finish.counts.get(source.key);
+    const summary = summaries[index];
+    if (counts && summary) summary.counts = counts;
+  }
+  const { counts: _counts, ...rest } = finish;
+  return {
+    ...rest,
+    runId: run.runId,
+    resumed: run.resumed,
+    files: summaries,
+    seconds: (performance.now() - started) / 1000,
+    totals: summaries.reduce((sum, file) => addCounts(sum, file.counts), NO_COUNTS),
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * The files an import reads: the paths given, folders walked, zip archives opened entry by entry; each
+ * classed as CSV (an EPA table, told by its header) or e-Manifest JSON, and put in the order that lets rows
+ * find what they belong to: handlers, then manifests, transporters, waste lines, waste codes, then JSON
+ * (which carries whole manifests). Numbered parts (EM_WASTE_LINE_0.csv, _1, …) in number order.
+ */
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, extname, join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { CsvParser } from './csv-reader.ts';
+import { detectLayout, tableOfName, type TableName } from './epa-layouts.ts';
+import type { SourceFile } from './model/sink.ts';
+import { zipEntries, zipEntryStream, type ZipEntry } from './zip.ts';
+
+export type SourceFormat = 'csv' | 'json';
+
+export interface Source extends SourceFile {
+  format: SourceFormat;
+  /** The table its name says, if any (the header decides when reading). */
+  table: TableName | undefined;
+  /** Its bytes as stored: a zip entry's compressed size, which is what progress counts. */
+  storedBytes: number;
+  open(): Promise<{ stream: Readable; storedBytesRead: () => number }>;
+}
+
+export class SourceError extends Error {}
+
+const CSV = new Set(['.csv', '.txt']);
+const JSON_EXTENSIONS = new Set(['.json', '.jsonl', '.ndjson']);
+
+const ORDER: readonly (TableName | 'JSON')[] = [
+  'HD_REPORTING',
+  'HD_HANDLER',
+  'HD_NAICS',
+  'EM_MANIFEST',
+  'EM_TRANSPORTER',
+  'EM_WASTE_LINE',
+  'EM_FEDERAL_WASTE_CODE',
+];
+
+function formatOf(name: string): SourceFormat | undefined {
+  const extension = extname(name).toLowerCase();
+  if (CSV.has(extension)) return 'csv';
+  if (JSON_EXTENSIONS.has(extension)) return 'json';
+  return undefined;
+}
+
+function part(name: string): number {
+  const match = /(\d+)\.[a-z]+$/i.exec(name);
+  return match ? Number(match[1]) : -1;
+}
+
+function rank(source: Source): number {
+  if (source.format === 'json') return ORDER.length + 1;
+  const index = source.table ? ORDER.indexOf(source.table) : -1;
+  return index < 0 ? ORDER.length : index;
+}
+
+function fileSource(path: string, bytes: number, modified: number, format: SourceFormat): Source {
+  const name = basename(path);
+  return {
+    key: `${path}|${bytes}|${modified}`,
+    path,
+    bytes,
+    storedBytes: bytes,
+    format,
+    table: format === 'csv' ? tableOfName(name) : undefined,
+    open: () => {
+      const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+      return Promise.resolve({ stream, storedBytesRead: () => stream.bytesRead });
+    },
+  };
+}
+
+function zipSource(path: string, modified: number, entry: ZipEntry, format: SourceFormat): Source {
+  return {
+    key: `${path}!${entry.name}|${entry.size}|${modified}`,
+    path: `${path}!${entry.name}`,
+    bytes: entry.size,
+    storedBytes: entry.compressedSize,
+    format,
+    table: format === 'csv' ? tableOfName(entry.name) : undefined,
+    open: async () => {
+      const opened = await zipEntryStream(path, entry);
+      return { stream: opened.stream, storedBytesRead: opened.storedBytesRead };
+    },
+  };
+}
+
+async function collect(path: string, into: Source[]): Promise<void> {
+  let info;
+  try {
+    info = await stat(path);
+  } catch {
+    throw new SourceError(`no file or folder at ${path}`);
+  }
+  if (info.isDirectory()) {
+    const names = (await readdir(path)).sort();
+    for (const name of names) {
+      if (name.startsWith('.')) continue;
+      await collect(join(path, name), into);
+    }
+    return;
+  }
+  const modified = Math.round(info.mtimeMs);
+  if (extname(path).toLowerCase() === '.zip') {
+    for (const entry of await zipEntries(path, info.size)) {
+      const format = formatOf(entry.name);
+      if (format) into.push(zipSource(path, modified, entry, format));
+    }
+    return;
+  }
+  const format = formatOf(path);
+  if (!format) throw new SourceError(`${path}: not a .csv, .txt, .json, .jsonl, .ndjson or .zip file`);
+  into.push(fileSource(path, info.size, modified, format));
+}
+
+/** The table a CSV file's header says, for one whose name does not. */
+async function peekTable(source: Source): Promise<TableName | undefined> {
+  const { stream } = await source.open();
+  try {
+    const parser = new CsvParser();
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const [header] = parser.push(chunk);
+      if (header) {
+        const found = detectLayout(source.path, header.fields);
+        return 'header' in found ? found.header.layout.table : undefined;
+      }
+    }
+    return undefined;
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** Every file the paths name, in reading order. */
+export async function discoverSources(paths: readonly string[]): Promise<Source[]> {
+  const sources: Source[] = [];
+  for (const path of paths) await collect(resolve(path), sources);
+  for (const source of sources) {
+    if (source.format === 'csv' && !source.table) source.table = await peekTable(source);
+  }
+  const seen = new Set<string>();
+  const unique = sources.filter((source) => !seen.has(source.key) && Boolean(seen.add(source.key)));
+  return unique
+    .map((source, index) => ({ source, index }))
+    .sort(
+      (a, b) =>
+        rank(a.source) - rank(b.source) ||
+        (a.source.table === b.source.table ? part(a.source.path) - part(b.source.path) : 0) ||
+        a.index - b.index,
+    )
+    .map(({ source }) => source);
+}

@@ -1,0 +1,165 @@
+/**
+ * The SQL that keeps what the serving queries read beside the rows up to date (derived.ts runs it): per
+ * manifest and per generator aggregates, line sets and their per-value totals, built from the query
+ * definition's reductions and the fact storage's columns.
+ */
+import { MANIFEST_QUERY, type Reduction } from '../../../../shared/query/definition.ts';
+import {
+  LINE_SET_QUANTITY_COLUMNS,
+  LINE_SET_TOTAL_COLUMNS,
+  MANIFEST_FACT_SETS,
+} from '../../db/fact-storage.ts';
+import { partialTotalsSql } from '../../db/sqlite-query.ts';
+import { LAG_SELECT, tallySelect } from '../../db/tallies.ts';
+
+export const IDS = 'SELECT value FROM json_each(?)';
+
+export const MANIFEST_AGGREGATES_SQL = `
+UPDATE manifests SET
+  transporter = coalesce((SELECT coalesce(nullif(t.name, ''), t.epa_id) FROM manifest_transporters t
+                          WHERE t.manifest_id = manifests.id AND t.transporter_order = 1), ''),
+  container_count = coalesce((SELECT sum(w.container_count) FROM waste_lines w WHERE w.manifest_id = manifests.id), 0),
+  waste_stream_count = (SELECT count(*) FROM waste_lines w WHERE w.manifest_id = manifests.id),
+  total_waste_quantity_tons = coalesce(source_total_tons,
+    (SELECT round(coalesce(sum(w.waste_quantity_tons), 0), 4) FROM waste_lines w WHERE w.manifest_id = manifests.id))
+WHERE id IN (${IDS});
+UPDATE waste_lines SET transporter = coalesce((SELECT t.epa_id FROM manifest_transporters t
+    WHERE t.manifest_id = waste_lines.manifest_id AND t.transporter_order = 1), '')
+WHERE manifest_id IN (${IDS});`;
+
+/** The same for every manifest at once, after a bulk load (joins instead of a subquery per row). */
+export const ALL_MANIFEST_AGGREGATES_SQL = `
+UPDATE manifests SET container_count = t.containers, waste_stream_count = t.lines,
+  total_waste_quantity_tons = coalesce(manifests.source_total_tons, t.tons)
+FROM (SELECT manifest_id, sum(container_count) AS containers, count(*) AS lines,
+             round(sum(waste_quantity_tons), 4) AS tons
+      FROM waste_lines GROUP BY manifest_id) t
+WHERE manifests.id = t.manifest_id;
+UPDATE manifests SET total_waste_quantity_tons = source_total_tons
+WHERE source_total_tons IS NOT NULL AND waste_stream_count = 0;
+UPDATE manifests SET transporter = coalesce(nullif(t.name, ''), t.epa_id)
+FROM manifest_transporters t WHERE t.manifest_id = manifests.id AND t.transporter_order = 1;
+UPDATE waste_lines SET transporter = t.epa_id
+FROM manifest_transporters t
+WHERE t.manifest_id = waste_lines.manifest_id AND t.transporter_order = 1 AND waste_lines.transporter <> t.epa_id;`;
+
+export const MANIFEST_SUMS_SQL = `SELECT ${tallySelect('manifests')} FROM manifests WHERE id IN (${IDS})`;
+export const GENERATOR_SUMS_SQL = `SELECT ${tallySelect('generators')} FROM generators WHERE id IN (${IDS})`;
+export const LAG_SQL = `SELECT ${LAG_SELECT} FROM manifests WHERE id IN (${IDS})`;
+
+/** Each generator's statuses, for the generators whose own rows a batch wrote. */
+export const GENERATOR_STATUS_SQL = `
+DELETE FROM generator_statuses WHERE generator_id IN (${IDS});
+INSERT OR IGNORE INTO generator_statuses (status, generator_id)
+SELECT registration_status, id FROM generators WHERE registration_status <> '' AND id IN (${IDS})
+UNION ALL
+SELECT federal_generator_status_universe, id FROM generators
+WHERE federal_generator_status_universe <> '' AND id IN (${IDS});`;
+
+/**
+ * What the batch's manifests add to their generators' sets: a batch that only adds rows (new manifests, new
+ * lines) only adds to them, so they grow from the touched manifests alone, never from all of a generator's.
+ */
+export const GENERATOR_GROWTH_SQL = `
+INSERT OR IGNORE INTO generator_shipped_years (year, generator_id)
+SELECT DISTINCT substr(shipped_date, 1, 4), generator_id FROM manifests WHERE id IN (${IDS}) AND shipped_date <> '';
+INSERT OR IGNORE INTO generator_handling_codes (code, generator_id)
+SELECT DISTINCT w.management_method_code, m.generator_id
+FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
+WHERE m.id IN (${IDS}) AND w.management_method_code <> '';
+INSERT OR IGNORE INTO generator_waste_codes (code, generator_id)
+SELECT DISTINCT trim(j.value), m.generator_id
+FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id,
+     json_each('["' || replace(w.federal_waste_codes, ',', '","') || '"]') j
+WHERE m.id IN (${IDS}) AND w.federal_waste_codes <> '' AND trim(j.value) <> '';`;
+
+/** The generators' texts read from their sets and method counts (cheap: a generator's sets are short). */
+export const GENERATOR_TEXT_SQL = `
+UPDATE generators SET
+  shipped_years = coalesce((SELECT group_concat(year, ',') FROM (SELECT year FROM generator_shipped_years
+                            WHERE generator_id = generators.id ORDER BY year)), ''),
+  federal_waste_codes = coalesce((SELECT group_concat(code, ',') FROM (SELECT code FROM generator_waste_codes
+                                  WHERE generator_id = generators.id ORDER BY code)), ''),
+  mmc_count = (SELECT count(*) FROM generator_handling_codes WHERE generator_id = generators.id),
+  management_method_code = coalesce((SELECT code FROM generator_method_lines WHERE generator_id = generators.id
+                                     ORDER BY lines DESC, code LIMIT 1), '')
+WHERE id IN (${IDS});`;
+
+export const METHOD_LINES_SQL = `SELECT m.generator_id, w.management_method_code, count(*)
+FROM waste_lines w JOIN manifests m ON m.id = w.manifest_id
+WHERE m.id IN (${IDS}) AND w.management_method_code <> '' GROUP BY 1, 2`;
+
+export const SHIPPED_SQL = `SELECT generator_id, total(total_waste_quantity_tons), count(*), total(container_count)
+FROM manifests WHERE id IN (${IDS}) GROUP BY generator_id`;
+
+/**
+ * derive.ts's per-generator sets and totals worked out again from all of some generators' rows: for those
+ * whose manifests lost something (Touched.rewrittenGenerators), which no growth can express.
+ */
+export const GENERATOR_SQL = `
+DELETE FROM generator_shipped_years WHERE generator_id IN (${IDS});
+DELETE FROM generator_waste_codes WHERE generator_id IN (${IDS});
+DELETE FROM generator_handling_codes WHERE generator_id IN (${IDS});
+DELETE FROM generator_method_lines WHERE generator_id IN (${IDS});
+INSERT INTO generator_method_lines (generator_id, code, lines)
+SELECT m.generator_id, w.management_method_code, count(*)
+FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
+WHERE m.generator_id IN (${IDS}) AND w.management_method_code <> '' GROUP BY 1, 2;
+INSERT OR IGNORE INTO generator_shipped_years (year, generator_id)
+SELECT DISTINCT substr(shipped_date, 1, 4), generator_id FROM manifests
+WHERE generator_id IN (${IDS}) AND shipped_date <> '';
+INSERT OR IGNORE INTO generator_handling_codes (code, generator_id)
+SELECT DISTINCT w.management_method_code, m.generator_id
+FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
+WHERE m.generator_id IN (${IDS}) AND w.management_method_code <> '';
+INSERT OR IGNORE INTO generator_waste_codes (code, generator_id)
+SELECT DISTINCT trim(j.value), m.generator_id
+FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id,
+     json_each('["' || replace(w.federal_waste_codes, ',', '","') || '"]') j
+WHERE m.generator_id IN (${IDS}) AND w.federal_waste_codes <> '' AND trim(j.value) <> '';
+UPDATE generators SET
+  shipped_tons = coalesce((SELECT round(sum(total_waste_quantity_tons), 4) FROM manifests m WHERE m.generator_id = generators.id), 0),
+  shipped_count = (SELECT count(*) FROM manifests m WHERE m.generator_id = generators.id),
+  container_count = coalesce((SELECT sum(container_count) FROM manifests m WHERE m.generator_id = generators.id), 0),
+  shipped_years = coalesce((SELECT group_concat(year, ',') FROM (SELECT year FROM generator_shipped_years
+                            WHERE generator_id = generators.id ORDER BY year)), ''),
+  federal_waste_codes = coalesce((SELECT group_concat(code, ',') FROM (SELECT code FROM generator_waste_codes
+                                  WHERE generator_id = generators.id ORDER BY code)), ''),
+  mmc_count = (SELECT count(*) FROM generator_handling_codes WHERE generator_id = generators.id),
+  management_method_code = coalesce((SELECT code FROM generator_method_lines WHERE generator_id = generators.id
+                                     ORDER BY lines DESC, code LIMIT 1), '')
+WHERE id IN (${IDS});`;
+
+export function lineSetsSql(): string {
+  return Object.values(MANIFEST_FACT_SETS)
+    .map(
+      ({ member, lineColumn: column }) => `
+INSERT OR IGNORE INTO manifest_line_sets
+  (member, code, shipped_date, manifest_tracking_number, manifest_id, tons, containers, streams)
+SELECT '${member}', w.${column}, m.shipped_date, m.manifest_tracking_number, m.id,
+       m.total_waste_quantity_tons, m.container_count, m.waste_stream_count
+FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
+WHERE m.id IN (${IDS}) AND w.${column} <> '';`,
+    )
+    .join('\n');
+}
+
+/**
+ * Moves the per-value totals of manifest_line_set_totals by the line sets of the batch's manifests: `sign`
+ * -1 takes out their old sets, 1 adds their new ones. The totals are the definition's, each kept rounded
+ * as it says.
+ */
+export function lineSetTotalsShiftSql(sign: 1 | -1): string {
+  const partials = partialTotalsSql(MANIFEST_QUERY.totals, (quantity) => LINE_SET_QUANTITY_COLUMNS[quantity]);
+  const columns = partials.map(([total]) => LINE_SET_TOTAL_COLUMNS[total]);
+  const updates = partials.map(([total]) => {
+    const column = LINE_SET_TOTAL_COLUMNS[total];
+    const reduction: Reduction<string> = MANIFEST_QUERY.totals[total];
+    const sum = `${column} + excluded.${column}`;
+    return `${column} = ${reduction.reduce === 'sum' && reduction.decimals !== undefined ? `round(${sum}, ${reduction.decimals})` : sum}`;
+  });
+  return `INSERT INTO manifest_line_set_totals (member, code, ${columns.join(', ')})
+SELECT member, code, ${partials.map(([, sql]) => `${sign} * ${sql}`).join(', ')}
+FROM manifest_line_sets WHERE manifest_id IN (${IDS}) GROUP BY member, code
+ON CONFLICT (member, code) DO UPDATE SET ${updates.join(', ')}`;
+}

@@ -1,0 +1,337 @@
+/**
+ * What the serving queries read beside the rows, brought up to date for the rows one import batch touched,
+ * in the batch's transaction: so a server reading the database sees each transaction whole, its rows in
+ * lists, totals, searches, lookups and profiles at once (docs/api.md "The data while serving").
+ *
+ * - every touched manifest's transporter, containers, line count and tons, and its lines' transporter id,
+ *   the stored waste-line JSON, the per-manifest
+ *   line sets and their per-value totals, the per-generator sets and shipment totals, the search index
+ *   entries and the lookup lists (db/lookup-index.ts).
+ * An import into an empty database (bulk mode) leaves all of it to one pass after the load
+ * (ALL_MANIFEST_AGGREGATES_SQL, then finalize()), several times faster than row by row.
+ */
+import type { Database, Statement } from 'better-sqlite3';
+import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../../../shared/query/definition.ts';
+import { LINE_SET_TOTAL_COLUMNS } from '../../db/fact-storage.ts';
+import { ONE_PER_ROW_LISTS, addLookupEntry, listedText, removeLookupEntry } from '../../db/lookup-index.ts';
+import { entryOf, entrySql, lookupLists, type LookupList } from '../../db/lookup-lists.ts';
+import { shiftTallies, widenLag } from '../../db/tallies.ts';
+import { WASTE_LINE_COLUMNS, wasteLine } from '../../db/waste-lines-json.ts';
+import type { Touched } from './writers.ts';
+
+import {
+  GENERATOR_GROWTH_SQL,
+  GENERATOR_SQL,
+  GENERATOR_STATUS_SQL,
+  GENERATOR_SUMS_SQL,
+  GENERATOR_TEXT_SQL,
+  IDS,
+  LAG_SQL,
+  MANIFEST_AGGREGATES_SQL,
+  MANIFEST_SUMS_SQL,
+  METHOD_LINES_SQL,
+  SHIPPED_SQL,
+  lineSetTotalsShiftSql,
+  lineSetsSql,
+} from './derived-sql.ts';
+
+/** [generator id, tons, manifests, containers] */
+type Shipped = [number, number, number, number];
+/** [generator id, management method code, lines] */
+type MethodLines = [number, string, number];
+
+/** A list's values that a batch may have added or removed. */
+type Candidates = Map<string, Set<string>>;
+
+/** Which lists each table's columns feed, for the candidates of a touched row (one-per-row lists apart). */
+function listsOf(from: string): [string, LookupList][] {
+  return lookupLists().filter(([name, list]) => list.from === from && !ONE_PER_ROW_LISTS.has(name));
+}
+
+export class DerivedData {
+  private readonly db: Database;
+  private readonly incremental: boolean;
+  private readonly statements = new Map<string, Statement>();
+  /** Old search index entries and list values of the rows the batch changed, read before it changed them. */
+  private readonly oldSearch = {
+    manifests: new Map<number, unknown[]>(),
+    generators: new Map<number, unknown[]>(),
+  };
+  private readonly candidates: Candidates = new Map();
+  /** The method line counts of the manifests the batch changed, as they were before (beforeChange). */
+  private oldMethodLines: MethodLines[] = [];
+
+  constructor(db: Database, incremental: boolean) {
+    this.db = db;
+    this.incremental = incremental;
+  }
+
+  private sql(text: string): Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  private exec(text: string, ids: string): void {
+    // Multi-statement SQL with one JSON parameter each: run statement by statement, binding it where used.
+    for (const part of text.split(';\n')) {
+      const statement = part.trim();
+      if (statement === '') continue;
+      const count = statement.split(IDS).length - 1;
+      this.sql(statement).run(...Array.from({ length: count }, () => ids));
+    }
+  }
+
+  private candidate(list: string, value: unknown): void {
+    if (typeof value !== 'string' || value === '') return;
+    let values = this.candidates.get(list);
+    if (!values) {
+      values = new Set();
+      this.candidates.set(list, values);
+    }
+    values.add(value);
+  }
+
+  /** Before an existing row first changes in a batch: its index entry and the list values it held. */
+  readonly beforeChange = (table: 'manifests' | 'generators', id: number): void => {
+    if (!this.incremental) return;
+    const fields = table === 'manifests' ? MANIFEST_QUERY.searchFields : GENERATOR_QUERY.searchFields;
+    const lists = listsOf(table);
+    const row = this.sql(
+      `SELECT ${[...fields, ...lists.map(([, list]) => list.column)].join(', ')} FROM ${table} WHERE id = ?`,
+    )
+      .raw()
+      .get(id) as unknown[];
+    this.oldSearch[table].set(id, row.slice(0, fields.length));
+    lists.forEach(([name], index) => this.candidate(name, row[fields.length + index]));
+    if (table === 'manifests') {
+      this.oldMethodLines.push(
+        ...(this.sql(METHOD_LINES_SQL)
+          .raw()
+          .all(JSON.stringify([id])) as MethodLines[]),
+      );
+    }
+  };
+
+  /** Brings the derived data of the batch's touched rows up to date. */
+  afterBatch(touched: Touched): void {
+    if (!this.incremental) return;
+    const manifests = JSON.stringify([...touched.manifests]);
+    const generators = JSON.stringify([...touched.generators]);
+    const manifestsBefore = this.sums(MANIFEST_SUMS_SQL, manifests);
+    const shippedBefore = this.sql(SHIPPED_SQL)
+      .raw()
+      .all(JSON.stringify([...touched.existingManifests])) as Shipped[];
+    if (touched.manifests.size > 0) this.exec(MANIFEST_AGGREGATES_SQL, manifests);
+    this.noteSetValues(touched, manifests, generators);
+    if (touched.manifests.size > 0) {
+      this.wasteLinesJson(touched.manifests);
+      this.lineSets(manifests);
+    }
+    const generatorsBefore = this.sums(GENERATOR_SUMS_SQL, generators);
+    this.generators(touched, manifests, shippedBefore);
+    this.tallies(touched, manifests, generators, manifestsBefore, generatorsBefore);
+    this.search('manifests', MANIFEST_QUERY.searchFields, touched.manifests);
+    this.search('generators', GENERATOR_QUERY.searchFields, [
+      ...touched.newGenerators,
+      ...touched.existingGenerators,
+    ]);
+    this.noteRowValues('manifests', touched.manifests);
+    this.noteRowValues('generators', touched.generators);
+    this.noteSetValues(touched, manifests, generators);
+    this.lookups();
+    this.newRows('manifests.manifest_number', 'manifests', 'manifest_tracking_number', touched.newManifests);
+    this.newRows('generators.epa_handler_id', 'generators', 'epa_handler_id', touched.newGenerators);
+  }
+
+  /** A one-per-row list's entries for the rows the batch created. */
+  private newRows(name: string, table: string, column: string, ids: Set<number>): void {
+    if (ids.size === 0) return;
+    const values = this.sql(`SELECT ${column} FROM ${table} WHERE id IN (${IDS})`)
+      .pluck()
+      .all(JSON.stringify([...ids])) as string[];
+    for (const value of values) addLookupEntry(this.db, name, { value, text: value });
+  }
+
+  /**
+   * The generators of the batch's manifests brought up to date: those whose manifests only gained rows by
+   * growing their sets and moving their shipment totals and method counts by the difference, those whose
+   * manifests lost something by working them out again whole.
+   */
+  private generators(touched: Touched, manifests: string, shippedBefore: Shipped[]): void {
+    const rewritten = touched.rewrittenGenerators;
+    if (touched.manifests.size > 0) this.exec(GENERATOR_GROWTH_SQL, manifests);
+    // Shipment totals: each generator's touched manifests after the batch less what they held before it.
+    const shipped = new Map<number, [number, number, number]>();
+    const move = (rows: Shipped[], sign: 1 | -1) => {
+      for (const [generator, tons, count, containers] of rows) {
+        if (rewritten.has(generator)) continue;
+        const sum = shipped.get(generator) ?? [0, 0, 0];
+        shipped.set(generator, [sum[0] + sign * tons, sum[1] + sign * count, sum[2] + sign * containers]);
+      }
+    };
+    move(shippedBefore, -1);
+    move(this.sql(SHIPPED_SQL).raw().all(manifests) as Shipped[], 1);
+    const addShipped = this.sql(
+      `UPDATE generators SET shipped_tons = round(shipped_tons + ?, 4), shipped_count = shipped_count + ?,
+         container_count = container_count + ? WHERE id = ?`,
+    );
+    for (const [generator, [tons, count, containers]] of shipped)
+      addShipped.run(tons, count, containers, generator);
+    // Method line counts the same way, from what beforeChange read and what the lines hold now.
+    const lines = new Map<string, number>();
+    const count = (generator: number, code: string, change: number) => {
+      if (rewritten.has(generator)) return;
+      const key = `${generator}\u0000${code}`;
+      lines.set(key, (lines.get(key) ?? 0) + change);
+    };
+    for (const [generator, code, number] of this.oldMethodLines) count(generator, code, -number);
+    this.oldMethodLines = [];
+    for (const [generator, code, number] of this.sql(METHOD_LINES_SQL)
+      .raw()
+      .all(manifests) as MethodLines[]) {
+      count(generator, code, number);
+    }
+    const addLines = this.sql(
+      `INSERT INTO generator_method_lines (generator_id, code, lines) VALUES (?, ?, ?)
+       ON CONFLICT (generator_id, code) DO UPDATE SET lines = lines + excluded.lines`,
+    );
+    for (const [key, change] of lines) {
+      if (change === 0) continue;
+      const [generator, code] = key.split('\u0000');
+      addLines.run(Number(generator), code, change);
+    }
+    this.sql('DELETE FROM generator_method_lines WHERE lines <= 0').run();
+    if (rewritten.size > 0) this.exec(GENERATOR_SQL, JSON.stringify([...rewritten]));
+    const own = JSON.stringify([...touched.newGenerators, ...touched.existingGenerators]);
+    if (touched.newGenerators.size + touched.existingGenerators.size > 0)
+      this.exec(GENERATOR_STATUS_SQL, own);
+    if (touched.generators.size > 0) this.exec(GENERATOR_TEXT_SQL, JSON.stringify([...touched.generators]));
+  }
+
+  private sums(sql: string, ids: string): number[] {
+    return this.sql(sql).raw().get(ids) as number[];
+  }
+
+  /** The dataset's tallies moved by what the batch changed (db/tallies.ts). */
+  private tallies(
+    touched: Touched,
+    manifests: string,
+    generators: string,
+    manifestsBefore: number[],
+    generatorsBefore: number[],
+  ): void {
+    shiftTallies(this.db, 'manifests', {
+      before: manifestsBefore,
+      after: this.sums(MANIFEST_SUMS_SQL, manifests),
+      added: touched.newManifests.size,
+    });
+    shiftTallies(this.db, 'generators', {
+      before: generatorsBefore,
+      after: this.sums(GENERATOR_SUMS_SQL, generators),
+      added: touched.newGenerators.size,
+    });
+    const [lagMin, lagMax] = this.sums(LAG_SQL, manifests) as (number | null)[];
+    if (lagMin !== null && lagMin !== undefined) widenLag(this.db, { minDays: lagMin, maxDays: lagMax ?? 0 });
+  }
+
+  /** The values the set-fed lists hold for the touched rows (called before and after they are rebuilt). */
+  private noteSetValues(touched: Touched, manifests: string, generators: string): void {
+    for (const [name, list] of lookupLists()) {
+      const ids = list.from === 'manifest_line_sets' ? manifests : generators;
+      const key = list.from === 'manifest_line_sets' ? 'manifest_id' : 'generator_id';
+      if (list.from === 'manifests' || list.from === 'generators') continue;
+      if ((key === 'manifest_id' ? touched.manifests : touched.generators).size === 0) continue;
+      const values = this.sql(
+        `SELECT DISTINCT ${list.column} FROM ${list.from} WHERE ${key} IN (${IDS})${list.where ? ` AND ${list.where}` : ''}`,
+      )
+        .pluck()
+        .all(ids) as string[];
+      for (const value of values) this.candidate(name, value);
+    }
+  }
+
+  private noteRowValues(table: 'manifests' | 'generators', ids: Iterable<number>): void {
+    const lists = listsOf(table);
+    const list = [...ids];
+    if (list.length === 0) return;
+    const rows = this.sql(
+      `SELECT ${lists.map(([, each]) => each.column).join(', ')} FROM ${table} WHERE id IN (${IDS})`,
+    )
+      .raw()
+      .all(JSON.stringify(list)) as unknown[][];
+    for (const row of rows) lists.forEach(([name], index) => this.candidate(name, row[index]));
+  }
+
+  private wasteLinesJson(ids: Set<number>): void {
+    const read = this.sql(
+      `SELECT m.manifest_tracking_number, ${WASTE_LINE_COLUMNS.map((column) => `w.${column}`).join(', ')}
+       FROM waste_lines w JOIN manifests m ON m.id = w.manifest_id
+       WHERE w.manifest_id = ? ORDER BY w.waste_line_number`,
+    ).raw();
+    const remove = this.sql('DELETE FROM manifest_waste_lines_json WHERE manifest_id = ?');
+    const insert = this.sql('INSERT INTO manifest_waste_lines_json (manifest_id, json) VALUES (?, ?)');
+    for (const id of ids) {
+      remove.run(id);
+      const lines = (read.all(id) as unknown[][]).map(([number, ...values]) => wasteLine(number, values));
+      if (lines.length > 0) insert.run(id, JSON.stringify(lines));
+    }
+  }
+
+  /** The touched manifests' line sets replaced, and each value's totals moved by the difference. */
+  private lineSets(ids: string): void {
+    const shift = (sign: 1 | -1) => this.sql(lineSetTotalsShiftSql(sign)).run(ids);
+    shift(-1);
+    this.sql(`DELETE FROM manifest_line_sets WHERE manifest_id IN (${IDS})`).run(ids);
+    this.exec(lineSetsSql(), ids);
+    shift(1);
+    this.sql(`DELETE FROM manifest_line_set_totals WHERE ${LINE_SET_TOTAL_COLUMNS.shipped_count} <= 0`).run();
+  }
+
+  /**
+   * Replaces the search index entries of these rows whose search fields changed: the old entry out (as read
+   * before), the new one in. A row that only gained waste lines keeps its entry: trigram index writes are
+   * the dearest part of an import batch (bench:import).
+   */
+  private search(table: 'manifests' | 'generators', fields: readonly string[], ids: Iterable<number>): void {
+    const index = `${table}_search`;
+    const remove = this.sql(
+      `INSERT INTO ${index} (${index}, rowid, ${fields.join(', ')}) VALUES ('delete', ?, ${fields.map(() => '?').join(', ')})`,
+    );
+    const insert = this.sql(
+      `INSERT INTO ${index} (rowid, ${fields.join(', ')}) VALUES (?, ${fields.map(() => '?').join(', ')})`,
+    );
+    const read = this.sql(`SELECT ${fields.join(', ')} FROM ${table} WHERE id = ?`).raw();
+    const old = this.oldSearch[table];
+    for (const id of ids) {
+      const before = old.get(id);
+      const now = read.get(id) as unknown[];
+      if (before && before.every((value, position) => value === now[position])) continue;
+      if (before) remove.run(id, ...before);
+      insert.run(id, ...now);
+    }
+    old.clear();
+  }
+
+  /** Each candidate value in or out of its lookup list, as its source now holds it. */
+  private lookups(): void {
+    const lists = new Map(lookupLists());
+    for (const [name, values] of this.candidates) {
+      const list = lists.get(name);
+      if (!list) continue;
+      const source = this.sql(entrySql(list)).raw();
+      for (const value of values) {
+        const row = source.get(value) as [string, string | null] | undefined;
+        const entry = row ? entryOf(row) : undefined;
+        const current = listedText(this.db, name, value);
+        if (entry?.text === current) continue;
+        if (current !== undefined) removeLookupEntry(this.db, name, value);
+        if (entry) addLookupEntry(this.db, name, entry);
+      }
+    }
+    this.candidates.clear();
+  }
+}

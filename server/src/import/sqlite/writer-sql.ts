@@ -1,0 +1,224 @@
+/**
+ * What the import writers (writers.ts, generator-writer.ts) share: the columns each record kind writes, every
+ * statement they run (written once: a prepared statement is found by its text, whose hash a string computes
+ * once), the outcome of applying a row, and what a batch touched.
+ */
+import type { Database, Statement } from 'better-sqlite3';
+import type { GeneratorRecord } from '../model/records.ts';
+
+export type Outcome =
+  'stored' | 'updated' | 'unchanged' | 'skipped' | { pending: string } | { rejected: string; column: string };
+
+/** What a generator created from manifests says in its public notes. */
+export const FROM_MANIFESTS_NOTE =
+  'Not in the RCRAInfo handler files imported: created from the generator details on its manifests.';
+
+const GENERATOR_COLUMNS = [
+  'generator_name',
+  'physical_address',
+  'location_street_number',
+  'location_street_1',
+  'location_street_2',
+  'location_city',
+  'location_state',
+  'location_zip',
+  'mail_street_number',
+  'mail_street_1',
+  'mail_street_2',
+  'mail_city',
+  'mail_state',
+  'mail_zip',
+  'contact_name',
+  'contact_phone_number',
+  'contact_email',
+  'registration_status',
+  'state_handler_id',
+  'federal_generator_status_universe',
+  'federal_generator_status_universe_code',
+  'land_type',
+  'short_term_generator_activity',
+  'mixed_waste_generator',
+  'transporter_activity',
+  'transfer_facility_activity',
+  'importer_activity',
+  'location_latitude',
+  'location_longitude',
+  'public_notes',
+  'record_source',
+  'source_updated',
+] as const;
+
+export function generatorValues(record: GeneratorRecord): (string | number)[] {
+  const { location, mailing } = record;
+  return [
+    record.name,
+    [location.streetNumber, location.street1].filter((part) => part !== '').join(' '),
+    location.streetNumber,
+    location.street1,
+    location.street2,
+    location.city,
+    location.state,
+    location.zip,
+    mailing.streetNumber,
+    mailing.street1,
+    mailing.street2,
+    mailing.city,
+    mailing.state,
+    mailing.zip,
+    record.contactName,
+    record.contactPhone,
+    record.contactEmail,
+    record.registrationStatus,
+    record.stateHandlerId,
+    record.federalGeneratorStatus,
+    record.federalGeneratorCode,
+    record.landType,
+    record.shortTermGenerator,
+    record.mixedWasteGenerator,
+    record.transporter,
+    record.transferFacility,
+    record.importer,
+    record.latitude,
+    record.longitude,
+    record.source === 'manifest' ? FROM_MANIFESTS_NOTE : record.publicNotes,
+    record.source,
+    record.updated,
+  ];
+}
+
+const MANIFEST_COLUMNS = [
+  'generator_id',
+  'generator_name',
+  'generator_epa_id',
+  'generator_location_state',
+  'designated_facility_name',
+  'designated_facility_epa_id',
+  'shipped_date',
+  'received_date',
+  'updated_date',
+  'source_total_tons',
+] as const;
+
+export const LINE_COLUMNS = [
+  'usdot_haz_indicator',
+  'usdot_id_number',
+  'usdot_desc',
+  'container_count',
+  'container_type_code',
+  'epa_waste_indicator',
+  'waste_quantity_tons',
+  'federal_waste_codes',
+  'management_method_code',
+  'mmc_and_desc',
+] as const;
+
+const list = (columns: readonly string[]) => columns.join(', ');
+const marks = (columns: readonly string[]) => columns.map(() => '?').join(', ');
+const sets = (columns: readonly string[]) => columns.map((column) => `${column} = ?`).join(', ');
+
+/** Every statement the writers run, written once: a statement is found by its text, hashed once per string. */
+export const SQL = {
+  generator: `SELECT id, record_source, source_updated, ${list(GENERATOR_COLUMNS)} FROM generators WHERE epa_handler_id = ?`,
+  insertGenerator: `INSERT INTO generators (epa_handler_id, ${list(GENERATOR_COLUMNS)}) VALUES (?, ${marks(GENERATOR_COLUMNS)})`,
+  updateGenerator: `UPDATE generators SET ${sets(GENERATOR_COLUMNS)} WHERE id = ?`,
+  generatorId: 'SELECT id FROM generators WHERE epa_handler_id = ?',
+  generatorName: 'SELECT generator_name FROM generators WHERE id = ?',
+  primaryNaics: 'SELECT primary_naics_code FROM generators WHERE id = ?',
+  setPrimaryNaics: 'UPDATE generators SET primary_naics_code = ?, primary_naics_desc = ? WHERE id = ?',
+  deleteNaics: 'DELETE FROM generator_naics WHERE generator_id = ?',
+  upsertNaics: `INSERT OR REPLACE INTO generator_naics (generator_id, naics_code, naics_desc, is_active) VALUES (?, ?, ?, ?)`,
+  naics: 'SELECT naics_desc, is_active FROM generator_naics WHERE generator_id = ? AND naics_code = ?',
+  upsertNaicsActive: `INSERT OR REPLACE INTO generator_naics (generator_id, naics_code, naics_desc, is_active) VALUES (?, ?, ?, 'Y')`,
+  manifest: `SELECT m.id, m.generator_id, m.updated_date, m.import_run, coalesce(t.epa_id, ''),
+               ${MANIFEST_COLUMNS.map((column) => `m.${column}`).join(', ')}
+             FROM manifests m
+             LEFT JOIN manifest_transporters t ON t.manifest_id = m.id AND t.transporter_order = 1
+             WHERE m.manifest_tracking_number = ?`,
+  insertManifest: `INSERT INTO manifests (manifest_tracking_number, ${list(MANIFEST_COLUMNS)}, import_run,
+                     transporter, total_waste_quantity_tons, container_count, waste_stream_count)
+                   VALUES (?, ${marks(MANIFEST_COLUMNS)}, ?, '', 0, 0, 0)`,
+  updateManifest: `UPDATE manifests SET ${sets(MANIFEST_COLUMNS)}, import_run = ? WHERE id = ?`,
+  touchManifest: 'UPDATE manifests SET import_run = ? WHERE id = ?',
+  stale: 'SELECT 1 FROM import_stale WHERE run_id = ? AND tracking_number = ?',
+  addStale: 'INSERT OR IGNORE INTO import_stale (run_id, tracking_number) VALUES (?, ?)',
+  deleteLines: 'DELETE FROM waste_lines WHERE manifest_id = ?',
+  deleteTransporters: 'DELETE FROM manifest_transporters WHERE manifest_id = ?',
+  transporters:
+    'SELECT epa_id, name FROM manifest_transporters WHERE manifest_id = ? ORDER BY transporter_order',
+  lines: `SELECT ${list(LINE_COLUMNS)} FROM waste_lines WHERE manifest_id = ? ORDER BY waste_line_number`,
+  line: `SELECT ${list(LINE_COLUMNS)} FROM waste_lines WHERE manifest_id = ? AND waste_line_number = ?`,
+  insertLine: `INSERT OR IGNORE INTO waste_lines (manifest_id, waste_line_number, ${list(LINE_COLUMNS)}, transporter)
+               VALUES (?, ?, ${marks(LINE_COLUMNS)}, ?)`,
+  deleteLine: 'DELETE FROM waste_lines WHERE manifest_id = ? AND waste_line_number = ?',
+  lineCodes: 'SELECT federal_waste_codes FROM waste_lines WHERE manifest_id = ? AND waste_line_number = ?',
+  setLineCodes:
+    'UPDATE waste_lines SET federal_waste_codes = ? WHERE manifest_id = ? AND waste_line_number = ?',
+  transporter:
+    'SELECT epa_id, name FROM manifest_transporters WHERE manifest_id = ? AND transporter_order = ?',
+  insertTransporter:
+    'INSERT INTO manifest_transporters (manifest_id, transporter_order, epa_id, name) VALUES (?, ?, ?, ?)',
+  deleteTransporter: 'DELETE FROM manifest_transporters WHERE manifest_id = ? AND transporter_order = ?',
+} as const;
+
+export const same = (a: readonly unknown[], b: readonly unknown[]) =>
+  a.length === b.length && a.every((value, index) => value === b[index]);
+
+export interface StoredManifest {
+  id: number;
+  generator_id: number;
+  updated_date: string;
+  import_run: number;
+  values: unknown[];
+  firstTransporter: string;
+}
+
+/** What a batch changed, for derived.ts. */
+export interface Touched {
+  manifests: Set<number>;
+  generators: Set<number>;
+  /** Tracking numbers and handler ids that became known, or whose lines did: pending rows may now apply. */
+  arrived: Set<string>;
+  /** Rows that existed before the batch changed them: their search index entries must be replaced. */
+  existingManifests: Set<number>;
+  existingGenerators: Set<number>;
+  /** Rows this batch created. */
+  newManifests: Set<number>;
+  newGenerators: Set<number>;
+  /**
+   * Generators whose manifests lost something (a manifest replaced by a newer version, a waste line
+   * corrected): their sets and totals are worked out again from their rows; the others' only grow.
+   */
+  rewrittenGenerators: Set<number>;
+}
+
+export function noneTouched(): Touched {
+  return {
+    manifests: new Set(),
+    generators: new Set(),
+    arrived: new Set(),
+    existingManifests: new Set(),
+    existingGenerators: new Set(),
+    newManifests: new Set(),
+    newGenerators: new Set(),
+    rewrittenGenerators: new Set(),
+  };
+}
+
+/** Prepared statements by their text, prepared on first use. */
+export class Statements {
+  private readonly db: Database;
+  private readonly prepared = new Map<string, Statement>();
+
+  constructor(db: Database) {
+    this.db = db;
+  }
+
+  get(text: string): Statement {
+    let statement = this.prepared.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.prepared.set(text, statement);
+    }
+    return statement;
+  }
+}

@@ -1,0 +1,347 @@
+/**
+ * Each import record applied to the tracker's SQLite tables, deciding new, changed, unchanged, older,
+ * conflicting or pending against what is stored (docs/import.md "What an import does with a row"). Runs
+ * inside the sink's batch transaction; notes every manifest and generator it touches so that the batch's
+ * derived data can be brought up to date (derived.ts).
+ */
+import type { Database } from 'better-sqlite3';
+import { loadReference } from '../../data/reference.ts';
+import type {
+  ImportRecord,
+  ManifestRecord,
+  TransporterRecord,
+  WasteCodeRecord,
+  WasteLineRecord,
+} from '../model/records.ts';
+import { GeneratorWriter } from './generator-writer.ts';
+import {
+  LINE_COLUMNS,
+  SQL,
+  Statements,
+  noneTouched,
+  same,
+  type Outcome,
+  type StoredManifest,
+  type Touched,
+} from './writer-sql.ts';
+
+export { FROM_MANIFESTS_NOTE, type Outcome, type Touched } from './writer-sql.ts';
+
+export class SqliteWriters {
+  private readonly runId: number;
+  private readonly statements: Statements;
+  private readonly generators: GeneratorWriter;
+  private readonly methodDescriptions: Map<string, string>;
+  /** Whether this run has met an older manifest (only then are the stale tracking numbers looked up). */
+  private anyStale = false;
+  /** The manifest the last waste line belonged to: a file's lines of one manifest come one after another. */
+  private lastManifest: { tracking: string; stored: StoredManifest } | undefined;
+  touched: Touched = noneTouched();
+  /** Called before an existing manifest or generator is first changed in a batch (derived.ts reads its old index entry). */
+  private readonly beforeChange: (table: 'manifests' | 'generators', id: number) => void;
+
+  constructor(
+    db: Database,
+    runId: number,
+    beforeChange: (table: 'manifests' | 'generators', id: number) => void,
+  ) {
+    this.beforeChange = beforeChange;
+    this.runId = runId;
+    this.statements = new Statements(db);
+    this.generators = new GeneratorWriter(db, this.statements, () => this.touched, beforeChange);
+    // RCRAInfo's short text where there is one, as e-Manifest writes it beside the code (as the demo does).
+    this.methodDescriptions = new Map(
+      loadReference().managementMethods.map((method) => [
+        method.code,
+        method.shortDescription || method.description.toUpperCase(),
+      ]),
+    );
+    this.anyStale =
+      db.prepare('SELECT 1 FROM import_stale WHERE run_id = ? LIMIT 1').get(runId) !== undefined;
+  }
+
+  /** Generators created from manifests because no handler file named them, this run. */
+  get generatorsFromManifests(): number {
+    return this.generators.fromManifests;
+  }
+
+  private sql(text: string) {
+    return this.statements.get(text);
+  }
+
+  /** Starts a new batch's notes; the manifest cache may be stale after a rolled-back batch. */
+  startBatch(): void {
+    this.touched = noneTouched();
+    this.lastManifest = undefined;
+  }
+
+  apply(entry: ImportRecord): Outcome {
+    switch (entry.kind) {
+      case 'generator':
+        return this.generators.generator(entry.record).outcome;
+      case 'manifest':
+        return this.manifest(entry.record);
+      case 'wasteLine':
+        return this.wasteLine(entry.record);
+      case 'transporter':
+        return this.transporter(entry.record);
+      case 'wasteCode':
+        return this.wasteCode(entry.record);
+      case 'naics':
+        return this.generators.naics(entry.record);
+    }
+  }
+
+  /** Call before changing a manifest row or its lines or transporters. */
+  private changingManifest(id: number): void {
+    if (!this.touched.newManifests.has(id) && !this.touched.existingManifests.has(id)) {
+      this.beforeChange('manifests', id);
+      this.touched.existingManifests.add(id);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Manifests
+
+  /** The stored manifest with this tracking number, read whole (its values compared with a row's). */
+  private storedManifest(tracking: string): StoredManifest | undefined {
+    if (this.lastManifest?.tracking === tracking) return this.lastManifest.stored;
+    // One statement by the tracking number's index: a miss (the common case in a new database) costs one probe.
+    const row = this.sql(SQL.manifest).raw().get(tracking) as unknown[] | undefined;
+    if (row === undefined) return undefined;
+    const [id, generatorId, updated, run, firstTransporter, ...values] = row;
+    const stored: StoredManifest = {
+      id: Number(id),
+      generator_id: Number(generatorId),
+      updated_date: String(updated),
+      import_run: Number(run),
+      firstTransporter: String(firstTransporter),
+      values,
+    };
+    this.lastManifest = { tracking, stored };
+    return stored;
+  }
+
+  private isStale(tracking: string): boolean {
+    return this.anyStale && this.sql(SQL.stale).get(this.runId, tracking) !== undefined;
+  }
+
+  private manifest(record: ManifestRecord): Outcome {
+    const stored = this.storedManifest(record.trackingNumber);
+    if (stored && record.updatedDate !== '' && stored.updated_date > record.updatedDate) {
+      this.sql(SQL.addStale).run(this.runId, record.trackingNumber);
+      this.anyStale = true;
+      return 'skipped';
+    }
+    if (stored && record.updatedDate === '' && stored.updated_date !== '') return 'skipped';
+    const generator = this.generators.generator(record.generator);
+    const name = record.generator.name || (this.sql(SQL.generatorName).pluck().get(generator.id) as string);
+    const values = [
+      generator.id,
+      name,
+      record.generator.epaHandlerId,
+      record.generator.location.state,
+      record.facilityName,
+      record.facilityEpaId,
+      record.shippedDate,
+      record.receivedDate,
+      record.updatedDate,
+      record.totalTons === undefined ? null : Math.round(record.totalTons * 1e6) / 1e6,
+    ];
+    if (!stored) {
+      const id = Number(
+        this.sql(SQL.insertManifest).run(record.trackingNumber, ...values, this.runId).lastInsertRowid,
+      );
+      this.touched.newManifests.add(id);
+      this.whole(id, record);
+      this.noteManifest(id, generator.id, record.trackingNumber);
+      this.lastManifest = {
+        tracking: record.trackingNumber,
+        stored: {
+          id,
+          generator_id: generator.id,
+          updated_date: record.updatedDate,
+          import_run: this.runId,
+          firstTransporter: record.transporters?.[0]?.epaId ?? '',
+          values,
+        },
+      };
+      return 'stored';
+    }
+    const newer = record.updatedDate > stored.updated_date;
+    if (!newer) {
+      if (same(stored.values, values) && this.wholeSame(stored.id, record)) return 'unchanged';
+      return {
+        rejected: `conflicts with the stored manifest of the same UPDATED DATE (${record.updatedDate || 'none'})`,
+        column: '',
+      };
+    }
+    this.changingManifest(stored.id);
+    this.touched.generators.add(stored.generator_id);
+    this.touched.rewrittenGenerators.add(stored.generator_id);
+    this.touched.rewrittenGenerators.add(generator.id);
+    this.sql(SQL.updateManifest).run(...values, this.runId, stored.id);
+    // A newer version replaces the manifest and its lines: this version's lines and transporters follow
+    // (EM_WASTE_LINE, EM_TRANSPORTER) or come with it (JSON).
+    this.sql(SQL.deleteLines).run(stored.id);
+    this.sql(SQL.deleteTransporters).run(stored.id);
+    this.lastManifest = undefined;
+    this.whole(stored.id, record);
+    this.noteManifest(stored.id, generator.id, record.trackingNumber);
+    return 'updated';
+  }
+
+  private noteManifest(id: number, generatorId: number, tracking: string): void {
+    this.touched.manifests.add(id);
+    this.touched.generators.add(generatorId);
+    this.touched.arrived.add(tracking);
+  }
+
+  /** A JSON manifest's own transporters and lines. */
+  private whole(id: number, record: ManifestRecord): void {
+    for (const transporter of record.transporters ?? []) this.insertTransporter(id, transporter);
+    const first = record.transporters?.[0]?.epaId ?? '';
+    for (const line of record.lines ?? []) this.insertLine(id, line, first);
+  }
+
+  private wholeSame(id: number, record: ManifestRecord): boolean {
+    if (!record.lines && !record.transporters) return true;
+    const transporters = this.sql(SQL.transporters).raw().all(id) as unknown[][];
+    const wanted = (record.transporters ?? []).map((transporter) => [transporter.epaId, transporter.name]);
+    if (!same(transporters.flat(), wanted.flat())) return false;
+    const lines = this.sql(SQL.lines).raw().all(id) as unknown[][];
+    const sorted = [...(record.lines ?? [])].sort((a, b) => a.lineNumber - b.lineNumber);
+    return same(
+      lines.flat(),
+      sorted.flatMap((line) => this.lineValues(line)),
+    );
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Waste lines, transporters, waste codes
+
+  private mmcAndDescription(line: WasteLineRecord): string {
+    if (line.managementMethodCode === '') return '';
+    const description =
+      line.managementMethodDescription || this.methodDescriptions.get(line.managementMethodCode) || '';
+    return description === '' ? line.managementMethodCode : `${line.managementMethodCode} - ${description}`;
+  }
+
+  private lineValues(line: WasteLineRecord): unknown[] {
+    return [
+      line.dotHazardous,
+      line.dotIdNumber,
+      line.dotDescription,
+      line.containerCount,
+      line.containerType,
+      line.epaWaste,
+      line.tons === undefined ? 0 : Math.round(line.tons * 1e6) / 1e6,
+      line.federalWasteCodes.join(','),
+      line.managementMethodCode,
+      this.mmcAndDescription(line),
+    ];
+  }
+
+  /**
+   * A stored line equals a row when every value does, except that the stored codes may hold more: codes
+   * EM_FEDERAL_WASTE_CODE added to the line's own list are kept when the line is read again.
+   */
+  private sameLine(stored: readonly unknown[], values: readonly unknown[]): boolean {
+    const codes = LINE_COLUMNS.indexOf('federal_waste_codes');
+    if (!same(stored.toSpliced(codes, 1), values.toSpliced(codes, 1))) return false;
+    const have = new Set(String(stored[codes]).split(','));
+    return String(values[codes])
+      .split(',')
+      .every((code) => code === '' || have.has(code));
+  }
+
+  /** Inserts the line unless the manifest already has one of its number; true when it did. */
+  private insertLine(id: number, line: WasteLineRecord, transporter: string): boolean {
+    return (
+      this.sql(SQL.insertLine).run(id, line.lineNumber, ...this.lineValues(line), transporter).changes === 1
+    );
+  }
+
+  /** The manifest a row of one of its tables belongs to, or why the row cannot apply now. */
+  private owner(tracking: string): { manifest: StoredManifest } | { outcome: Outcome } {
+    if (this.isStale(tracking)) return { outcome: 'skipped' };
+    const manifest = this.storedManifest(tracking);
+    return manifest ? { manifest } : { outcome: { pending: tracking } };
+  }
+
+  /** A row that differs from the stored one: a correction, or a conflict within this run. */
+  private changed(manifest: StoredManifest, what: string): Outcome | undefined {
+    if (manifest.import_run === this.runId) {
+      return { rejected: `conflicts with the ${what} this import already stored`, column: '' };
+    }
+    this.sql(SQL.touchManifest).run(this.runId, manifest.id);
+    manifest.import_run = this.runId;
+    return undefined;
+  }
+
+  private wasteLine(line: WasteLineRecord): Outcome {
+    const found = this.owner(line.trackingNumber);
+    if ('outcome' in found) return found.outcome;
+    const owner = found.manifest;
+    const values = this.lineValues(line);
+    // A manifest this run wrote (the common case: its lines follow it) takes the line at once; only a line
+    // already there is compared, and differs only as a conflict within the run.
+    if (owner.import_run === this.runId) {
+      this.changingManifest(owner.id);
+      if (this.insertLine(owner.id, line, owner.firstTransporter)) {
+        this.noteManifest(owner.id, owner.generator_id, line.trackingNumber);
+        return 'stored';
+      }
+    }
+    const stored = this.sql(SQL.line).raw().get(owner.id, line.lineNumber) as unknown[] | undefined;
+    if (stored && this.sameLine(stored, values)) return 'unchanged';
+    if (stored) {
+      const conflict = this.changed(owner, `waste line ${line.lineNumber}`);
+      if (conflict) return conflict;
+      this.changingManifest(owner.id);
+      this.touched.rewrittenGenerators.add(owner.generator_id);
+      this.sql(SQL.deleteLine).run(owner.id, line.lineNumber);
+    }
+    this.changingManifest(owner.id);
+    this.insertLine(owner.id, line, owner.firstTransporter);
+    this.noteManifest(owner.id, owner.generator_id, line.trackingNumber);
+    return stored ? 'updated' : 'stored';
+  }
+
+  private insertTransporter(id: number, transporter: TransporterRecord): void {
+    this.sql(SQL.insertTransporter).run(id, transporter.order, transporter.epaId, transporter.name);
+  }
+
+  private transporter(transporter: TransporterRecord): Outcome {
+    const found = this.owner(transporter.trackingNumber);
+    if ('outcome' in found) return found.outcome;
+    const owner = found.manifest;
+    const stored = this.sql(SQL.transporter).raw().get(owner.id, transporter.order) as unknown[] | undefined;
+    if (stored && same(stored, [transporter.epaId, transporter.name])) return 'unchanged';
+    if (stored) {
+      const conflict = this.changed(owner, `transporter ${transporter.order}`);
+      if (conflict) return conflict;
+      this.changingManifest(owner.id);
+      this.sql(SQL.deleteTransporter).run(owner.id, transporter.order);
+    }
+    this.changingManifest(owner.id);
+    this.insertTransporter(owner.id, transporter);
+    if (transporter.order === 1) owner.firstTransporter = transporter.epaId;
+    this.noteManifest(owner.id, owner.generator_id, transporter.trackingNumber);
+    return stored ? 'updated' : 'stored';
+  }
+
+  private wasteCode(record: WasteCodeRecord): Outcome {
+    const found = this.owner(record.trackingNumber);
+    if ('outcome' in found) return found.outcome;
+    const owner = found.manifest;
+    const codes = this.sql(SQL.lineCodes).pluck().get(owner.id, record.lineNumber) as string | undefined;
+    if (codes === undefined) return { pending: record.trackingNumber };
+    const list = codes === '' ? [] : codes.split(',');
+    if (list.includes(record.code)) return 'unchanged';
+    this.changingManifest(owner.id);
+    this.sql(SQL.setLineCodes).run([...list, record.code].join(','), owner.id, record.lineNumber);
+    this.noteManifest(owner.id, owner.generator_id, record.trackingNumber);
+    return 'updated';
+  }
+}

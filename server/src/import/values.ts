@@ -1,0 +1,105 @@
+/**
+ * Reading one EPA value: dates in the forms EPA's exports and the e-Manifest API write, numbers, and Y/N
+ * flags. Each reader returns a typed value or an error message naming what it found, which becomes the
+ * rejected row's reason.
+ */
+
+/** emanifest.json `ManifestTrackingNumber`: 9 digits then 3 upper-case letters. */
+export const TRACKING_NUMBER = /^[0-9]{9}[A-Z]{3}$/;
+
+export type Read<T> = { ok: true; value: T } | { ok: false; message: string };
+
+const MONTHS: Record<string, number> = {
+  JAN: 1,
+  FEB: 2,
+  MAR: 3,
+  APR: 4,
+  MAY: 5,
+  JUN: 6,
+  JUL: 7,
+  AUG: 8,
+  SEP: 9,
+  OCT: 10,
+  NOV: 11,
+  DEC: 12,
+};
+
+function calendarDate(year: number, month: number, day: number): string | undefined {
+  if (month < 1 || month > 12 || day < 1 || year < 1900 || year > 2199) return undefined;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
+  return date.toISOString().slice(0, 10);
+}
+
+const ISO = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const US = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?: [\d:.]+(?: ?[AP]M)?)?$/i;
+const ORACLE = /^(\d{1,2})-([A-Z]{3})-(\d{2}|\d{4})(?: [\d:.]+(?: ?[AP]M)?)?$/i;
+const COMPACT = /^(\d{4})(\d{2})(\d{2})$/;
+
+/**
+ * A date as YYYY-MM-DD: `2024-09-16` (with or without a time, as e-Manifest JSON writes it), `9/16/2024`,
+ * `16-SEP-24` (two-digit years are 20yy) or `20240916`. The date part is taken as written, never shifted
+ * by a time zone. Empty text is '' (no date).
+ */
+export function readDate(text: string): Read<string> {
+  const value = text.trim();
+  if (value === '') return { ok: true, value: '' };
+  let date: string | undefined;
+  let match = ISO.exec(value);
+  if (match) date = calendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
+  else if ((match = US.exec(value)))
+    date = calendarDate(Number(match[3]), Number(match[1]), Number(match[2]));
+  else if ((match = ORACLE.exec(value))) {
+    const year = (match[3] ?? '').length === 2 ? 2000 + Number(match[3]) : Number(match[3]);
+    date = calendarDate(year, MONTHS[(match[2] ?? '').toUpperCase()] ?? 0, Number(match[1]));
+  } else if ((match = COMPACT.exec(value))) {
+    date = calendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
+  }
+  return date === undefined ? { ok: false, message: `not a date: "${value}"` } : { ok: true, value: date };
+}
+
+const NUMBER = /^[+-]?(?:\d+|\d{1,3}(?:,\d{3})+)?(?:\.\d*)?(?:[eE][+-]?\d+)?$/;
+
+/** A decimal number (grouping commas allowed); empty text is undefined (no value). */
+export function readNumber(text: string): Read<number | undefined> {
+  const value = text.trim();
+  if (value === '') return { ok: true, value: undefined };
+  if (!NUMBER.test(value) || value === '.' || value === '+' || value === '-') {
+    return { ok: false, message: `not a number: "${value}"` };
+  }
+  const number = Number(value.replaceAll(',', ''));
+  return Number.isFinite(number)
+    ? { ok: true, value: number }
+    : { ok: false, message: `not a number: "${value}"` };
+}
+
+/** A whole number ≥ 0; empty text is undefined. */
+export function readCount(text: string): Read<number | undefined> {
+  const number = readNumber(text);
+  if (!number.ok || number.value === undefined) return number;
+  if (!Number.isInteger(number.value) || number.value < 0) {
+    return { ok: false, message: `not a whole number: "${text.trim()}"` };
+  }
+  return number;
+}
+
+const YES = new Set(['Y', 'YES', 'T', 'TRUE', '1']);
+const NO = new Set(['N', 'NO', 'F', 'FALSE', '0']);
+
+/** A flag as the tracker writes it: 'Y', 'N', or '' when the source leaves it empty or unreadable. */
+export function flag(text: string | boolean | undefined): string {
+  if (typeof text === 'boolean') return text ? 'Y' : 'N';
+  const value = (text ?? '').trim().toUpperCase();
+  if (YES.has(value)) return 'Y';
+  if (NO.has(value)) return 'N';
+  return '';
+}
+
+/** Waste codes from a list cell: EPA separates them by commas, spaces or semicolons; duplicates dropped. */
+export function splitWasteCodes(text: string): string[] {
+  const codes = text
+    .split(/[\s,;|]+/)
+    .map((code) => code.trim().toUpperCase())
+    .filter((code) => code !== '');
+  return [...new Set(codes)];
+}

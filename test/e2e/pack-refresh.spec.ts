@@ -1,0 +1,126 @@
+/**
+ * A pack's refresh after new data reached the server, end to end in Chromium against the real server: EPA
+ * files imported into the database the server is serving (one new manifest, one manifest replaced by a
+ * newer version), then Refresh on the Offline data screen says what it brought and the manifests grid marks
+ * exactly those rows, until it has shown them.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from '@playwright/test';
+import { importFiles } from '../../server/src/import/import-files.ts';
+import { DEMO_USERS } from './support/app.ts';
+import { appTest } from './support/fixtures.ts';
+import { openWorkspace, results, signInThroughUi } from './support/workspace.ts';
+
+const test = appTest({ manifests: 300 });
+
+const HEADER = [
+  'MANIFEST TRACKING NUMBER',
+  'UPDATED DATE',
+  'SHIPPED DATE',
+  'RECEIVED DATE',
+  'GENERATOR ID',
+  'GENERATOR NAME',
+  'GENERATOR LOCATION STATE',
+  'DES FACILITY ID',
+  'DES FACILITY NAME',
+  'TOTAL QUANTITY TONS',
+];
+
+const csv = (rows: string[][]) => rows.map((row) => row.map((value) => `"${value}"`).join(',')).join('\r\n');
+
+test('a refresh says what it brought and the grid marks those rows until it has shown them', async ({
+  app,
+  window,
+}) => {
+  // Two whole downloads of the pack beside the sign-in and the import.
+  test.setTimeout(120_000);
+  const { page } = window;
+  await signInThroughUi(page, DEMO_USERS.inspector);
+  await openWorkspace(page, 'Manifests');
+  await page.getByRole('button', { name: 'Make available offline' }).click();
+  await page
+    .getByRole('navigation', { name: 'Workspaces' })
+    .getByRole('button', { name: 'Offline data' })
+    .click();
+  const pack = page.getByRole('row', { name: 'All manifests' });
+  await expect(pack.getByRole('button', { name: 'Refresh' })).toBeVisible({ timeout: 30_000 });
+
+  // This week's files reach the served database: a manifest shipped after every other, and a newer
+  // version of the newest one there was.
+  const newest = app.server.db
+    .prepare(
+      `SELECT manifest_tracking_number AS tracking, generator_epa_id AS generator, generator_name AS name,
+              generator_location_state AS state, shipped_date AS shipped, received_date AS received
+       FROM manifests ORDER BY shipped_date DESC, manifest_tracking_number DESC LIMIT 1`,
+    )
+    .get() as Record<string, string>;
+  const dir = mkdtempSync(join(tmpdir(), 'pack-refresh-'));
+  try {
+    writeFileSync(
+      join(dir, 'EM_MANIFEST.csv'),
+      csv([
+        HEADER,
+        [
+          '900000001ELC',
+          '2099-01-02',
+          '2099-01-01',
+          '2099-01-02',
+          newest.generator!,
+          newest.name!,
+          newest.state!,
+          'TXD900000009',
+          'Refresh Test Landfill',
+          '2.5',
+        ],
+        [
+          newest.tracking!,
+          '2099-01-03',
+          newest.shipped!,
+          newest.received!,
+          newest.generator!,
+          newest.name!,
+          newest.state!,
+          'TXD900000009',
+          'Refresh Test Landfill',
+          '3.5',
+        ],
+      ]),
+    );
+    const imported = await importFiles({ db: app.server.dbPath, paths: [dir] });
+    expect(imported.totals).toMatchObject({ stored: 1, updated: 1, rejected: 0 });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  await pack.getByRole('button', { name: 'Refresh' }).click();
+  await expect(pack).toContainText(
+    /^All manifests1 new manifest, 1 changed since \d{4}-\d\d-\d\d \d\d:\d\d/,
+    {
+      timeout: 30_000,
+    },
+  );
+  await expect(pack.locator('time')).toContainText('(just now)');
+
+  await openWorkspace(page, 'Manifests');
+  const grid = results(page, 'Manifests');
+  await expect(page.getByRole('note', { name: 'Marked rows' })).toContainText(
+    'New and changed manifests since an offline pack’s last sync',
+  );
+  await expect(grid.locator('.ag-row.row-new')).toHaveAttribute('row-id', '900000001ELC');
+  await expect(grid.locator('.ag-row.row-changed')).toHaveAttribute('row-id', newest.tracking!);
+  await page.screenshot({ path: test.info().outputPath('marked-rows.png') });
+
+  // Shown once, the rows are seen: the next time the workspace opens they are not marked.
+  await expect(async () => {
+    await page
+      .getByRole('navigation', { name: 'Workspaces' })
+      .getByRole('button', { name: 'Offline data' })
+      .click();
+    await openWorkspace(page, 'Manifests');
+    await expect(grid.locator('.ag-row[row-id="900000001ELC"]')).toBeVisible();
+    await expect(grid.locator('.ag-row.row-new, .ag-row.row-changed')).toHaveCount(0, { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+  await expect(page.getByRole('note', { name: 'Marked rows' })).toHaveCount(0);
+});

@@ -1,0 +1,83 @@
+/**
+ * npm run data:import: bad arguments get a clear message, the usage line and exit code 2; an import prints
+ * each file's counts and where the report is; a file that cannot be read is named with why, the rest is
+ * imported, and the exit code is 1; a database of another kind is refused without being touched.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES } from './import-support.ts';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const CLI = join(ROOT, 'server/src/cli/data-import.ts');
+
+let dir: string;
+
+function run(...args: string[]) {
+  return spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'data-import-cli-'));
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('npm run data:import', () => {
+  it.each([
+    ['no arguments', [], /--db FILE is required/],
+    ['no files', ['--db', 'OUT'], /name at least one file or folder to import/],
+    ['an unknown option', ['--db', 'OUT', '--rows', '5', 'x.csv'], /Unknown option '--rows'/],
+    [
+      'a zero batch',
+      ['--db', 'OUT', '--batch-rows', '0', 'x.csv'],
+      /--batch-rows must be a positive integer/,
+    ],
+    ['a missing folder for the database', ['--db', 'missing/epa.db', 'x.csv'], /does not exist/],
+  ])('refuses %s', (_name, args, message) => {
+    const result = run(...args.map((arg) => (arg === 'OUT' || arg.endsWith('.db') ? join(dir, arg) : arg)));
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).toContain('usage: npm run data:import -- --db FILE');
+    expect(existsSync(join(dir, 'OUT'))).toBe(false);
+  });
+
+  it('imports, prints each file’s counts, names the report, and says which file it could not read', () => {
+    const unknown = join(dir, 'mystery.csv');
+    writeFileSync(unknown, 'COLOR,SHAPE\nred,round\n');
+    const db = join(dir, 'epa.db');
+    const result = run('--db', db, join(FIXTURES, 'week1'), unknown);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/mystery\.csv[\s\S]*not read: the header matches none of EM_MANIFEST/);
+    expect(result.stdout).toMatch(
+      /file\s+table\s+read\s+stored\s+updated\s+unchanged\s+skipped\s+rejected\s+pending/,
+    );
+    expect(result.stdout).toMatch(/EM_MANIFEST\.csv\s+EM_MANIFEST\s+8\s+3\s+1\s+0\s+0\s+4\s+0/);
+    expect(result.stdout).toMatch(/all files\s+28\s+14\s+3\s+1\s+0\s+9\s+1/);
+    expect(result.stderr).toMatch(/1 generator\(s\) created from manifests/);
+    const report = /listed in (.+\.csv)/.exec(result.stderr)?.[1] ?? '';
+    expect(readFileSync(report, 'utf8')).toContain('mystery.csv,1,,"file not read: the header matches none');
+  });
+
+  it('refuses a file that is not a tracker database and leaves it as it was', () => {
+    const other = join(dir, 'other.db');
+    const result = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `const D = require('better-sqlite3'); const d = new D(${JSON.stringify(other)}); d.exec('CREATE TABLE t (x)'); d.close();`,
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    expect(result.status).toBe(0);
+    const before = readFileSync(other);
+    const refused = run('--db', other, join(FIXTURES, 'week2'));
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(`${other} is not a tracker database`);
+    expect(readFileSync(other).equals(before)).toBe(true);
+  });
+});

@@ -1,0 +1,431 @@
+/**
+ * `data:import` on files written in EPA's layouts with the mess real exports carry (fixtures/README.md),
+ * on EPA's and haztrak's example manifests and handler, and on the demo dataset written out as EPA files:
+ * what is stored, updated, skipped, rejected (with file, line, column, reason and the raw row) and kept
+ * pending until its manifest arrives; the same files twice change nothing; a run stopped mid-file resumes to
+ * the same database; and an import into a database with data keeps every derived table equal to what one
+ * build from scratch gives.
+ */
+import BetterSqlite3 from 'better-sqlite3';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDemoDatabase } from '../../../server/src/data/demo/build-demo.ts';
+import { parseCsv } from '../../../server/src/data/reference.ts';
+import { importFiles } from '../../../server/src/import/import-files.ts';
+import { runImport } from '../../../server/src/import/run.ts';
+import type { ImportSink, SinkBatch } from '../../../server/src/import/model/sink.ts';
+import { SqliteSink } from '../../../server/src/import/sqlite/sqlite-sink.ts';
+import { FROM_MANIFESTS_NOTE } from '../../../server/src/import/sqlite/writers.ts';
+import { writeEpaFiles } from '../../helpers/epa-files.ts';
+import { writeZip } from '../../helpers/zip-writer.ts';
+import { FIXTURES, contentOf, expectSearchIndexesIntact } from './import-support.ts';
+
+let dir = '';
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tracker-import-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A connection of the test's own (writable: FTS5's integrity check is written as an insert). */
+function open(path: string) {
+  return new BetterSqlite3(path);
+}
+
+/** Each file's counts as "read stored updated unchanged skipped rejected pending", by file name. */
+function counts(result: Awaited<ReturnType<typeof importFiles>>): Record<string, string> {
+  return Object.fromEntries(
+    result.files.map((file): [string, string] => [
+      file.path.split('/').at(-1) ?? '',
+      Object.values(file.counts).join(' '),
+    ]),
+  );
+}
+
+/** The report's records, read back as CSV (raw rows hold line breaks). */
+function reportRecords(path: string | undefined): string[][] {
+  if (!path) return [];
+  return parseCsv(readFileSync(path, 'utf8'));
+}
+
+describe('EPA-layout files with the mess real exports carry', () => {
+  let db = '';
+  let week1: Awaited<ReturnType<typeof importFiles>>;
+  let week2: Awaited<ReturnType<typeof importFiles>>;
+
+  beforeAll(async () => {
+    db = join(dir, 'weeks.db');
+    week1 = await importFiles({ db, paths: [join(FIXTURES, 'week1')] });
+    week2 = await importFiles({ db, paths: [join(FIXTURES, 'week2')] });
+  });
+
+  it('counts each file: read, stored, updated, unchanged, skipped, rejected, pending', () => {
+    expect(counts(week1)).toEqual({
+      'HD_REPORTING.csv': '4 2 0 0 0 2 0',
+      'EM_MANIFEST.csv': '8 3 1 0 0 4 0',
+      'EM_TRANSPORTER.csv': '4 4 0 0 0 0 0',
+      'EM_WASTE_LINE_0.csv': '3 3 0 0 0 0 0',
+      'EM_WASTE_LINE_1.csv': '5 2 0 0 0 2 1',
+      'EM_FEDERAL_WASTE_CODE.zip!EM_FEDERAL_WASTE_CODE.csv': '3 0 2 1 0 0 0',
+    });
+    expect(week1.generatorsFromManifests).toBe(1);
+    expect(counts(week2)).toEqual({
+      'EM_MANIFEST.csv': '3 2 0 0 1 0 0',
+      'EM_WASTE_LINE.csv': '2 1 0 0 1 0 0',
+    });
+    expect(week2.appliedFromEarlierRuns).toBe(1);
+  });
+
+  it('reports every rejected and pending row with its file, line, column, reason and the row as read', () => {
+    const [header, ...records] = reportRecords(week1.reportPath);
+    expect(header).toEqual(['file', 'line', 'column', 'reason', 'raw']);
+    const rows = records.map(([file = '', ...rest]) => [
+      file.replace(/^.*fixtures\//, ''),
+      ...rest.slice(0, 3),
+    ]);
+    expect(rows).toEqual([
+      ['week1/EM_MANIFEST.csv', '4', 'RECEIVED DATE', 'not a date: "2024-02-31"'],
+      ['week1/EM_MANIFEST.csv', '5', 'MANIFEST TRACKING NUMBER', 'no MANIFEST TRACKING NUMBER'],
+      [
+        'week1/EM_MANIFEST.csv',
+        '8',
+        '',
+        'conflicts with the stored manifest of the same UPDATED DATE (2024-03-02)',
+      ],
+      ['week1/EM_MANIFEST.csv', '9', 'TOTAL QUANTITY TONS', 'not a number: "abc"'],
+      ['week1/EM_WASTE_LINE_1.csv', '5', 'NUMBER OF CONTAINERS', 'not a number: "x3"'],
+      ['week1/EM_WASTE_LINE_1.csv', '6', '', 'the file ends inside a quoted field: a cut last line'],
+      ['week1/HD_REPORTING.csv', '4', 'HANDLER ID', 'no HANDLER ID'],
+      ['week1/HD_REPORTING.csv', '5', 'HHANDLER LAST CHANGE', 'not a date: "not-a-date"'],
+      [
+        'week1/EM_WASTE_LINE_1.csv',
+        '4',
+        '',
+        'pending: no manifest 000000199ELC yet; kept and applied when it arrives',
+      ],
+    ]);
+    // The row as read, quotes and all.
+    expect(records[2]?.[4]).toMatch(/^"000000101ELC","2024-03-02",.*"9\.5"$/);
+    expect(week2.reportPath).toBeUndefined();
+  });
+
+  it('stores what the rows say, derived totals and all', () => {
+    const read = open(db);
+    try {
+      const manifest = (tracking: string) =>
+        read
+          .prepare(
+            `SELECT generator_name, transporter, total_waste_quantity_tons AS tons, container_count,
+                    waste_stream_count, updated_date, received_date FROM manifests WHERE manifest_tracking_number = ?`,
+          )
+          .get(tracking);
+      // Quoted commas and doubled quotes; the transporter of line 1; the source's own total.
+      expect(manifest('000000101ELC')).toEqual({
+        generator_name: 'Acme "Best" Coatings, Inc.',
+        transporter: 'Bayou Haulers, Inc.',
+        tons: 1.5,
+        container_count: 6,
+        waste_stream_count: 2,
+        updated_date: '2024-03-02',
+        received_date: '2024-02-28',
+      });
+      // No total given: the lines' tons, 2 tons plus 150 kg.
+      expect(manifest('000000102ELC')).toMatchObject({ tons: 2.1653, container_count: 4 });
+      // The newer UPDATED DATE replaced the older in week 1; week 2's older copy and its line were skipped.
+      expect(manifest('000000104FLE')).toMatchObject({
+        tons: 0.8,
+        updated_date: '2024-03-09',
+        received_date: '2024-02-22',
+      });
+      expect(
+        read
+          .prepare(
+            "SELECT usdot_desc, waste_quantity_tons FROM waste_lines WHERE manifest_id = (SELECT id FROM manifests WHERE manifest_tracking_number = '000000104FLE')",
+          )
+          .all(),
+      ).toEqual([{ usdot_desc: 'NA1993, Waste Diesel fuel, 3, III', waste_quantity_tons: 0.19525 }]);
+      // The line kept pending in week 1 was applied when week 2 brought its manifest.
+      expect(manifest('000000199ELC')).toMatchObject({ container_count: 1, waste_stream_count: 1, tons: 1 });
+      // EM_FEDERAL_WASTE_CODE (zipped) added to the codes the waste line listed.
+      expect(
+        read
+          .prepare(
+            `SELECT w.waste_line_number, w.federal_waste_codes, w.transporter, w.mmc_and_desc FROM waste_lines w
+             JOIN manifests m ON m.id = w.manifest_id WHERE m.manifest_tracking_number = '000000101ELC'`,
+          )
+          .all(),
+      ).toEqual([
+        {
+          waste_line_number: 1,
+          federal_waste_codes: 'D001,F003',
+          transporter: 'TXR000000050',
+          mmc_and_desc: 'H141 - STORAGE, BULKING, AND/OR TRANSFER OFF SITE',
+        },
+        {
+          waste_line_number: 2,
+          federal_waste_codes: 'D018',
+          transporter: 'TXR000000050',
+          mmc_and_desc: 'H040 - INCINERATION',
+        },
+      ]);
+      const generator = (id: string) =>
+        read
+          .prepare(
+            `SELECT generator_name, record_source, public_notes, physical_address, registration_status,
+                    federal_generator_status_universe AS status, shipped_count, federal_waste_codes
+             FROM generators WHERE epa_handler_id = ?`,
+          )
+          .get(id);
+      expect(generator('TXD000000001')).toEqual({
+        generator_name: 'Acme "Best" Coatings, Inc.',
+        record_source: 'handler',
+        public_notes: '',
+        physical_address: '1 Main St, Bldg 2',
+        registration_status: 'Active',
+        status: 'Large Quantity Generator',
+        shipped_count: 1,
+        federal_waste_codes: 'D001,D018,F003',
+      });
+      // Named by manifests only (its handler row had a bad date): created from them, and marked.
+      expect(generator('OKD000000009')).toMatchObject({
+        record_source: 'manifest',
+        public_notes: FROM_MANIFESTS_NOTE,
+      });
+      expect(generator('TXD000000003')).toMatchObject({
+        record_source: 'manifest',
+        generator_name: 'Idle Shop',
+      });
+      expect(read.prepare('SELECT count(*) FROM import_pending').pluck().get()).toBe(0);
+      expectSearchIndexesIntact(read);
+    } finally {
+      read.close();
+    }
+  });
+
+  it('changes nothing when the same files are imported again', async () => {
+    const read = open(db);
+    const before = contentOf(read);
+    read.close();
+    const again = await importFiles({ db, paths: [join(FIXTURES, 'week1'), join(FIXTURES, 'week2')] });
+    expect(again.totals.stored).toBe(0);
+    expect(again.totals.updated).toBe(0);
+    const after = open(db);
+    try {
+      expect(contentOf(after)).toEqual(before);
+      expectSearchIndexesIntact(after);
+    } finally {
+      after.close();
+    }
+  });
+});
+
+describe("EPA's and haztrak's example manifests and handler", () => {
+  const SAMPLES = join(FIXTURES, 'samples');
+  let db = '';
+  let result: Awaited<ReturnType<typeof importFiles>>;
+
+  beforeAll(async () => {
+    db = join(dir, 'samples.db');
+    // EPA's save examples carry no tracking number (EPA assigns it) or "CHANGE ME": as they are they are
+    // refused; numbered, as JSON lines and as an array, they are manifests.
+    const examples = ['Data-and-Image', 'Full-Electronic', 'Hybrid'].map(
+      (name) =>
+        JSON.parse(
+          readFileSync(join(SAMPLES, `epa_emanifest-save-valid-${name}-example.json`), 'utf8'),
+        ) as Record<string, unknown>,
+    );
+    const numbered = join(dir, 'numbered');
+    mkdirSync(numbered);
+    writeFileSync(
+      join(numbered, 'lines.jsonl'),
+      examples
+        .map((example, index) =>
+          JSON.stringify({ ...example, manifestTrackingNumber: `00000070${index}JJK` }),
+        )
+        .join('\n'),
+    );
+    writeFileSync(
+      join(numbered, 'array.json'),
+      JSON.stringify(
+        examples.map((example, index) => ({
+          ...example,
+          manifestTrackingNumber: `00000080${index}ELC`,
+          updatedDate: '2019-03-20T10:00:00.000+0000',
+        })),
+      ),
+    );
+    result = await importFiles({ db, paths: [SAMPLES, numbered] });
+  });
+
+  it('stores the haztrak manifest with its generator from the haztrak handler, refuses the unnumbered', () => {
+    expect(counts(result)).toEqual({
+      'epa_emanifest-save-valid-Data-and-Image-example.json': '1 0 0 0 0 1 0',
+      'epa_emanifest-save-valid-Full-Electronic-example.json': '1 0 0 0 0 1 0',
+      'epa_emanifest-save-valid-Hybrid-example.json': '1 0 0 0 0 1 0',
+      'haztrak_test_handler.json': '1 1 0 0 0 0 0',
+      'haztrak_test_manifest_100033134ELC.json': '1 1 0 0 0 0 0',
+      'array.json': '3 3 0 0 0 0 0',
+      'lines.jsonl': '3 3 0 0 0 0 0',
+    });
+    const reasons = reportRecords(result.reportPath)
+      .slice(1)
+      .map((record) => record.slice(2, 4));
+    expect(reasons).toEqual([
+      ['manifestTrackingNumber', 'not a manifest tracking number (9 digits and 3 letters): "CHANGE ME"'],
+      ['manifestTrackingNumber', 'no manifestTrackingNumber'],
+      ['manifestTrackingNumber', 'no manifestTrackingNumber'],
+    ]);
+    const read = open(db);
+    try {
+      expect(
+        read
+          .prepare(
+            `SELECT m.generator_name, m.transporter, m.designated_facility_name, m.shipped_date, g.record_source
+             FROM manifests m JOIN generators g ON g.id = m.generator_id WHERE m.manifest_tracking_number = '100033134ELC'`,
+          )
+          .get(),
+      ).toEqual({
+        generator_name: 'VA TEST GEN 2021',
+        transporter: 'VA TEST TRAN 2021',
+        designated_facility_name: 'VA TEST TSDF 2021',
+        shipped_date: '2022-01-21',
+        record_source: 'handler',
+      });
+    } finally {
+      read.close();
+    }
+  });
+
+  it('converts quantities to tons where the unit or the line’s density says how, and leaves 0 where not', () => {
+    const read = open(db);
+    try {
+      const lines = read
+        .prepare(
+          `SELECT w.waste_line_number AS line, w.waste_quantity_tons AS tons FROM waste_lines w
+           JOIN manifests m ON m.id = w.manifest_id WHERE m.manifest_tracking_number = '000000700JJK' ORDER BY 1`,
+        )
+        .all();
+      // 456 kg, 55 kg, 345 lb, 55 gal with no density (unknown), 43 gal at 123 lbs/gal.
+      expect(lines).toEqual([
+        { line: 1, tons: 0.502654 },
+        { line: 2, tons: 0.060627 },
+        { line: 4, tons: 0.1725 },
+        { line: 5, tons: 0 },
+        { line: 6, tons: 2.6445 },
+      ]);
+    } finally {
+      read.close();
+    }
+  });
+});
+
+describe('the demo dataset written as EPA files', () => {
+  let source: BetterSqlite3.Database;
+  let files = '';
+  let written: Awaited<ReturnType<typeof writeEpaFiles>>;
+
+  beforeAll(async () => {
+    await buildDemoDatabase(join(dir, 'demo.db'), { manifests: 1200, seed: 3 });
+    source = open(join(dir, 'demo.db'));
+    files = join(dir, 'demo-files');
+    mkdirSync(files);
+    written = await writeEpaFiles(source, files, { linesPerPart: 1000 });
+    // One part zipped, as EPA ships them.
+    writeZip(join(files, 'EM_WASTE_LINE_1.zip'), [
+      { name: 'EM_WASTE_LINE_1.csv', data: readFileSync(join(files, 'EM_WASTE_LINE_1.csv')) },
+    ]);
+    rmSync(join(files, 'EM_WASTE_LINE_1.csv'));
+  });
+  afterAll(() => source.close());
+
+  it('imports into a new database with the demo’s manifests, waste lines and shipment totals', async () => {
+    const db = join(dir, 'round-trip.db');
+    const result = await importFiles({ db, paths: [files] });
+    expect(result.totals.rejected).toBe(0);
+    const read = open(db);
+    try {
+      const sourceContent = contentOf(source);
+      const content = contentOf(read);
+      for (const table of [
+        'manifests',
+        'wasteLines',
+        'wasteLinesJson',
+        'lineSets',
+        'lineSetTotals',
+        'shippedYears',
+        'wasteCodes',
+        'handlingCodes',
+      ]) {
+        const leaveOutImportColumns = (rows: unknown[]) =>
+          table === 'manifests' ? rows.map((row) => (row as unknown[]).slice(0, 11)) : rows;
+        expect(leaveOutImportColumns(content[table] ?? []), table).toEqual(
+          leaveOutImportColumns(sourceContent[table] ?? []),
+        );
+      }
+      expectSearchIndexesIntact(read);
+    } finally {
+      read.close();
+    }
+  });
+
+  it('gives a database with data, imported into in several runs, the derived data one build gives', async () => {
+    // Half the manifests and a third of the lines first (bulk, into an empty file), then every file
+    // (incremental, as into a served database: the rest arrive, the first half read again unchanged).
+    const half = join(dir, 'half');
+    mkdirSync(half);
+    for (const name of ['HD_REPORTING.csv', 'EM_TRANSPORTER.csv', 'EM_WASTE_LINE_0.csv']) {
+      copyFileSync(join(files, name), join(half, name));
+    }
+    const manifests = readFileSync(join(files, 'EM_MANIFEST.csv'), 'utf8').split('\r\n');
+    writeFileSync(join(half, 'EM_MANIFEST.csv'), manifests.slice(0, 600).join('\r\n') + '\r\n');
+    const incremental = join(dir, 'incremental.db');
+    await importFiles({ db: incremental, paths: [half] });
+    await importFiles({ db: incremental, paths: [files] });
+    const whole = join(dir, 'whole.db');
+    await importFiles({ db: whole, paths: [files] });
+    const a = open(incremental);
+    const b = open(whole);
+    try {
+      expect(contentOf(a)).toEqual(contentOf(b));
+      expectSearchIndexesIntact(a);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
+  it('resumes a run stopped between two batches and ends with the same database', async () => {
+    const stopped = join(dir, 'stopped.db');
+    const sink = new SqliteSink(stopped);
+    let batches = 0;
+    // A sink that dies on its fourth batch, as a killed process would: the batch's transaction never commits.
+    const dying: ImportSink = {
+      begin: (files, options) => sink.begin(files, options),
+      write: (batch: SinkBatch) => {
+        batches += 1;
+        if (batches === 4) throw new Error('killed');
+        return sink.write(batch);
+      },
+      finish: (onPhase) => sink.finish(onPhase),
+      reportRows: () => sink.reportRows(),
+      close: () => sink.close(),
+    };
+    await expect(runImport({ sink: dying, paths: [files], batchRows: 500 })).rejects.toThrow('killed');
+    await sink.close();
+    const resumed = await importFiles({ db: stopped, paths: [files], batchRows: 500 });
+    expect(resumed.resumed).toBe(true);
+    // Every row read once over both attempts: the stopped batch's rows were read again, not counted twice.
+    expect(resumed.totals.read).toBe(
+      written.handlers + written.manifests + written.transporters + written.wasteLines,
+    );
+    const whole = open(join(dir, 'whole.db'));
+    const again = open(stopped);
+    try {
+      expect(contentOf(again)).toEqual(contentOf(whole));
+    } finally {
+      whole.close();
+      again.close();
+    }
+  });
+});

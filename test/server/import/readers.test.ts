@@ -1,0 +1,195 @@
+/**
+ * The importer's readers on the mess real files carry: CSV split at every byte boundary (quotes, CRLF, a
+ * BOM, a line break inside a quoted field, a cut last line), JSON in its three shapes, the date and number
+ * forms EPA writes, header names in every spelling, zip archives (a stored and a deflated entry).
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CsvParser, type CsvRecord } from '../../../server/src/import/csv-reader.ts';
+import { detectLayout, tableOfName } from '../../../server/src/import/epa-layouts.ts';
+import { JsonValueScanner, type JsonValue } from '../../../server/src/import/json-reader.ts';
+import { loadUnits, toTons } from '../../../server/src/import/units.ts';
+import { readDate, readNumber, splitWasteCodes } from '../../../server/src/import/values.ts';
+import { zipEntries, zipEntryStream } from '../../../server/src/import/zip.ts';
+import { writeZip } from '../../helpers/zip-writer.ts';
+
+/** Feeds `text` in chunks of `size` bytes, so every boundary (inside a quote, between CR and LF) is crossed. */
+function parseInChunks(text: string, size: number): CsvRecord[] {
+  const parser = new CsvParser();
+  const bytes = Buffer.from(text, 'utf8');
+  const records: CsvRecord[] = [];
+  for (let start = 0; start < bytes.length; start += size) {
+    records.push(...parser.push(bytes.subarray(start, start + size)));
+  }
+  records.push(...parser.end());
+  return records;
+}
+
+const MESSY =
+  '\ufeff"A","B","C"\r\n' +
+  '"1","x, y","he said ""hi"""\r\n' +
+  '2,,"two\nlines"\r\n' +
+  '\r\n' +
+  '"3","é ü 漢","last"\n' +
+  '"4","cut';
+
+describe('CSV', () => {
+  it.each([1, 2, 3, 7, 64, 1 << 20])('reads the same records in chunks of %i bytes', (size) => {
+    const records = parseInChunks(MESSY, size);
+    expect(records.map((record) => record.fields)).toEqual([
+      ['A', 'B', 'C'],
+      ['1', 'x, y', 'he said "hi"'],
+      ['2', '', 'two\nlines'],
+      ['3', 'é ü 漢', 'last'],
+      ['4', 'cut'],
+    ]);
+    // Physical lines: the record after a quoted line break starts two lines on; the blank line counts.
+    expect(records.map((record) => record.line)).toEqual([1, 2, 3, 6, 7]);
+    expect(records.map((record) => record.unterminated ?? false)).toEqual([false, false, false, false, true]);
+    expect(records[1]?.raw).toBe('"1","x, y","he said ""hi"""');
+  });
+
+  it('keeps a last line without a line break', () => {
+    expect(parseInChunks('a,b\n1,2', 1).map((record) => record.fields)).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+    ]);
+  });
+});
+
+describe('JSON', () => {
+  const values = (text: string, size: number): JsonValue[] => {
+    const scanner = new JsonValueScanner();
+    const bytes = Buffer.from(text);
+    const out: JsonValue[] = [];
+    for (let start = 0; start < bytes.length; start += size)
+      out.push(...scanner.push(bytes.subarray(start, start + size)));
+    out.push(...scanner.end());
+    return out;
+  };
+
+  it.each([1, 5, 4096])('reads one object, an array and JSON lines alike (chunks of %i)', (size) => {
+    expect(values('{"a": "}{\\"", "b": [1, {"c": 2}]}', size).map((value) => value.value)).toEqual([
+      { a: '}{"', b: [1, { c: 2 }] },
+    ]);
+    expect(values('[\n {"n": 1},\n {"n": 2}\n]\n', size).map((value) => [value.value, value.line])).toEqual([
+      [{ n: 1 }, 2],
+      [{ n: 2 }, 3],
+    ]);
+    expect(values('{"n": 1}\n{"n": 2}\n', size).map((value) => value.value)).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
+  it('reports a broken value and one cut at the end, and reads on', () => {
+    const read = values('{"n": 1, }\n{"n": 2}\n{"n": 3', 3);
+    expect(read.map((value) => value.value)).toEqual([undefined, { n: 2 }, undefined]);
+    expect(read[0]?.error).toMatch(/not valid JSON/);
+    expect(read[2]?.error).toBe('the file ends inside this value');
+  });
+});
+
+describe('values', () => {
+  it.each([
+    ['2024-09-16', '2024-09-16'],
+    ['2024-09-16 13:45:00', '2024-09-16'],
+    ['2022-01-21T19:19:28.423+0000', '2022-01-21'],
+    ['9/16/2024', '2024-09-16'],
+    ['16-SEP-24', '2024-09-16'],
+    ['20240916', '2024-09-16'],
+    ['', ''],
+  ])('reads the date %j', (text, date) => {
+    expect(readDate(text)).toEqual({ ok: true, value: date });
+  });
+
+  it.each(['2024-02-30', '13/01/2024', 'yesterday', '2024-9'])('refuses the date %j', (text) => {
+    expect(readDate(text)).toEqual({ ok: false, message: `not a date: "${text}"` });
+  });
+
+  it.each([
+    ['1,234.5', 1234.5],
+    [' 0.75 ', 0.75],
+    ['-2', -2],
+    ['1e3', 1000],
+  ])('reads the number %j', (text, number) => {
+    expect(readNumber(text)).toEqual({ ok: true, value: number });
+  });
+
+  it.each(['abc', '1,23', '12a', '.'])('refuses the number %j', (text) => {
+    expect(readNumber(text).ok).toBe(false);
+  });
+
+  it('splits waste code lists however EPA separates them', () => {
+    expect(splitWasteCodes(' d001, F003;F003 U220 ')).toEqual(['D001', 'F003', 'U220']);
+  });
+
+  it('converts quantities only where the unit or the density says how', () => {
+    const units = loadUnits();
+    expect(toTons(units, 2000, 'P')).toBe(1);
+    expect(toTons(units, 432, 'K')).toBeCloseTo(0.476198, 6);
+    expect(toTons(units, 55, 'G')).toBeUndefined();
+    expect(toTons(units, 43, 'G', { value: 123, unit: '1' })).toBeCloseTo(2.6445, 6);
+    expect(toTons(units, 1000, 'L', { value: 1, unit: '2' })).toBeCloseTo(1.102311, 5);
+    expect(toTons(units, 5, 'X')).toBeUndefined();
+  });
+});
+
+describe('headers', () => {
+  it.each([
+    ['EM_WASTE_LINE_26.csv', 'EM_WASTE_LINE'],
+    ['em_manifest.zip', 'EM_MANIFEST'],
+    ['HD_REPORTING_0.csv', 'HD_REPORTING'],
+    ['export.csv', undefined],
+  ])('names %s as %s', (name, table) => {
+    expect(tableOfName(name)).toBe(table);
+  });
+
+  it('reads a column by its EPA name, its DDL name or either with underscores, and lists the unknown', () => {
+    for (const header of [
+      ['MANIFEST TRACKING NUMBER', 'GENERATOR ID', 'SOMETHING NEW'],
+      ['ManifestTrackingNumber', 'GeneratorEPAID', 'SOMETHING NEW'],
+      ['manifest_tracking_number', 'generator_id', 'SOMETHING NEW'],
+    ]) {
+      const found = detectLayout('part.csv', header);
+      if (!('header' in found)) throw new Error(found.error);
+      expect(found.header.layout.table).toBe('EM_MANIFEST');
+      expect(found.header.positions.get('tracking')).toBe(0);
+      expect(found.header.unknown).toEqual(['SOMETHING NEW']);
+    }
+  });
+
+  it('refuses a file whose header lacks what its name promises, naming the column', () => {
+    expect(detectLayout('EM_WASTE_LINE.csv', ['MANIFEST TRACKING NUMBER', 'QUANTITY TONS'])).toEqual({
+      error: 'the header of this EM_WASTE_LINE file has no "WASTE LINE NUMBER" column',
+    });
+  });
+});
+
+describe('zip', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tracker-zip-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('streams stored and deflated entries', async () => {
+    const big = 'x,y\n'.repeat(50_000);
+    const path = join(dir, 'parts.zip');
+    writeZip(path, [
+      { name: 'small.csv', data: 'a,b\n1,2\n', method: 0 },
+      { name: 'EM_WASTE_LINE_1.csv', data: big, method: 8 },
+    ]);
+    const entries = await zipEntries(path, statSync(path).size);
+    expect(entries.map((entry) => [entry.name, entry.method, entry.size])).toEqual([
+      ['small.csv', 0, 8],
+      ['EM_WASTE_LINE_1.csv', 8, big.length],
+    ]);
+    for (const [entry, text] of [
+      [entries[0], 'a,b\n1,2\n'],
+      [entries[1], big],
+    ] as const) {
+      if (!entry) throw new Error('missing entry');
+      const { stream } = await zipEntryStream(path, entry);
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
+      expect(Buffer.concat(chunks).toString()).toBe(text);
+    }
+  });
+});
