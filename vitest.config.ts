@@ -12,6 +12,8 @@ const BOTH_BACKENDS = [
   'test/server/detail.test.ts',
   'test/server/errors.test.ts',
   'test/server/generators-list.test.ts',
+  'test/server/import/import.test.ts',
+  'test/server/import/serving.test.ts',
   'test/server/lookups.test.ts',
   'test/server/manifests-list.test.ts',
   'test/server/properties.test.ts',

@@ -34,6 +34,11 @@ export interface TrackerServerOptions {
   throttle?: ThrottleOptions;
   /** Serve this database file instead of building one. */
   dbPath?: string;
+  /**
+   * With TRACKER_TEST_BACKEND=postgres: serve this PostgreSQL database as it is (the caller made it and
+   * drops it) instead of loading `dbPath` into a new one.
+   */
+  databaseUrl?: string;
   /** False: no socket, requests are injected (`send`); the base URL is then a name no network knows. */
   socket?: boolean;
   /** Refuse every addition to the spec, as a server that implements only the spec would. */
@@ -78,8 +83,11 @@ export async function startTrackerServer(options: TrackerServerOptions = {}): Pr
   const built = options.dbPath ? undefined : await buildTestDatabase(options.manifests, options.seed);
   const dbPath = options.dbPath ?? built?.path ?? '';
   const db = openDatabase(dbPath);
-  const served = TEST_BACKEND === 'postgres' ? await createTestDatabase(dbPath) : undefined;
-  const store: (TrackerStore & { sql: Sql }) | undefined = served && (await openPostgresStore(served.url));
+  const served =
+    TEST_BACKEND === 'postgres' && !options.databaseUrl ? await createTestDatabase(dbPath) : undefined;
+  const databaseUrl = TEST_BACKEND === 'postgres' ? (options.databaseUrl ?? served?.url) : undefined;
+  const store: (TrackerStore & { sql: Sql }) | undefined =
+    databaseUrl === undefined ? undefined : await openPostgresStore(databaseUrl);
   const app = buildApp({
     ...(store ? { store } : { db }),
     dialect: options.dialect ?? 'sample',
@@ -106,7 +114,7 @@ export async function startTrackerServer(options: TrackerServerOptions = {}): Pr
     app,
     backend: TEST_BACKEND,
     source: store ? { store } : { db },
-    databaseUrl: served?.url,
+    databaseUrl,
     async addUser(username, password, scopes, userOptions) {
       if (store) await pgUsers.add(store.sql, username, password, scopes, userOptions);
       else await addUser(db, username, password, scopes, userOptions);
