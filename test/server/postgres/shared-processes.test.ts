@@ -3,11 +3,13 @@
  * it (`npm run server -- --db postgres://…`), in a process of its own. A token issued by one works on the
  * other, a logout on one is refused by the other, failed sign-ins sent to both are counted together, and
  * rows committed to the database while a client reads are in both processes' next answers (totals, lookups
- * and pages), whatever each kept in memory. `--workers 2` serves one port from two processes.
+ * and pages), whatever each kept in memory, whether an operator's SQL or `npm run data:import` in another
+ * process wrote them. `--workers 2` serves one port from two processes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../../../server/src/postgres/pg-store.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres-database.ts';
@@ -15,6 +17,8 @@ import { buildTestDatabase } from '../../helpers/tracker-server.ts';
 import { INSPECTOR, PATHS, expectProblem, get, listBody, post, signInAs } from '../support.ts';
 
 const CLI = resolve(import.meta.dirname, '../../../server/src/cli/server.ts');
+const IMPORT_CLI = resolve(import.meta.dirname, '../../../server/src/cli/data-import.ts');
+const FIXTURES = resolve(import.meta.dirname, '../import/fixtures');
 
 interface Running {
   origin: string;
@@ -133,6 +137,81 @@ describe('two server processes on one database', () => {
           ?.manifest_tracking_number,
       ).toBe('999000001ZZZ');
     }
+  });
+});
+
+describe('an import while a client pages', () => {
+  it('shows the rows `npm run data:import` commits from another process in the next pages, totals and lookups', async () => {
+    const session = await signInAs(second.origin, INSPECTOR.username, INSPECTOR.password);
+    // What the client sees: a page of the list with its count, the totals box, a lookup of the imported
+    // tracking numbers, on the process that serves it throughout (its memory read before the import).
+    const look = async () => {
+      const page = await post(
+        second.origin,
+        PATHS.manifests,
+        session.token,
+        listBody({ pageSize: 20, sort: 'manifest_tracking_number asc' }),
+      );
+      const totals = await post(second.origin, PATHS.manifestTotals, session.token, {});
+      const lookup = await get(second.origin, PATHS.manifestLookup, session.token, {
+        field: 'manifest_number',
+        search: '0000001',
+        page: 1,
+      });
+      return {
+        listed: (page.body as { totalElements: number }).totalElements,
+        shipped: Number((totals.body as { shipped_count: string }).shipped_count.replaceAll(',', '')),
+        numbers: (lookup.body as { results: { value: string }[] }).results.map((entry) => entry.value),
+      };
+    };
+    const before = await look();
+    expect(before.numbers).toEqual([]);
+
+    // One row a transaction, so that the client's pages fall between the import's commits.
+    const importer = spawn(
+      process.execPath,
+      [
+        IMPORT_CLI,
+        '--db',
+        database.url,
+        '--batch-rows',
+        '1',
+        '--report',
+        join(dir, 'import-report.csv'),
+        join(FIXTURES, 'week1'),
+        join(FIXTURES, 'week2'),
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    importer.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    importer.stdout.resume();
+    const exited = once(importer, 'exit') as Promise<[number | null]>;
+    let running = true;
+    void exited.then(() => (running = false));
+    const during: Awaited<ReturnType<typeof look>>[] = [];
+    while (running) during.push(await look());
+    const [code] = await exited;
+    expect(stderr).toMatch(/Imported into postgres:\/\//);
+    expect(code).toBe(0);
+
+    const after = await look();
+    const imported = ['000000101ELC', '000000102ELC', '000000104FLE', '000000106ELC', '000000199ELC'];
+    expect(after.numbers).toEqual(imported);
+    expect(after.listed).toBe(before.listed + imported.length);
+    expect(after.shipped).toBe(before.shipped + imported.length);
+    // The client paged while the import ran, and never saw the data go back.
+    expect(during.length).toBeGreaterThan(0);
+    for (const [index, seen] of during.entries()) {
+      const previous = during[index - 1] ?? before;
+      expect(seen.listed).toBeGreaterThanOrEqual(previous.listed);
+      expect(seen.shipped).toBeGreaterThanOrEqual(previous.shipped);
+    }
+    // The other process, which had read its totals before, answers the same.
+    const other = await post(first.origin, PATHS.manifestTotals, session.token, {});
+    expect(Number((other.body as { shipped_count: string }).shipped_count.replaceAll(',', ''))).toBe(
+      after.shipped,
+    );
   });
 });
 
