@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, expect, type Locator, type Page } from '@playwright/test';
+import { chromium, expect, type Locator, type Page, type Route } from '@playwright/test';
 import { DEMO_USERS, type App, type AppWindow } from './support/app.ts';
 import { screenshot } from './support/files.ts';
 import { appTest } from './support/fixtures.ts';
@@ -130,20 +130,34 @@ for (const failure of FAILURES) {
   });
 }
 
+/** Batches of generator details held unanswered, and a way to let them go on to the server. */
+interface HeldBatches {
+  count: () => number;
+  /** Lets every held batch, and every later one, go on to the server as it is now. */
+  release: () => Promise<void>;
+}
+
 /**
  * Holds every batch of generator details the page asks main for, unanswered: the download stays mid-way, as
- * when the app closes during it. Returns how many are held so far.
+ * when the app closes during it, or until the test has made the server fail.
  */
-async function holdDetailBatches(page: Page): Promise<() => number> {
-  let held = 0;
+async function holdDetailBatches(page: Page): Promise<HeldBatches> {
+  const held: Route[] = [];
+  let holding = true;
   await page.route('**/invoke', async (route) => {
-    if (route.request().postData()?.includes('"tracker:generators.details"')) {
-      held += 1;
+    if (holding && route.request().postData()?.includes('"tracker:generators.details"')) {
+      held.push(route);
       return;
     }
     await route.continue();
   });
-  return () => held;
+  return {
+    count: () => held.length,
+    release: async () => {
+      holding = false;
+      await Promise.all(held.splice(0).map((route) => route.continue()));
+    },
+  };
 }
 
 /** Every manifest's key, and every generator the manifests name, as the server's database holds them. */
@@ -180,7 +194,7 @@ async function packHeldAtProfiles(page: Page): Promise<Locator> {
   await openWorkspace(page, 'Manifests');
   const held = await holdDetailBatches(page);
   const pack = await makeAvailableOffline(page, 'All manifests');
-  await expect.poll(held, { timeout: 20_000 }).toBeGreaterThan(0);
+  await expect.poll(held.count, { timeout: 20_000 }).toBeGreaterThan(0);
   return pack;
 }
 
@@ -201,11 +215,14 @@ for (const failure of FAILURES) {
     if (!truth.ok) throw new Error(truth.error.message);
     expect(manifestPackTruth(app).keys).toHaveLength(truth.data.totalElements);
 
+    // The first batch of generator profiles waits until the server has failed: every manifest page is in
+    // by then, and however fast the machine, the download cannot finish before the failure.
+    const held = await holdDetailBatches(page);
     const pack = await makeAvailableOffline(page, 'All manifests');
     await expect(pack).toBeVisible();
-    // Stop the server once the generator profiles are downloading: every manifest page is in by then.
-    await expect(pack.getByText(/generator profiles/)).toBeVisible({ timeout: 20_000 });
+    await expect.poll(held.count, { timeout: 20_000 }).toBeGreaterThan(0);
     await gate(app).fail(failure);
+    await held.release();
     await expect(pack.getByRole('alert')).toHaveText(/connection was lost; the download resumes/, FOUND_OUT);
     // Waiting to resume by itself: Pause, and no Resume beside it.
     await expect(pack.getByRole('button', { name: 'Pause' })).toBeVisible();

@@ -12,7 +12,7 @@ import type { ManifestFilterFields } from '../../shared/api/index.ts';
 import { boundMembers, valuesMembers, type Member } from '../../shared/query/definition.ts';
 import { foldCase } from '../../shared/query/search.ts';
 import { compareCodePoints } from '../../shared/query/sort.ts';
-import type { OracleItem } from './query-oracle.ts';
+import { matches, type Definition, type OracleItem } from './query-oracle.ts';
 
 /** Filter values no row holds. */
 export const NONEXISTENT = ['no such value', 'ZZ-000', ''];
@@ -119,6 +119,45 @@ export function memberValues(
       ),
     ]),
   );
+}
+
+/** A request that makes one filter member (or the search) matter. */
+export interface MemberProbe {
+  member: string;
+  filterFields: Record<string, string[] | string>;
+  searchKey: string;
+}
+
+/**
+ * For each filter member, and the search, one request that keeps some rows and not all: the first real value
+ * (in code-point order) that does so, a bound at the middle of its field's values, a key cut from the first
+ * row's text. Random requests may by chance never make a member matter; these always do.
+ */
+export function memberProbes(
+  definition: RequestDefinition & Definition,
+  items: readonly OracleItem[],
+): MemberProbe[] {
+  const keepsSome = (filterFields: Record<string, string[] | string>, searchKey = '') => {
+    const kept = items.filter((item) => matches(definition, item, filterFields, searchKey)).length;
+    return kept > 0 && kept < items.length;
+  };
+  const probes = Object.entries(memberValues(definition, items)).map(([member, values]): MemberProbe => {
+    const value = values.find((candidate) => keepsSome({ [member]: [candidate] }));
+    return { member, filterFields: value === undefined ? {} : { [member]: [value] }, searchKey: '' };
+  });
+  for (const [member, { field }] of boundMembers(definition.members)) {
+    const values = distinct(items.map((item) => String(item.row[field])));
+    const middle = values[Math.floor(values.length / 2)] ?? '';
+    probes.push({ member: String(member), filterFields: { [member]: middle }, searchKey: '' });
+  }
+  const [first] = items;
+  const [searchField = ''] = definition.searchFields;
+  const text = first ? [...String(first.row[searchField])] : [];
+  const key = [2, 3, 4, 5]
+    .map((length) => text.slice(0, length).join(''))
+    .find((candidate) => keepsSome({}, candidate));
+  probes.push({ member: 'searchKey', filterFields: {}, searchKey: key ?? '' });
+  return probes;
 }
 
 /**

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GeneratorTotals, ManifestTotals } from '../../shared/api/index.ts';
 import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../shared/query/definition.ts';
 import { parseSelectedFields } from '../../shared/query/parse.ts';
-import { checkProperty, listRequests, type ListRequest } from '../helpers/query-arbitraries.ts';
+import { checkProperty, listRequests, memberProbes, type ListRequest } from '../helpers/query-arbitraries.ts';
 import { comparator, matches, totals, type Definition, type OracleItem } from '../helpers/query-oracle.ts';
 import { startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
 import {
@@ -175,6 +175,54 @@ export function queryConformance(options: {
             MANIFEST_SCALAR_FIELDS,
           ),
         options.runs,
+      );
+    });
+  });
+
+  describe('each filter member alone, and the search, keeping some rows and not all', () => {
+    const probe = (list: ListKind, member: string) => {
+      const [definition, items, fields] =
+        list === 'generators'
+          ? [GENERATOR_QUERY, generators, GENERATOR_FIELDS]
+          : [MANIFEST_QUERY, manifests, MANIFEST_SCALAR_FIELDS];
+      const found = memberProbes(definition, items).find((candidate) => candidate.member === member);
+      if (!found) throw new Error(`the definition of ${list} has no member ${member}`);
+      return { definition, items, fields, ...found };
+    };
+    it.each([...GENERATOR_FILTER_MEMBERS, 'searchKey'])('generators: %s', async (member) => {
+      const { definition, items, fields, filterFields, searchKey } = probe('generators', member);
+      const request = {
+        filterFields,
+        searchKey,
+        pageInfo: { page: 0, pageSize: 50, sort: '', selectedFields: '' },
+      };
+      const [field = ''] = definition.sortFields;
+      await expectDefinitionAnswer(
+        session,
+        'generators',
+        definition,
+        items,
+        request,
+        { field, direction: 'asc' },
+        fields,
+      );
+    });
+    it.each([...MANIFEST_FILTER_MEMBERS, 'searchKey'])('manifests: %s', async (member) => {
+      const { definition, items, fields, filterFields, searchKey } = probe('manifests', member);
+      const request = {
+        filterFields,
+        searchKey,
+        pageInfo: { page: 0, pageSize: 50, sort: '', selectedFields: fields.join(',') },
+      };
+      const [field = ''] = definition.sortFields;
+      await expectDefinitionAnswer(
+        session,
+        'manifests',
+        definition,
+        items,
+        request,
+        { field, direction: 'asc' },
+        fields,
       );
     });
   });
