@@ -17,7 +17,7 @@ import { ONE_PER_ROW_LISTS, addLookupEntry, listedText, removeLookupEntry } from
 import { entryOf, entrySql, lookupLists, type LookupList } from '../../db/lookup-lists.ts';
 import { shiftTallies, widenLag } from '../../db/tallies.ts';
 import { WASTE_LINE_COLUMNS, wasteLine } from '../../db/waste-lines-json.ts';
-import type { Touched } from './writers.ts';
+import type { Touched } from '../writers/writers.ts';
 
 import {
   GENERATOR_GROWTH_SQL,

@@ -1,12 +1,12 @@
 /**
- * Each import record applied to the tracker's SQLite tables, deciding new, changed, unchanged, older,
- * conflicting or pending against what is stored (docs/import.md "What an import does with a row"). Runs
- * inside the sink's batch transaction; notes every manifest and generator it touches so that the batch's
- * derived data can be brought up to date (derived.ts).
+ * Each import record applied to the tracker's tables, deciding new, changed, unchanged, older, conflicting
+ * or pending against what is stored (docs/import.md "What an import does with a row"). Runs inside the
+ * sink's batch transaction, yielding its statements (steps.ts) so that SQLite and PostgreSQL decide alike;
+ * notes every manifest and generator it touches so that the batch's derived data can be brought up to date.
  */
-import type { Database } from 'better-sqlite3';
 import { loadReference } from '../../data/reference.ts';
 import type {
+  GeneratorRecord,
   ImportRecord,
   ManifestRecord,
   TransporterRecord,
@@ -14,10 +14,10 @@ import type {
   WasteLineRecord,
 } from '../model/records.ts';
 import { GeneratorWriter } from './generator-writer.ts';
+import { all, exec, get, insert, run, value, type Writing } from './steps.ts';
 import {
   LINE_COLUMNS,
   SQL,
-  Statements,
   noneTouched,
   same,
   type Outcome,
@@ -27,9 +27,8 @@ import {
 
 export { FROM_MANIFESTS_NOTE, type Outcome, type Touched } from './writer-sql.ts';
 
-export class SqliteWriters {
+export class ImportWriters {
   private readonly runId: number;
-  private readonly statements: Statements;
   private readonly generators: GeneratorWriter;
   private readonly methodDescriptions: Map<string, string>;
   /** Whether this run has met an older manifest (only then are the stale tracking numbers looked up). */
@@ -37,18 +36,13 @@ export class SqliteWriters {
   /** The manifest the last waste line belonged to: a file's lines of one manifest come one after another. */
   private lastManifest: { tracking: string; stored: StoredManifest } | undefined;
   touched: Touched = noneTouched();
-  /** Called before an existing manifest or generator is first changed in a batch (derived.ts reads its old index entry). */
+  /** Called before an existing manifest or generator is first changed in a batch (SQLite's derived data reads its old index entry). */
   private readonly beforeChange: (table: 'manifests' | 'generators', id: number) => void;
 
-  constructor(
-    db: Database,
-    runId: number,
-    beforeChange: (table: 'manifests' | 'generators', id: number) => void,
-  ) {
+  constructor(runId: number, beforeChange: (table: 'manifests' | 'generators', id: number) => void) {
     this.beforeChange = beforeChange;
     this.runId = runId;
-    this.statements = new Statements(db);
-    this.generators = new GeneratorWriter(db, this.statements, () => this.touched, beforeChange);
+    this.generators = new GeneratorWriter(() => this.touched, beforeChange);
     // RCRAInfo's short text where there is one, as e-Manifest writes it beside the code (as the demo does).
     this.methodDescriptions = new Map(
       loadReference().managementMethods.map((method) => [
@@ -56,17 +50,17 @@ export class SqliteWriters {
         method.shortDescription || method.description.toUpperCase(),
       ]),
     );
-    this.anyStale =
-      db.prepare('SELECT 1 FROM import_stale WHERE run_id = ? LIMIT 1').get(runId) !== undefined;
+  }
+
+  /** Reads what every batch needs once, before the first. */
+  *init(): Writing<void> {
+    yield* this.generators.init();
+    this.anyStale = (yield* get(SQL.anyStale, this.runId)) !== undefined;
   }
 
   /** Generators created from manifests because no handler file named them, this run. */
   get generatorsFromManifests(): number {
     return this.generators.fromManifests;
-  }
-
-  private sql(text: string) {
-    return this.statements.get(text);
   }
 
   /** Starts a new batch's notes; the manifest cache may be stale after a rolled-back batch. */
@@ -75,10 +69,10 @@ export class SqliteWriters {
     this.lastManifest = undefined;
   }
 
-  apply(entry: ImportRecord): Outcome {
+  apply(entry: ImportRecord): Writing<Outcome> {
     switch (entry.kind) {
       case 'generator':
-        return this.generators.generator(entry.record).outcome;
+        return this.generatorOutcome(entry.record);
       case 'manifest':
         return this.manifest(entry.record);
       case 'wasteLine':
@@ -90,6 +84,10 @@ export class SqliteWriters {
       case 'naics':
         return this.generators.naics(entry.record);
     }
+  }
+
+  private *generatorOutcome(record: GeneratorRecord): Writing<Outcome> {
+    return (yield* this.generators.generator(record)).outcome;
   }
 
   /** Call before changing a manifest row or its lines or transporters. */
@@ -104,17 +102,17 @@ export class SqliteWriters {
   // Manifests
 
   /** The stored manifest with this tracking number, read whole (its values compared with a row's). */
-  private storedManifest(tracking: string): StoredManifest | undefined {
+  private *storedManifest(tracking: string): Writing<StoredManifest | undefined> {
     if (this.lastManifest?.tracking === tracking) return this.lastManifest.stored;
     // One statement by the tracking number's index: a miss (the common case in a new database) costs one probe.
-    const row = this.sql(SQL.manifest).raw().get(tracking) as unknown[] | undefined;
+    const row = yield* get(SQL.manifest, tracking);
     if (row === undefined) return undefined;
-    const [id, generatorId, updated, run, firstTransporter, ...values] = row;
+    const [id, generatorId, updated, importRun, firstTransporter, ...values] = row;
     const stored: StoredManifest = {
       id: Number(id),
       generator_id: Number(generatorId),
       updated_date: String(updated),
-      import_run: Number(run),
+      import_run: Number(importRun),
       firstTransporter: String(firstTransporter),
       values,
     };
@@ -122,20 +120,20 @@ export class SqliteWriters {
     return stored;
   }
 
-  private isStale(tracking: string): boolean {
-    return this.anyStale && this.sql(SQL.stale).get(this.runId, tracking) !== undefined;
+  private *isStale(tracking: string): Writing<boolean> {
+    return this.anyStale && (yield* get(SQL.stale, this.runId, tracking)) !== undefined;
   }
 
-  private manifest(record: ManifestRecord): Outcome {
-    const stored = this.storedManifest(record.trackingNumber);
+  private *manifest(record: ManifestRecord): Writing<Outcome> {
+    const stored = yield* this.storedManifest(record.trackingNumber);
     if (stored && record.updatedDate !== '' && stored.updated_date > record.updatedDate) {
-      this.sql(SQL.addStale).run(this.runId, record.trackingNumber);
+      yield* exec(SQL.addStale, this.runId, record.trackingNumber);
       this.anyStale = true;
       return 'skipped';
     }
     if (stored && record.updatedDate === '' && stored.updated_date !== '') return 'skipped';
-    const generator = this.generators.generator(record.generator);
-    const name = record.generator.name || (this.sql(SQL.generatorName).pluck().get(generator.id) as string);
+    const generator = yield* this.generators.generator(record.generator);
+    const name = record.generator.name || ((yield* value(SQL.generatorName, generator.id)) as string);
     const values = [
       generator.id,
       name,
@@ -149,11 +147,9 @@ export class SqliteWriters {
       record.totalTons === undefined ? null : Math.round(record.totalTons * 1e6) / 1e6,
     ];
     if (!stored) {
-      const id = Number(
-        this.sql(SQL.insertManifest).run(record.trackingNumber, ...values, this.runId).lastInsertRowid,
-      );
+      const id = yield* insert(SQL.insertManifest, record.trackingNumber, ...values, this.runId);
       this.touched.newManifests.add(id);
-      this.whole(id, record);
+      yield* this.whole(id, record);
       this.noteManifest(id, generator.id, record.trackingNumber);
       this.lastManifest = {
         tracking: record.trackingNumber,
@@ -170,7 +166,7 @@ export class SqliteWriters {
     }
     const newer = record.updatedDate > stored.updated_date;
     if (!newer) {
-      if (same(stored.values, values) && this.wholeSame(stored.id, record)) return 'unchanged';
+      if (same(stored.values, values) && (yield* this.wholeSame(stored.id, record))) return 'unchanged';
       return {
         rejected: `conflicts with the stored manifest of the same UPDATED DATE (${record.updatedDate || 'none'})`,
         column: '',
@@ -180,13 +176,13 @@ export class SqliteWriters {
     this.touched.generators.add(stored.generator_id);
     this.touched.rewrittenGenerators.add(stored.generator_id);
     this.touched.rewrittenGenerators.add(generator.id);
-    this.sql(SQL.updateManifest).run(...values, this.runId, stored.id);
+    yield* exec(SQL.updateManifest, ...values, this.runId, stored.id);
     // A newer version replaces the manifest and its lines: this version's lines and transporters follow
     // (EM_WASTE_LINE, EM_TRANSPORTER) or come with it (JSON).
-    this.sql(SQL.deleteLines).run(stored.id);
-    this.sql(SQL.deleteTransporters).run(stored.id);
+    yield* exec(SQL.deleteLines, stored.id);
+    yield* exec(SQL.deleteTransporters, stored.id);
     this.lastManifest = undefined;
-    this.whole(stored.id, record);
+    yield* this.whole(stored.id, record);
     this.noteManifest(stored.id, generator.id, record.trackingNumber);
     return 'updated';
   }
@@ -198,18 +194,20 @@ export class SqliteWriters {
   }
 
   /** A JSON manifest's own transporters and lines. */
-  private whole(id: number, record: ManifestRecord): void {
-    for (const transporter of record.transporters ?? []) this.insertTransporter(id, transporter);
+  private *whole(id: number, record: ManifestRecord): Writing<void> {
+    for (const transporter of record.transporters ?? []) yield* this.insertTransporter(id, transporter);
     const first = record.transporters?.[0]?.epaId ?? '';
-    for (const line of record.lines ?? []) this.insertLine(id, line, first);
+    for (const line of record.lines ?? []) {
+      yield* exec(SQL.insertLine, id, line.lineNumber, ...this.lineValues(line), first);
+    }
   }
 
-  private wholeSame(id: number, record: ManifestRecord): boolean {
+  private *wholeSame(id: number, record: ManifestRecord): Writing<boolean> {
     if (!record.lines && !record.transporters) return true;
-    const transporters = this.sql(SQL.transporters).raw().all(id) as unknown[][];
+    const transporters = yield* all(SQL.transporters, id);
     const wanted = (record.transporters ?? []).map((transporter) => [transporter.epaId, transporter.name]);
     if (!same(transporters.flat(), wanted.flat())) return false;
-    const lines = this.sql(SQL.lines).raw().all(id) as unknown[][];
+    const lines = yield* all(SQL.lines, id);
     const sorted = [...(record.lines ?? [])].sort((a, b) => a.lineNumber - b.lineNumber);
     return same(
       lines.flat(),
@@ -256,31 +254,29 @@ export class SqliteWriters {
   }
 
   /** Inserts the line unless the manifest already has one of its number; true when it did. */
-  private insertLine(id: number, line: WasteLineRecord, transporter: string): boolean {
-    return (
-      this.sql(SQL.insertLine).run(id, line.lineNumber, ...this.lineValues(line), transporter).changes === 1
-    );
+  private *insertLine(id: number, line: WasteLineRecord, transporter: string): Writing<boolean> {
+    return (yield* run(SQL.insertLine, id, line.lineNumber, ...this.lineValues(line), transporter)) === 1;
   }
 
   /** The manifest a row of one of its tables belongs to, or why the row cannot apply now. */
-  private owner(tracking: string): { manifest: StoredManifest } | { outcome: Outcome } {
-    if (this.isStale(tracking)) return { outcome: 'skipped' };
-    const manifest = this.storedManifest(tracking);
+  private *owner(tracking: string): Writing<{ manifest: StoredManifest } | { outcome: Outcome }> {
+    if (yield* this.isStale(tracking)) return { outcome: 'skipped' };
+    const manifest = yield* this.storedManifest(tracking);
     return manifest ? { manifest } : { outcome: { pending: tracking } };
   }
 
   /** A row that differs from the stored one: a correction, or a conflict within this run. */
-  private changed(manifest: StoredManifest, what: string): Outcome | undefined {
+  private *changed(manifest: StoredManifest, what: string): Writing<Outcome | undefined> {
     if (manifest.import_run === this.runId) {
       return { rejected: `conflicts with the ${what} this import already stored`, column: '' };
     }
-    this.sql(SQL.touchManifest).run(this.runId, manifest.id);
+    yield* exec(SQL.touchManifest, this.runId, manifest.id);
     manifest.import_run = this.runId;
     return undefined;
   }
 
-  private wasteLine(line: WasteLineRecord): Outcome {
-    const found = this.owner(line.trackingNumber);
+  private *wasteLine(line: WasteLineRecord): Writing<Outcome> {
+    const found = yield* this.owner(line.trackingNumber);
     if ('outcome' in found) return found.outcome;
     const owner = found.manifest;
     const values = this.lineValues(line);
@@ -288,59 +284,59 @@ export class SqliteWriters {
     // already there is compared, and differs only as a conflict within the run.
     if (owner.import_run === this.runId) {
       this.changingManifest(owner.id);
-      if (this.insertLine(owner.id, line, owner.firstTransporter)) {
+      if (yield* this.insertLine(owner.id, line, owner.firstTransporter)) {
         this.noteManifest(owner.id, owner.generator_id, line.trackingNumber);
         return 'stored';
       }
     }
-    const stored = this.sql(SQL.line).raw().get(owner.id, line.lineNumber) as unknown[] | undefined;
+    const stored = yield* get(SQL.line, owner.id, line.lineNumber);
     if (stored && this.sameLine(stored, values)) return 'unchanged';
     if (stored) {
-      const conflict = this.changed(owner, `waste line ${line.lineNumber}`);
+      const conflict = yield* this.changed(owner, `waste line ${line.lineNumber}`);
       if (conflict) return conflict;
       this.changingManifest(owner.id);
       this.touched.rewrittenGenerators.add(owner.generator_id);
-      this.sql(SQL.deleteLine).run(owner.id, line.lineNumber);
+      yield* exec(SQL.deleteLine, owner.id, line.lineNumber);
     }
     this.changingManifest(owner.id);
-    this.insertLine(owner.id, line, owner.firstTransporter);
+    yield* this.insertLine(owner.id, line, owner.firstTransporter);
     this.noteManifest(owner.id, owner.generator_id, line.trackingNumber);
     return stored ? 'updated' : 'stored';
   }
 
-  private insertTransporter(id: number, transporter: TransporterRecord): void {
-    this.sql(SQL.insertTransporter).run(id, transporter.order, transporter.epaId, transporter.name);
+  private *insertTransporter(id: number, transporter: TransporterRecord): Writing<void> {
+    yield* exec(SQL.insertTransporter, id, transporter.order, transporter.epaId, transporter.name);
   }
 
-  private transporter(transporter: TransporterRecord): Outcome {
-    const found = this.owner(transporter.trackingNumber);
+  private *transporter(transporter: TransporterRecord): Writing<Outcome> {
+    const found = yield* this.owner(transporter.trackingNumber);
     if ('outcome' in found) return found.outcome;
     const owner = found.manifest;
-    const stored = this.sql(SQL.transporter).raw().get(owner.id, transporter.order) as unknown[] | undefined;
+    const stored = yield* get(SQL.transporter, owner.id, transporter.order);
     if (stored && same(stored, [transporter.epaId, transporter.name])) return 'unchanged';
     if (stored) {
-      const conflict = this.changed(owner, `transporter ${transporter.order}`);
+      const conflict = yield* this.changed(owner, `transporter ${transporter.order}`);
       if (conflict) return conflict;
       this.changingManifest(owner.id);
-      this.sql(SQL.deleteTransporter).run(owner.id, transporter.order);
+      yield* exec(SQL.deleteTransporter, owner.id, transporter.order);
     }
     this.changingManifest(owner.id);
-    this.insertTransporter(owner.id, transporter);
+    yield* this.insertTransporter(owner.id, transporter);
     if (transporter.order === 1) owner.firstTransporter = transporter.epaId;
     this.noteManifest(owner.id, owner.generator_id, transporter.trackingNumber);
     return stored ? 'updated' : 'stored';
   }
 
-  private wasteCode(record: WasteCodeRecord): Outcome {
-    const found = this.owner(record.trackingNumber);
+  private *wasteCode(record: WasteCodeRecord): Writing<Outcome> {
+    const found = yield* this.owner(record.trackingNumber);
     if ('outcome' in found) return found.outcome;
     const owner = found.manifest;
-    const codes = this.sql(SQL.lineCodes).pluck().get(owner.id, record.lineNumber) as string | undefined;
+    const codes = (yield* value(SQL.lineCodes, owner.id, record.lineNumber)) as string | undefined;
     if (codes === undefined) return { pending: record.trackingNumber };
     const list = codes === '' ? [] : codes.split(',');
     if (list.includes(record.code)) return 'unchanged';
     this.changingManifest(owner.id);
-    this.sql(SQL.setLineCodes).run([...list, record.code].join(','), owner.id, record.lineNumber);
+    yield* exec(SQL.setLineCodes, [...list, record.code].join(','), owner.id, record.lineNumber);
     this.noteManifest(owner.id, owner.generator_id, record.trackingNumber);
     return 'updated';
   }
