@@ -67,7 +67,7 @@ function Shell() {
           ))}
         </nav>
         <WorkOfflineSwitch />
-        <span className="app-user">
+        <span className="app-user" title={`Signed in as ${status?.username} on ${status?.baseUrl}`}>
           Signed in as <strong>{status?.username}</strong> on {status?.baseUrl}
         </span>
         <button
