@@ -112,6 +112,20 @@ describe('WasteLines', () => {
     expect(headers.every((header) => header.getAttribute('scope') === 'col')).toBe(true);
   });
 
+  it('gives a column of long text room to read, and the short ones only what they need', () => {
+    const long = {
+      ...(WIRE_LINES[0] as object),
+      usdot_desc: 'UN1759, Waste Corrosive solids, n.o.s., 8, PG II',
+    };
+    render(<WasteLines selection={{ row: manifest([long, ...WIRE_LINES.slice(1)]) }} />);
+    const [first] = screen.getAllByRole<HTMLTableRowElement>('row').slice(1);
+    const prose = Array.from(first?.cells ?? [], (cell, index) => [
+      HEADERS[index],
+      cell.classList.contains('prose'),
+    ]);
+    expect(prose.filter(([, wide]) => wide).map(([header]) => header)).toEqual(['DOT description']);
+  });
+
   it('sorts by line number and formats counts, tons and Y/N flags', () => {
     render(<WasteLines selection={{ row: manifest(WIRE_LINES) }} />);
     expect(bodyRows()).toEqual([

@@ -13,6 +13,9 @@ function cell(column: Column<WasteLineField>, line: WasteLine): string {
 
 const SELECT = 'Select a manifest to see its waste lines.';
 
+/** A column holding a value this long reads as prose: it gets room to wrap at a readable width. */
+const LONG_TEXT = 32;
+
 /** "manifest 826617874GBF", or "the manifest" for a row without its number. */
 const named = (manifest: ManifestRecord) =>
   manifest.manifest_tracking_number === undefined
@@ -55,6 +58,11 @@ export function WasteLines({ selection }: { selection: GridSelection<ManifestRec
       ? 'Waste lines of the selected manifest'
       : `Waste lines of manifest ${manifest.manifest_tracking_number}`;
   const sorted = lines.toSorted((a, b) => a.waste_line_number - b.waste_line_number);
+  const prose = new Set(
+    SHOWN.filter((column) => sorted.some((line) => cell(column, line).length > LONG_TEXT)).map(
+      (column) => column.field,
+    ),
+  );
 
   return (
     // Focusable so keyboard users can scroll the wide table sideways.
@@ -74,7 +82,11 @@ export function WasteLines({ selection }: { selection: GridSelection<ManifestRec
           {sorted.map((line, index) => (
             <tr key={`${line.waste_line_number}:${index}`}>
               {SHOWN.map((column) => {
-                const className = isNumeric(column.kind) ? 'numeric' : undefined;
+                const className = isNumeric(column.kind)
+                  ? 'numeric'
+                  : prose.has(column.field)
+                    ? 'prose'
+                    : undefined;
                 return column.field === 'waste_line_number' ? (
                   <th key={column.field} scope="row" className={className}>
                     {cell(column, line)}
