@@ -49,7 +49,7 @@ export class GeneratorWriter {
     const values = generatorValues(record);
     if (!stored) {
       const id = Number(this.sql(SQL.insertGenerator).run(record.epaHandlerId, ...values).lastInsertRowid);
-      this.naicsList(id, record);
+      this.naicsList(id, record, true);
       this.touched().generators.add(id);
       this.touched().newGenerators.add(id);
       this.touched().arrived.add(record.epaHandlerId);
@@ -95,9 +95,9 @@ export class GeneratorWriter {
   }
 
   /** Replaces a generator's NAICS codes with the record's (the first is its primary). */
-  private naicsList(id: number, record: GeneratorRecord): void {
+  private naicsList(id: number, record: GeneratorRecord, created = false): void {
     if (record.naics.length === 0) return;
-    this.sql(SQL.deleteNaics).run(id);
+    if (!created) this.sql(SQL.deleteNaics).run(id);
     for (const naics of record.naics) {
       this.sql(SQL.upsertNaics).run(
         id,

@@ -184,7 +184,7 @@ export class SqliteSink implements ImportSink {
         rejection.raw,
       );
     this.db.transaction(() => {
-      writers.startBatch();
+      writers.startBatch(batch.records);
       for (const rejection of batch.rejections) rejected(rejection);
       counts.rejected += batch.rejections.length;
       for (const entry of batch.records) {

@@ -113,6 +113,12 @@ export const LINE_COLUMNS = [
 ] as const;
 
 const list = (columns: readonly string[]) => columns.join(', ');
+
+/** A stored manifest as StoredManifest reads it, with its first transporter. */
+const STORED_MANIFEST = `m.id, m.generator_id, m.updated_date, m.import_run, coalesce(t.epa_id, ''),
+  ${MANIFEST_COLUMNS.map((column) => `m.${column}`).join(', ')}
+  FROM manifests m
+  LEFT JOIN manifest_transporters t ON t.manifest_id = m.id AND t.transporter_order = 1`;
 const marks = (columns: readonly string[]) => columns.map(() => '?').join(', ');
 const sets = (columns: readonly string[]) => columns.map((column) => `${column} = ?`).join(', ');
 
@@ -129,11 +135,10 @@ export const SQL = {
   upsertNaics: `INSERT OR REPLACE INTO generator_naics (generator_id, naics_code, naics_desc, is_active) VALUES (?, ?, ?, ?)`,
   naics: 'SELECT naics_desc, is_active FROM generator_naics WHERE generator_id = ? AND naics_code = ?',
   upsertNaicsActive: `INSERT OR REPLACE INTO generator_naics (generator_id, naics_code, naics_desc, is_active) VALUES (?, ?, ?, 'Y')`,
-  manifest: `SELECT m.id, m.generator_id, m.updated_date, m.import_run, coalesce(t.epa_id, ''),
-               ${MANIFEST_COLUMNS.map((column) => `m.${column}`).join(', ')}
-             FROM manifests m
-             LEFT JOIN manifest_transporters t ON t.manifest_id = m.id AND t.transporter_order = 1
-             WHERE m.manifest_tracking_number = ?`,
+  manifest: `SELECT ${STORED_MANIFEST} WHERE m.manifest_tracking_number = ?`,
+  /** The same for many tracking numbers (a JSON array), each row led by its tracking number. */
+  manifests: `SELECT m.manifest_tracking_number, ${STORED_MANIFEST}
+              WHERE m.manifest_tracking_number IN (SELECT value FROM json_each(?))`,
   insertManifest: `INSERT INTO manifests (manifest_tracking_number, ${list(MANIFEST_COLUMNS)}, import_run,
                      transporter, total_waste_quantity_tons, container_count, waste_stream_count)
                    VALUES (?, ${marks(MANIFEST_COLUMNS)}, ?, '', 0, 0, 0)`,
@@ -157,6 +162,8 @@ export const SQL = {
     'SELECT epa_id, name FROM manifest_transporters WHERE manifest_id = ? AND transporter_order = ?',
   insertTransporter:
     'INSERT INTO manifest_transporters (manifest_id, transporter_order, epa_id, name) VALUES (?, ?, ?, ?)',
+  insertNewTransporter:
+    'INSERT OR IGNORE INTO manifest_transporters (manifest_id, transporter_order, epa_id, name) VALUES (?, ?, ?, ?)',
   deleteTransporter: 'DELETE FROM manifest_transporters WHERE manifest_id = ? AND transporter_order = ?',
 } as const;
 
@@ -170,6 +177,19 @@ export interface StoredManifest {
   import_run: number;
   values: unknown[];
   firstTransporter: string;
+}
+
+/** A row of SQL.manifest as a StoredManifest. */
+export function storedManifest(row: readonly unknown[]): StoredManifest {
+  const [id, generatorId, updated, run, firstTransporter, ...values] = row;
+  return {
+    id: Number(id),
+    generator_id: Number(generatorId),
+    updated_date: String(updated),
+    import_run: Number(run),
+    firstTransporter: String(firstTransporter),
+    values,
+  };
 }
 
 /** What a batch changed, for derived.ts. */
