@@ -1,5 +1,5 @@
 /**
- * npm run bench:import [-- --append N]
+ * npm run bench:import [-- --manifests N] [-- --append N] [-- --files-only]
  *
  * The importer at national scale, in EPA's file layout, written to docs/benchmarks/import.md:
  * 1. the 1M-manifest demo dataset (data/bench-1m.db, shared with bench:server) written as EPA files
@@ -11,6 +11,9 @@
  *    that database while the tracker server serves it and a client asks for the manifests' first page
  *    back to back: the import's time, the client's latency before and during it, and the totals, a lookup
  *    and the list's count the client saw change.
+ * `--manifests N` takes only the dataset's first N manifests (and their lines; every handler still), for
+ * quicker runs while working on the importer; only the full run is written to docs/benchmarks/import.md.
+ * `--files-only` writes the files and stops.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,8 +32,11 @@ import { writeEpaFiles, type EpaFiles } from '../test/helpers/epa-files.ts';
 import { benchDatabasePath, ensureBenchDatabase, startServerProcess } from './tracker-server.ts';
 
 const root = resolve(import.meta.dirname, '..');
-const FILES = resolve(root, 'data/bench-import');
-const IMPORTED = resolve(root, 'data/bench-import.db');
+const FULL = 1_000_000;
+const filesDir = (manifests: number) =>
+  resolve(root, manifests === FULL ? 'data/bench-import' : `data/bench-import-${manifests}`);
+const importedDb = (manifests: number) =>
+  resolve(root, manifests === FULL ? 'data/bench-import.db' : `data/bench-import-${manifests}.db`);
 
 const count = (value: number) => Math.round(value).toLocaleString('en-US');
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
@@ -42,7 +48,8 @@ function percentile(values: readonly number[], p: number): number {
 }
 
 /** Writes the EPA files once (kept with a note of what they hold, as the 1M build takes minutes). */
-async function ensureFiles(append: number): Promise<{ base: EpaFiles; added: EpaFiles }> {
+async function ensureFiles(manifests: number, append: number): Promise<{ base: EpaFiles; added: EpaFiles }> {
+  const FILES = filesDir(manifests);
   const note = resolve(FILES, 'files.json');
   if (existsSync(note)) {
     const saved = JSON.parse(readFileSync(note, 'utf8')) as {
@@ -52,15 +59,15 @@ async function ensureFiles(append: number): Promise<{ base: EpaFiles; added: Epa
     };
     if (saved.append === append) return saved;
   }
-  const source = benchDatabasePath(1_000_000);
-  await ensureBenchDatabase(source, 1_000_000);
+  const source = benchDatabasePath(FULL);
+  await ensureBenchDatabase(source, FULL);
   rmSync(FILES, { recursive: true, force: true });
   mkdirSync(resolve(FILES, 'base'), { recursive: true });
   mkdirSync(resolve(FILES, 'append'), { recursive: true });
   const db = new BetterSqlite3(source, { readonly: true });
   try {
     console.error('Writing the dataset as EPA files…');
-    const base = await writeEpaFiles(db, resolve(FILES, 'base'));
+    const base = await writeEpaFiles(db, resolve(FILES, 'base'), { manifests });
     const added = await writeEpaFiles(db, resolve(FILES, 'append'), {
       handlers: false,
       manifests: append,
@@ -250,10 +257,22 @@ async function appendWhileServing(db: string, dir: string) {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { append: { type: 'string', default: '100000' } } });
+  const { values } = parseArgs({
+    options: {
+      manifests: { type: 'string', default: String(FULL) },
+      append: { type: 'string', default: '100000' },
+      'files-only': { type: 'boolean', default: false },
+    },
+  });
+  const manifests = Number(values.manifests);
   const append = Number(values.append);
+  if (!Number.isInteger(manifests) || manifests < 1 || manifests > FULL)
+    throw new Error(`--manifests must be a whole number from 1 to ${FULL}`);
+  const FILES = filesDir(manifests);
+  const IMPORTED = importedDb(manifests);
   const loadStart = loadavg();
-  const { base, added } = await ensureFiles(append);
+  const { base, added } = await ensureFiles(manifests, append);
+  if (values['files-only']) return;
 
   console.error('Raw read and parse…');
   const raw = await rawRead(resolve(FILES, 'base'));
@@ -331,8 +350,12 @@ async function main(): Promise<void> {
     '```',
     '',
   ];
-  writeFileSync(resolve(root, 'docs/benchmarks/import.md'), lines.join('\n'));
-  console.error('Wrote docs/benchmarks/import.md');
+  if (manifests === FULL) {
+    writeFileSync(resolve(root, 'docs/benchmarks/import.md'), lines.join('\n'));
+    console.error('Wrote docs/benchmarks/import.md');
+  } else {
+    console.log(lines.join('\n'));
+  }
 }
 
 await main();
