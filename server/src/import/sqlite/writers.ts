@@ -180,6 +180,7 @@ export class SqliteWriters {
     }
     const newer = record.updatedDate > stored.updated_date;
     if (!newer) {
+      stored.values ??= this.sql(SQL.manifestValues).raw().get(stored.id) as unknown[];
       if (same(stored.values, values) && this.wholeSame(stored.id, record)) return 'unchanged';
       return {
         rejected: `conflicts with the stored manifest of the same UPDATED DATE (${record.updatedDate || 'none'})`,
