@@ -330,15 +330,24 @@ async function main(): Promise<void> {
     `| first page during the import: p50 / p99 (${served.during.length} requests) | ${percentile(served.during, 50).toFixed(1)} / ${percentile(served.during, 99).toFixed(1)} ms | p99 ≤ 50 ms |`,
     `| peak RSS of the import process | ${served.run.peakRssMb.toFixed(0)} MB | ≤ 300 MB |`,
     '',
-    'What the client saw (list count, totals box, "APP" lookup entries on page 1):',
+    'What the client saw (list count, totals box, "APP" lookup entries on page 1), every 2 s, the rows where',
+    'something changed:',
     '',
     '| when | totalElements | shipped_count | lookup entries |',
     '|---|---:|---:|---:|',
     `| before | ${count(served.seenBefore.totalElements)} | ${count(served.seenBefore.shippedCount)} | ${served.seenBefore.transporters} |`,
-    ...served.seen.map(
-      (seen, index) =>
-        `| during, ${(index + 1) * 2} s | ${count(seen.totalElements)} | ${count(seen.shippedCount)} | ${seen.transporters} |`,
-    ),
+    ...served.seen.flatMap((seen, index) => {
+      const before = index === 0 ? served.seenBefore : served.seen[index - 1];
+      const changed =
+        before?.totalElements !== seen.totalElements ||
+        before.shippedCount !== seen.shippedCount ||
+        before.transporters !== seen.transporters;
+      return changed || index === served.seen.length - 1
+        ? [
+            `| during, ${(index + 1) * 2} s | ${count(seen.totalElements)} | ${count(seen.shippedCount)} | ${seen.transporters} |`,
+          ]
+        : [];
+    }),
     `| after | ${count(served.seenAfter.totalElements)} | ${count(served.seenAfter.shippedCount)} | ${served.seenAfter.transporters} |`,
     '',
     'The import summaries:',
