@@ -13,7 +13,9 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
-  timeout: 30_000,
+  // A safety net, not a measure: every expectation has its own timeout. The unit suite runs beside this one
+  // in npm test, and a story of a sign-in, two grids and a reload can take 30 s on a busy two-core machine.
+  timeout: 60_000,
   expect: { timeout: 5_000 },
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   use: {

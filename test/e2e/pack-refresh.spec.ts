@@ -11,7 +11,7 @@ import { expect } from '@playwright/test';
 import { importFiles } from '../../server/src/import/import-files.ts';
 import { DEMO_USERS } from './support/app.ts';
 import { appTest } from './support/fixtures.ts';
-import { openWorkspace, results, signInThroughUi } from './support/workspace.ts';
+import { boxes, expectCount, openWorkspace, results, signInThroughUi } from './support/workspace.ts';
 
 const test = appTest({ manifests: 300 });
 
@@ -110,6 +110,9 @@ test('a refresh says what it brought and the grid marks those rows until it has 
   );
   await expect(grid.locator('.ag-row.row-new')).toHaveAttribute('row-id', '900000001ELC');
   await expect(grid.locator('.ag-row.row-changed')).toHaveAttribute('row-id', newest.tracking!);
+  // The boxes count what the grid shows: the new manifest too.
+  await expectCount(page, 'Manifests', 301);
+  await expect.poll(async () => (await boxes(page, 'Manifests'))['Manifests shipped']).toBe('301');
   await page.screenshot({ path: test.info().outputPath('marked-rows.png') });
 
   // Shown once, the rows are seen: the next time the workspace opens they are not marked.

@@ -184,6 +184,22 @@ describe('a pack the engine reads from storage', () => {
     });
   });
 
+  it('keeps a pack it indexed at the end of its download open, answering with no read from storage', async () => {
+    const engine = connected();
+    const name = await storedPack('downloading');
+    await engine.indexStored('p1', name);
+    // The rows are gone from storage: only the copy the engine kept can answer.
+    const db = openOfflineDatabase(name);
+    await db.chunks.clear();
+    db.close();
+    expect(await engine.answer('p1', { name: 'manifests.aggregate', input: { filterFields: {} } })).toEqual({
+      total_waste: 3.75,
+      shipped_count: 3,
+      container_count: 6,
+      waste_streams: 3,
+    });
+  });
+
   it('refuses a pack whose download is not complete, and one that is not stored, saying which', async () => {
     const engine = connected();
     const name = await storedPack('paused');

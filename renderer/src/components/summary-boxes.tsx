@@ -19,10 +19,15 @@ type Props<Totals> = {
   load: (signal: AbortSignal, onUpdate: Update<Totals>) => Promise<Answer<Totals>>;
   boxes: readonly Box<Totals>[];
   scope: Scope;
+  /**
+   * Changes when the data behind the same request changed (a pack's refresh brought rows): the figures are
+   * read again, as the grid reads its rows again.
+   */
+  dataVersion?: unknown;
 };
 
 /** The summary boxes, always for the current filters and search; stale figures are never shown as current. */
-export function SummaryBoxes<Totals>({ queryKey, load, boxes, scope }: Props<Totals>) {
+export function SummaryBoxes<Totals>({ queryKey, load, boxes, scope, dataVersion }: Props<Totals>) {
   const [answered, setAnswered] = useState<{ key: string; totals: Totals; provenance: Provenance } | null>(
     null,
   );
@@ -40,9 +45,9 @@ export function SummaryBoxes<Totals>({ queryKey, load, boxes, scope }: Props<Tot
     };
     load(wanted.signal, show).then(show, ignoreAbort);
     return () => wanted.abort();
-    // load is derived from queryKey by the caller; the key (and a retry) decide when to ask again.
+    // load is derived from queryKey by the caller; the key, new data and a retry decide when to ask again.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [queryKey, attempt]);
+  }, [queryKey, dataVersion, attempt]);
 
   useAskAgainWhenOnline(
     failed?.key === queryKey || (answered?.key === queryKey && answered.provenance.source === 'cache'),

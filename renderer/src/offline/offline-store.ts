@@ -126,6 +126,11 @@ async function fromPacks(
   return { pending, beside };
 }
 
+/** The engine holds this pack already (it indexed it at the end of its download). */
+export function heldByEngine(packId: string): void {
+  opened.set(packId, Promise.resolve());
+}
+
 /** Forgets the engine's copy of a pack (deleted or replaced). */
 export function closePack(packId: string): void {
   if (opened.delete(packId)) offlineEngine()?.close(packId);

@@ -23,6 +23,7 @@ import {
   type PartProgress,
 } from './database.ts';
 import { offlineEngine, type PackQuery } from './engine-seam.ts';
+import { heldByEngine } from './offline-store.ts';
 import { packChanges } from './pack-changes.ts';
 import {
   DownloadStop,
@@ -281,6 +282,7 @@ export async function runDownload(
     onProgress({ part: 'indexes', done: 0, total: undefined });
     await offlineEngine()
       ?.indexStored(packId, db.name)
+      .then(() => heldByEngine(packId))
       .catch((error: unknown) => {
         console.warn(
           `The offline pack “${pack.title}” was stored without its indexes; its first open builds them.`,

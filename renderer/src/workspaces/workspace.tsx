@@ -271,6 +271,8 @@ function WorkspaceView<F extends FilterFields, Row, Totals>({
             load={(signal, onUpdate) => def.totals(query, signal, onUpdate)}
             boxes={def.boxes}
             scope={def.scope}
+            // New marks are rows a refresh brought: the grid reads its rows again, and the boxes their figures.
+            dataVersion={marks.mark}
           />
           <div className="results-toolbar">
             <ColumnChooser

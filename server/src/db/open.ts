@@ -2,7 +2,7 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { foldCase } from '../../../shared/query/search.ts';
-import { SCHEMA_VERSION } from './schema.ts';
+import { SCHEMA_VERSION, createTables } from './schema.ts';
 
 export class DatabaseError extends Error {}
 
@@ -18,12 +18,46 @@ function schemaVersion(db: Database.Database): string | undefined {
   }
 }
 
+const tableNames = (db: Database.Database) =>
+  new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
+
+let schemaTables: ReadonlySet<string> | undefined;
+
+/** The tables this code's schema creates, read off a database it builds in memory: one list, the schema's. */
+function tablesOfSchema(): ReadonlySet<string> {
+  if (!schemaTables) {
+    const scratch = new Database(':memory:');
+    createTables(scratch);
+    schemaTables = tableNames(scratch);
+    scratch.close();
+  }
+  return schemaTables;
+}
+
+/**
+ * Why this code cannot serve the database, or undefined when it can: another schema version, or the right
+ * version without a table the schema has (a file written while the schema changed under one version number)
+ * — caught here once rather than as a failed query on the first request that reads that table.
+ */
+function schemaProblem(db: Database.Database, path: string): string | undefined {
+  const version = schemaVersion(db);
+  if (version !== String(SCHEMA_VERSION)) {
+    return `${path} is not a tracker database of schema version ${SCHEMA_VERSION} (found ${version ?? 'none'})`;
+  }
+  const present = tableNames(db);
+  const missing = [...tablesOfSchema()].filter((table) => !present.has(table));
+  if (missing.length > 0) {
+    return `${path} says schema version ${SCHEMA_VERSION} but lacks the tables ${missing.join(', ')}: build it anew`;
+  }
+  return undefined;
+}
+
 /** True when the file is a tracker database this code can serve (not one from an older version). */
 export function hasCurrentSchema(path: string): boolean {
   if (!existsSync(path)) return false;
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
-    return schemaVersion(db) === String(SCHEMA_VERSION);
+    return schemaProblem(db, path) === undefined;
   } finally {
     db.close();
   }
@@ -50,12 +84,10 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   db.function(SEARCH_FOLD_FUNCTION, { deterministic: true }, (text: unknown) =>
     typeof text === 'string' ? foldCase(text) : text,
   );
-  const version = schemaVersion(db);
-  if (version !== String(SCHEMA_VERSION)) {
+  const problem = schemaProblem(db, path);
+  if (problem) {
     db.close();
-    throw new DatabaseError(
-      `${path} is not a tracker database of schema version ${SCHEMA_VERSION} (found ${version ?? 'none'})`,
-    );
+    throw new DatabaseError(problem);
   }
   return db;
 }

@@ -5,14 +5,15 @@
  */
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS } from '../../../server/src/auth/demo-accounts.ts';
 import { loadReference } from '../../../server/src/data/reference.ts';
 import { DemoBuildError, buildDemoDatabase } from '../../../server/src/data/demo/build-demo.ts';
-import { openDatabase } from '../../../server/src/db/open.ts';
+import { DatabaseError, hasCurrentSchema, openDatabase } from '../../../server/src/db/open.ts';
+import { SCHEMA_VERSION } from '../../../server/src/db/schema.ts';
 
 const MANIFESTS = 3000;
 const SEED = 11;
@@ -306,6 +307,20 @@ describe('the demo dataset', () => {
   it('opens as a tracker database, with no temporary file left beside it', () => {
     openDatabase(path).close();
     expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('is refused, naming what is missing, when a table of the schema is not there', () => {
+    const copy = join(dir, 'lacking.db');
+    copyFileSync(path, copy);
+    const lacking = new Database(copy);
+    lacking.exec('DROP TABLE data_tallies');
+    lacking.close();
+    expect(hasCurrentSchema(copy)).toBe(false);
+    expect(() => openDatabase(copy)).toThrow(
+      new DatabaseError(
+        `${copy} says schema version ${SCHEMA_VERSION} but lacks the tables data_tallies: build it anew`,
+      ),
+    );
   });
 });
 

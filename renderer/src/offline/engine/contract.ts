@@ -107,7 +107,9 @@ export interface OfflineEngine {
   openStored(packId: string, database: string): Promise<void>;
   /**
    * Builds every index of a pack whose parts are all stored (a download about to complete) and stores them
-   * beside its rows in the named database, so that opening it builds nothing; in the engine's worker.
+   * beside its rows in the named database, so that opening it builds nothing; in the engine's worker. The
+   * pack stays open: the user who made it works inside it next, and a network that hangs then finds it ready
+   * instead of reading it back from storage.
    */
   indexStored(packId: string, database: string): Promise<void>;
   /** The answer the server would give to this request, over the opened pack's rows; rejects on an error. */

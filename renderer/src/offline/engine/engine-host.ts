@@ -65,7 +65,9 @@ export function engineHost(store: PackStore): (message: EngineMessage) => Promis
         }
         case 'index-stored': {
           const stored = await store.read(message.database, message.packId, { unfinished: true });
-          await store.saveIndexes(message.database, message.packId, openPack(stored.rows).indexes());
+          const pack = openPack(stored.rows);
+          await store.saveIndexes(message.database, message.packId, pack.indexes());
+          packs.set(message.packId, pack);
           return { id, ok: true, data: null };
         }
         case 'close':

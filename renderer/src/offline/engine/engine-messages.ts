@@ -9,7 +9,7 @@ import type { EngineRequestName, EngineRequests } from './contract.ts';
 export type EngineMessage =
   /** Open a pack the worker reads itself from the named database. */
   | { type: 'open-stored'; id: number; packId: string; database: string }
-  /** Build every index of a pack whose parts are all stored, and store them beside it. */
+  /** Build every index of a pack whose parts are all stored, store them beside it, and keep it open. */
   | { type: 'index-stored'; id: number; packId: string; database: string }
   | {
       type: 'answer';
