@@ -117,9 +117,35 @@ const SERVER_LAYERS = {
   auth: ['db', 'repositories', 'workers', 'http'],
   data: ['db', 'auth'],
   'data/demo': ['db', 'auth', 'data'],
-  routes: ['db', 'repositories', 'workers', 'http', 'auth'],
+  // The storage interface and SQLite's implementation of it; PostgreSQL's implementation above it.
+  store: ['db', 'repositories', 'workers', 'http', 'auth'],
+  postgres: ['db', 'repositories', 'workers', 'http', 'auth', 'store'],
+  routes: ['db', 'repositories', 'workers', 'http', 'auth', 'store'],
+  // The importer: what it hands a database (model), the writers and ledger written once as steps for both
+  // databases (writers), each database's sink beside the other, and the run that reads the files on top.
+  'import/model': [],
+  'import/writers': ['data', 'import/model'],
+  'import/sqlite': ['db', 'data', 'import/model', 'import/writers'],
+  'import/postgres': ['db', 'data', 'postgres', 'import/model', 'import/writers'],
+  import: ['data', 'postgres', 'import/model', 'import/sqlite', 'import/postgres'],
   // The command-line entries start the app (server/src/app.ts, server.ts): the top.
-  cli: ['db', 'repositories', 'workers', 'http', 'auth', 'data', 'data/demo', 'routes', '.'],
+  cli: [
+    'db',
+    'repositories',
+    'workers',
+    'http',
+    'auth',
+    'data',
+    'data/demo',
+    'store',
+    'postgres',
+    'routes',
+    'import',
+    'import/model',
+    'import/sqlite',
+    'import/postgres',
+    '.',
+  ],
 };
 
 export default tseslint.config(

@@ -1,13 +1,51 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The server suite's files that talk to the API as a client does: run a second time against PostgreSQL
+ * (project `server-postgres`) when TRACKER_TEST_POSTGRES_URL names a cluster (.ci/run starts one; README
+ * "Tests"). The files that test one backend's own machinery (SQLite's read pool, bookmarks, FTS5 search
+ * strategies, the connection limits) run once, in `node`.
+ */
+const BOTH_BACKENDS = [
+  'test/server/aggregates.test.ts',
+  'test/server/auth.test.ts',
+  'test/server/detail.test.ts',
+  'test/server/errors.test.ts',
+  'test/server/generators-list.test.ts',
+  'test/server/import/import.test.ts',
+  'test/server/import/serving.test.ts',
+  'test/server/lookups.test.ts',
+  'test/server/manifests-list.test.ts',
+  'test/server/properties.test.ts',
+  'test/server/query-semantics.test.ts',
+  'test/server/search-fold.test.ts',
+];
+
+const postgresProject = process.env.TRACKER_TEST_POSTGRES_URL
+  ? [
+      {
+        test: {
+          name: 'server-postgres',
+          include: [...BOTH_BACKENDS, 'test/server/postgres/**/*.test.ts'],
+          environment: 'node',
+          env: { TRACKER_TEST_BACKEND: 'postgres' },
+          // Each server loads its own database first: a few seconds more per server on a busy machine.
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+        },
+      },
+    ]
+  : [];
+
 export default defineConfig({
   test: {
     projects: [
+      ...postgresProject,
       {
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/renderer/**', 'test/e2e/**'],
+          exclude: ['test/renderer/**', 'test/e2e/**', 'test/server/postgres/**'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 120_000,

@@ -192,7 +192,7 @@ async function signIn(page: Page): Promise<void> {
   await page.getByLabel('User name').fill(DEMO_USER.username);
   await page.getByLabel('Password').fill(DEMO_USER.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor({ timeout: 60_000 });
 }
 
 function nav(page: Page, name: string) {
@@ -343,7 +343,7 @@ async function main(): Promise<void> {
   });
 
   await page.reload();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
   const opened = await readPackRows(page);
 
   // The open pack, offline. The server answers the same requests first (the raw baseline), then stops;
@@ -359,7 +359,7 @@ async function main(): Promise<void> {
   await stopServer(child);
   await page.getByRole('switch', { name: 'Work offline' }).check();
   await page.goto(bridge.url);
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
   const loadBefore = loadavg()[0] ?? NaN;
   const open = await openPackTimes(page, queries, server.totals);
   const heap = await heapInUse(context, page);

@@ -1,5 +1,6 @@
 /**
  * npm run bench:server [-- --db FILE] [--manifests N] [--requests R] [--only PATTERN] [--part PART]...
+ * npm run bench:server -- --db postgres://… [--manifests N] [--requests R]   (bench/server-postgres.ts)
  *
  * The tracker API over loopback HTTP on a national-scale dataset (default 1M manifests, built on first run
  * into data/bench-1m.db): p50 and p99 per request kind. Beside each, in the same run, the raw baselines:
@@ -12,13 +13,15 @@
  * share their event loop, and the scheduler cannot favour one server over the other.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { Agent, request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../server/src/db/open.ts';
+import { isPostgresUrl } from '../server/src/postgres/pg-store.ts';
 import { benchCases, type Case } from './server-cases.ts';
+import { benchPostgres, postgresSection } from './server-postgres.ts';
 import { benchDatabasePath, ensureBenchDatabase, startPrintingOrigin } from './tracker-server.ts';
 import { DEMO_USERS } from '../test/helpers/demo-users.ts';
 
@@ -341,6 +344,10 @@ function readThrough(path: string): void {
 }
 
 async function main(): Promise<void> {
+  if (args.db !== undefined && isPostgresUrl(args.db)) {
+    await benchPostgres(args.db, manifestCount, requests);
+    return;
+  }
   await ensureBenchDatabase(dbPath, manifestCount);
   readThrough(dbPath);
   // Other work on the machine moves every number here; the report says how busy it was.
@@ -573,7 +580,10 @@ with no errors.
 ${parsingLine}
 `;
     mkdirSync(resolve(root, 'docs/benchmarks'), { recursive: true });
-    writeFileSync(resolve(root, 'docs/benchmarks/server.md'), report);
+    // The PostgreSQL section (bench/server-postgres.ts) is kept as its own run wrote it.
+    const reportPath = resolve(root, 'docs/benchmarks/server.md');
+    const postgres = existsSync(reportPath) ? postgresSection(readFileSync(reportPath, 'utf8')) : '';
+    writeFileSync(reportPath, postgres ? `${report.trimEnd()}\n\n${postgres}\n` : report);
     console.log('wrote docs/benchmarks/server.md');
   } finally {
     servers.child.kill('SIGTERM');

@@ -11,20 +11,22 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import fp from 'fastify-plugin';
 import { LIMITS, type Dialect } from '../../shared/api/index.ts';
 import { guard } from './auth/guard.ts';
-import { DEFAULT_THROTTLE, LoginThrottle, type ThrottleOptions } from './auth/throttle.ts';
-import { TokenStore } from './auth/tokens.ts';
+import { DEFAULT_THROTTLE, type ThrottleOptions } from './auth/throttle.ts';
 import { hostCheck, type HostPolicy } from './http/host-check.ts';
 import { HttpProblem, registerProblemHandlers } from './http/problem.ts';
-import { DetailRepository } from './repositories/detail-repository.ts';
-import { GeneratorsRepository } from './repositories/generators-repository.ts';
-import { DataWatch } from './repositories/data-watch.ts';
-import { ManifestsRepository } from './repositories/manifests-repository.ts';
 import { authRoutes } from './routes/auth.ts';
 import { trackerRoutes } from './routes/tracker.ts';
-import { ReadPool, type ReadPoolOptions } from './workers/read-pool.ts';
+import { sqliteStore } from './store/sqlite-store.ts';
+import type { TrackerStore } from './store/store.ts';
+import type { ReadPoolOptions } from './workers/read-pool.ts';
 
 export interface AppOptions {
-  db: Database;
+  /**
+   * What the API reads and keeps its accounts in (store/store.ts); the caller opens and closes it. `db`
+   * instead serves a SQLite database through a store the app makes (and closes) with `readPool`.
+   */
+  store?: TrackerStore;
+  db?: Database;
   dialect?: Dialect;
   /** Lifetime of an access token; default 8 hours. */
   tokenTtlMs?: number;
@@ -112,32 +114,24 @@ export const trackerApp = fp(
       }
     });
 
-    const tokens = new TokenStore(options.db, { ttlMs: options.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS });
-    const throttle = new LoginThrottle(options.throttle ?? DEFAULT_THROTTLE);
-    const generators = new GeneratorsRepository(options.db);
-    const manifests = new ManifestsRepository(options.db);
-    const details = new DetailRepository(options.db);
-    if (options.warm ?? true) generators.warm();
-    const onFile = !options.db.memory && options.db.name !== '';
-    const pool =
-      options.readPool === false || !onFile ? undefined : new ReadPool(options.db.name, options.readPool);
-    if (pool) app.addHook('onClose', () => pool.close());
-
-    // New data while serving: an import may commit to this file at any time (docs/api.md).
-    const watch = new DataWatch({
-      db: options.db,
-      generators,
-      manifests,
-      rebuild: pool
-        ? () => pool.run('generatorMatches')
-        : () => Promise.resolve(generators.matchesSnapshot()),
-      onError: (error) => app.log.error({ err: error }, 'reading the generator matches again failed'),
-    });
-    app.addHook('onClose', () => watch.close());
+    let store = options.store;
+    if (!store) {
+      if (!options.db) throw new Error('the tracker app needs a store or a SQLite database');
+      const own = sqliteStore(options.db, {
+        readPool: options.readPool,
+        onError: (error) => app.log.error({ err: error }, 'reading the generator matches again failed'),
+      });
+      app.addHook('onClose', () => own.close());
+      store = own;
+    }
+    const tokens = store.accounts.tokens({ ttlMs: options.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS });
+    const throttle = store.accounts.throttle(options.throttle ?? DEFAULT_THROTTLE);
+    if (options.warm ?? true) await store.warm();
 
     app.addHook('onRequest', hostCheck(options.hosts ?? { loopback: true, names: [] }));
+    // New data while serving: an import may commit to the database at any time (docs/api.md).
     app.addHook('onRequest', (_request, _reply, done) => {
-      watch.check();
+      store.checkData();
       done();
     });
     app.addHook('onRequest', guard(tokens));
@@ -157,12 +151,9 @@ export const trackerApp = fp(
     });
 
     const specOnly = options.specOnly ?? false;
-    await app.register(authRoutes, { db: options.db, tokens, throttle, specOnly });
+    await app.register(authRoutes, { accounts: store.accounts, tokens, throttle, specOnly });
     await app.register(trackerRoutes, {
-      generators,
-      manifests,
-      details,
-      pool,
+      store,
       dialect: options.dialect ?? 'sample',
       specOnly,
     });

@@ -1,12 +1,15 @@
-/** Starts the tracker API over one database file: open, warm, listen. */
+/** Starts the tracker API over one database (a SQLite file or a postgres:// URL): open, warm, listen. */
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { Dialect } from '../../shared/api/index.ts';
 import { buildApp } from './app.ts';
 import { openDatabase } from './db/open.ts';
 import { hostPolicyFor } from './http/host-check.ts';
+import { isPostgresUrl, openPostgresStore } from './postgres/pg-store.ts';
+import type { TrackerStore } from './store/store.ts';
 
 export interface ServeOptions {
+  /** A SQLite file, or a PostgreSQL database as postgres://user:password@host:port/name. */
   db: string;
   host: string;
   port: number;
@@ -27,10 +30,14 @@ export interface RunningServer {
 }
 
 export async function serve(options: ServeOptions): Promise<RunningServer> {
-  const db = openDatabase(options.db);
+  let store: TrackerStore | undefined;
+  let file: ReturnType<typeof openDatabase> | undefined;
+  if (isPostgresUrl(options.db)) store = await openPostgresStore(options.db);
+  else file = openDatabase(options.db);
   const log = options.logLevel === 'silent' ? undefined : batchedStdout();
   const app = buildApp({
-    db,
+    store,
+    db: file,
     dialect: options.dialect,
     tokenTtlMs: options.tokenTtlMs,
     hosts: hostPolicyFor(options.host, options.allowedHosts ?? []),
@@ -41,7 +48,14 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       stream: log.destination,
     },
   });
-  await app.listen({ host: options.host, port: options.port });
+  try {
+    await app.listen({ host: options.host, port: options.port });
+  } catch (error) {
+    await app.close();
+    await store?.close();
+    file?.close();
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
@@ -51,7 +65,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     async close() {
       await app.close();
       await log?.close();
-      db.close();
+      await store?.close();
+      file?.close();
     },
   };
 }

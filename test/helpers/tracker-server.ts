@@ -1,6 +1,7 @@
 /**
- * A real tracker API server for tests: a demo database built by the generator in a temp dir, served over
- * real HTTP on 127.0.0.1 with a free port, or with `socket: false` answered through Fastify's `inject()`,
+ * A real tracker API server for tests: a demo database built by the generator in a temp dir (and, with
+ * TRACKER_TEST_BACKEND=postgres, loaded into a throwaway PostgreSQL database that the server then serves
+ * instead: one suite, two backends), served over real HTTP on 127.0.0.1 with a free port, or with `socket: false` answered through Fastify's `inject()`,
  * the whole request pipeline without a socket, for the route tests that need none (the connection limits,
  * the Host check, the read pool and every client in another process keep a real socket). `send` calls
  * either the same way, by the server's base URL.
@@ -10,12 +11,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
+import type { Sql } from 'postgres';
 import type { Dialect } from '../../shared/api/index.ts';
-import { buildApp } from '../../server/src/app.ts';
+import { buildApp, type AppOptions } from '../../server/src/app.ts';
 import type { ThrottleOptions } from '../../server/src/auth/throttle.ts';
 import { buildDemoDatabase } from '../../server/src/data/demo/build-demo.ts';
+import { addUser } from '../../server/src/auth/users.ts';
 import { openDatabase } from '../../server/src/db/open.ts';
+import { pgUsers } from '../../server/src/postgres/pg-accounts.ts';
+import { openPostgresStore } from '../../server/src/postgres/pg-store.ts';
+import type { TrackerStore } from '../../server/src/store/store.ts';
+import type { Scope } from '../../shared/api/index.ts';
 import { DEMO_USERS } from './demo-users.ts';
+import { TEST_BACKEND, createTestDatabase } from './postgres-database.ts';
 
 export interface TrackerServerOptions {
   /** Manifests in the demo dataset; default 3,000. */
@@ -26,6 +34,11 @@ export interface TrackerServerOptions {
   throttle?: ThrottleOptions;
   /** Serve this database file instead of building one. */
   dbPath?: string;
+  /**
+   * With TRACKER_TEST_BACKEND=postgres: serve this PostgreSQL database as it is (the caller made it and
+   * drops it) instead of loading `dbPath` into a new one.
+   */
+  databaseUrl?: string;
   /** False: no socket, requests are injected (`send`); the base URL is then a name no network knows. */
   socket?: boolean;
   /** Refuse every addition to the spec, as a server that implements only the spec would. */
@@ -35,9 +48,26 @@ export interface TrackerServerOptions {
 export interface TrackerServer {
   /** e.g. http://127.0.0.1:41234, or inject://tracker-1 without a socket — the API lives under /api/tracker/. */
   baseUrl: string;
+  /** The database file the data was built in: what the server serves on SQLite, the truth on both. */
   dbPath: string;
   db: Database;
   app: FastifyInstance;
+  backend: 'sqlite' | 'postgres';
+  /** What another app over the same data is built from: buildApp({ ...server.source, … }). */
+  source: Pick<AppOptions, 'store' | 'db'>;
+  /** The served PostgreSQL database's URL (backend postgres). */
+  databaseUrl?: string;
+  /** Adds an account (`npm run users add`) to the database the server serves. */
+  addUser(
+    username: string,
+    password: string,
+    scopes: Scope[],
+    options?: Parameters<typeof addUser>[4],
+  ): Promise<void>;
+  /** Cuts the server off from its database, so every read fails (a test of the 500 answer). */
+  breakDatabase(): Promise<void>;
+  /** Rows of a query over the database the server serves (`?`-free SQL both backends read). */
+  storedRows(sql: string): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
 }
 
@@ -53,8 +83,13 @@ export async function startTrackerServer(options: TrackerServerOptions = {}): Pr
   const built = options.dbPath ? undefined : await buildTestDatabase(options.manifests, options.seed);
   const dbPath = options.dbPath ?? built?.path ?? '';
   const db = openDatabase(dbPath);
+  const served =
+    TEST_BACKEND === 'postgres' && !options.databaseUrl ? await createTestDatabase(dbPath) : undefined;
+  const databaseUrl = TEST_BACKEND === 'postgres' ? (options.databaseUrl ?? served?.url) : undefined;
+  const store: (TrackerStore & { sql: Sql }) | undefined =
+    databaseUrl === undefined ? undefined : await openPostgresStore(databaseUrl);
   const app = buildApp({
-    db,
+    ...(store ? { store } : { db }),
     dialect: options.dialect ?? 'sample',
     tokenTtlMs: options.tokenTtlMs,
     throttle: options.throttle,
@@ -77,9 +112,26 @@ export async function startTrackerServer(options: TrackerServerOptions = {}): Pr
     dbPath,
     db,
     app,
+    backend: TEST_BACKEND,
+    source: store ? { store } : { db },
+    databaseUrl,
+    async addUser(username, password, scopes, userOptions) {
+      if (store) await pgUsers.add(store.sql, username, password, scopes, userOptions);
+      else await addUser(db, username, password, scopes, userOptions);
+    },
+    async breakDatabase() {
+      if (store) await store.sql.end();
+      else db.close();
+    },
+    async storedRows(sql) {
+      if (store) return (await store.sql.unsafe(sql)).map((row) => ({ ...row }));
+      return db.prepare(sql).all() as Record<string, unknown>[];
+    },
     async close() {
       INJECTED.delete(baseUrl);
       await app.close();
+      await store?.close();
+      await served?.drop();
       db.close();
       if (built) rmSync(built.dir, { recursive: true, force: true });
     },

@@ -9,7 +9,6 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/src/app.ts';
 import { hashPassword } from '../../server/src/auth/passwords.ts';
-import { addUser } from '../../server/src/auth/users.ts';
 import {
   buildTestDatabase,
   send,
@@ -117,8 +116,8 @@ describe('sign-in', () => {
     expect(expectProblem(answer, 400).type).toBe('urn:waste-tracker:problem:validation');
   });
 
-  it('stores passwords only as scrypt hashes (N=2^17, r=8, p=1, 16-byte salt)', () => {
-    const rows = server.db.prepare('SELECT username, password_hash FROM users').all() as {
+  it('stores passwords only as scrypt hashes (N=2^17, r=8, p=1, 16-byte salt)', async () => {
+    const rows = (await server.storedRows('SELECT username, password_hash FROM users')) as {
       username: string;
       password_hash: string;
     }[];
@@ -134,11 +133,11 @@ describe('sign-in', () => {
 
   it('stores no token in plain text, only its SHA-256 hash', async () => {
     const session = await signInAs(server.baseUrl, INSPECTOR.username, INSPECTOR.password);
-    const stored = server.db.prepare('SELECT token_hash FROM tokens').pluck().all() as string[];
+    const stored = (await server.storedRows('SELECT token_hash FROM tokens')).map((row) => row.token_hash);
     expect(stored.length).toBeGreaterThan(0);
     for (const hash of stored) expect(hash).not.toContain(session.token);
     expect(stored).toContain(createHash('sha256').update(session.token).digest('hex'));
-    const dump = JSON.stringify(server.db.prepare('SELECT * FROM tokens').all());
+    const dump = JSON.stringify(await server.storedRows('SELECT * FROM tokens'));
     expect(dump).not.toContain(session.token);
   });
 });
@@ -185,7 +184,7 @@ describe('the Bearer check', () => {
   });
 
   it('denies by default: a route registered without any auth setting needs a token', async () => {
-    const app = buildApp({ db: server.db, warm: false });
+    const app = buildApp({ ...server.source, warm: false });
     app.get('/api/tracker/added-later/', () => ({ reached: true }));
     try {
       const anonymous = await app.inject({ method: 'GET', url: '/api/tracker/added-later/' });
@@ -312,7 +311,8 @@ describe('throttling failed sign-ins', () => {
     }
   });
 
-  it('limits one address across user names', async () => {
+  // Eleven password checks at the full scrypt cost: ~1 s each on a quiet machine, several on a busy one.
+  it('limits one address across user names', { timeout: 90_000 }, async () => {
     const throttled = await startTrackerServer({
       dbPath,
       throttle: { perUser: 3, perAddress: 10, windowMs: 60_000 },
@@ -366,33 +366,35 @@ describe('guesses sent at once', () => {
 });
 
 describe('password storage and changes', () => {
-  const storedHash = (username: string) =>
-    server.db.prepare('SELECT password_hash FROM users WHERE username = ?').pluck().get(username) as string;
+  const storedHash = async (username: string) => {
+    const [row] = await server.storedRows(`SELECT password_hash FROM users WHERE username = '${username}'`);
+    return String(row?.password_hash);
+  };
 
   it('re-hashes a hash made at the old cost (N=2^14) at N=2^17 on the next successful sign-in', async () => {
-    await addUser(server.db, 'erin', 'erin-password-1', ['generators'], { cost: { N: 2 ** 14, r: 8, p: 1 } });
-    const old = storedHash('erin');
+    await server.addUser('erin', 'erin-password-1', ['generators'], { cost: { N: 2 ** 14, r: 8, p: 1 } });
+    const old = await storedHash('erin');
     expect(old).toMatch(/^scrypt\$16384\$8\$1\$/);
     expectProblem(await login(server.baseUrl, 'erin', 'not-erins-password'), 401);
-    expect(storedHash('erin')).toBe(old);
+    expect(await storedHash('erin')).toBe(old);
 
     const first = await signInAs(server.baseUrl, 'erin', 'erin-password-1');
-    const upgraded = storedHash('erin');
+    const upgraded = await storedHash('erin');
     expect(upgraded).toMatch(/^scrypt\$131072\$8\$1\$/);
     expect(upgraded.split('$')[4]).not.toBe(old.split('$')[4]);
     // The same password: the sign-in that upgraded it keeps its token, and the new hash verifies.
     expect((await post(server.baseUrl, PATHS.generatorTotals, first.token, {})).status).toBe(200);
     await signInAs(server.baseUrl, 'erin', 'erin-password-1');
-    expect(storedHash('erin')).toBe(upgraded);
+    expect(await storedHash('erin')).toBe(upgraded);
   });
 
   it('revokes every token of a user at once when the password is replaced', async () => {
-    await addUser(server.db, 'frank', 'frank-password-1', ['manifests'], {
+    await server.addUser('frank', 'frank-password-1', ['manifests'], {
       cost: { N: 2 ** 14, r: 8, p: 1 },
     });
     const session = await signInAs(server.baseUrl, 'frank', 'frank-password-1');
     expect((await post(server.baseUrl, PATHS.manifestTotals, session.token, {})).status).toBe(200);
-    await addUser(server.db, 'frank', 'frank-password-2', ['manifests'], {
+    await server.addUser('frank', 'frank-password-2', ['manifests'], {
       replace: true,
       passwordHash: await hashPassword('frank-password-2', { N: 2 ** 14, r: 8, p: 1 }),
     });
@@ -411,7 +413,7 @@ describe('the accounts CLI (npm run users)', () => {
     stdin?: string,
   ): Promise<{ code: number | null; stdout: string; stderr: string }> {
     return new Promise((done, fail) => {
-      const child = spawn(process.execPath, [cli, '--db', dbPath, ...args], {
+      const child = spawn(process.execPath, [cli, '--db', server.databaseUrl ?? dbPath, ...args], {
         env: { ...process.env, TRACKER_PASSWORD: password ?? '' },
         stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       });

@@ -5,7 +5,6 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GeneratorDetail } from '../../shared/api/index.ts';
-import { addUser } from '../../server/src/auth/users.ts';
 import { buildTestDatabase, startTrackerServer, type TrackerServer } from '../helpers/tracker-server.ts';
 import {
   GENERATORS_ONLY,
@@ -46,7 +45,7 @@ beforeAll(async () => {
   addGenerators(built.path, [IDLE_GENERATOR, ...Object.values(MAPPED)]);
   sampleServer = await startTrackerServer({ dbPath: built.path, dialect: 'sample', socket: false });
   typedServer = await startTrackerServer({ dbPath: built.path, dialect: 'typed', socket: false });
-  await addUser(sampleServer.db, MANIFESTS_ONLY.username, MANIFESTS_ONLY.password, ['manifests']);
+  await sampleServer.addUser(MANIFESTS_ONLY.username, MANIFESTS_ONLY.password, ['manifests']);
   sample = await signInAs(sampleServer.baseUrl, INSPECTOR.username, INSPECTOR.password);
   typed = await signInAs(typedServer.baseUrl, INSPECTOR.username, INSPECTOR.password);
   generators = loadGenerators(typedServer.db);

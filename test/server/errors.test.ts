@@ -327,7 +327,7 @@ describe('no error answer leaks internals', () => {
     const broken = await startTrackerServer({ dbPath: server.dbPath, socket: false });
     try {
       const brokenSession = await signInAs(broken.baseUrl, INSPECTOR.username, INSPECTOR.password);
-      broken.db.close();
+      await broken.breakDatabase();
       for (const answer of [
         await post(broken.baseUrl, PATHS.generators, brokenSession.token, listBody({ searchKey: 'abc' })),
         await post(broken.baseUrl, PATHS.manifestTotals, brokenSession.token, { searchKey: 'x' }),

@@ -7,7 +7,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Scope } from '../../../shared/api/index.ts';
 import { HttpProblem } from '../http/problem.ts';
-import type { TokenOwner, TokenStore } from './tokens.ts';
+import type { TokenOwner, Tokens } from './tokens.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,21 +38,20 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-function check(request: FastifyRequest, tokens: TokenStore): void {
-  if (request.is404) return;
+/** The route's rule, before the token is verified: false when the route needs no token. */
+function needsToken(request: FastifyRequest): boolean {
+  if (request.is404) return false;
   const { url, config } = request.routeOptions;
-  if (config.public === true || !url?.startsWith(API_PREFIX)) return;
-  if (!request.headers.authorization) {
-    throw unauthorized('sign in first: send Authorization: Bearer <token>');
-  }
-  const token = bearerToken(request);
-  const owner = token === undefined ? undefined : tokens.verify(token);
+  return config.public !== true && url?.startsWith(API_PREFIX) === true;
+}
+
+function admit(request: FastifyRequest, token: string | undefined, owner: TokenOwner | undefined): void {
   if (!token || !owner) {
     throw unauthorized('the access token is invalid or has expired; sign in again', 'invalid_token');
   }
   request.owner = owner;
   request.bearerToken = token;
-  const scopes = config.scopes;
+  const scopes = request.routeOptions.config.scopes;
   if (scopes && !scopes.some((scope) => owner.scopes.includes(scope))) {
     throw new HttpProblem(
       403,
@@ -61,14 +60,36 @@ function check(request: FastifyRequest, tokens: TokenStore): void {
   }
 }
 
-/** An onRequest hook: runs before the body is read, so an unauthenticated request costs no parsing. */
-export function guard(tokens: TokenStore) {
+/**
+ * An onRequest hook: runs before the body is read, so an unauthenticated request costs no parsing. A store
+ * that verifies in process (SQLite) answers at once and the hook runs without a promise; one that asks a
+ * database server (PostgreSQL) answers later.
+ */
+export function guard(tokens: Tokens) {
   return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    const fail = (error: unknown) => done(error instanceof Error ? error : new Error(String(error)));
     try {
-      check(request, tokens);
+      if (!needsToken(request)) return done();
+      if (!request.headers.authorization) {
+        throw unauthorized('sign in first: send Authorization: Bearer <token>');
+      }
+      const token = bearerToken(request);
+      const owner = token === undefined ? undefined : tokens.verify(token);
+      if (owner instanceof Promise) {
+        owner.then((found) => {
+          try {
+            admit(request, token, found);
+            done();
+          } catch (error) {
+            fail(error);
+          }
+        }, fail);
+        return;
+      }
+      admit(request, token, owner);
       done();
     } catch (error) {
-      done(error instanceof Error ? error : new Error(String(error)));
+      fail(error);
     }
   };
 }

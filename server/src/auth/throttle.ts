@@ -5,7 +5,8 @@
  * An attempt is reserved (counted as a failure) before its password is checked, and the reservation is
  * given back when the password was right: checking takes about a second, and guesses sent at once would
  * otherwise all be judged before the first failure was counted. A successful login also clears the
- * user + address count. Kept in memory: it protects one server process.
+ * user + address count. Kept here in memory for one server process (SQLite); several processes on one
+ * PostgreSQL database keep the same counts in it (postgres/pg-accounts.ts).
  *
  * An address is counted by what one client controls (client-address.ts: an IPv6 address by its /64). The
  * counts are kept in the order they last changed: those whose failures have all aged out are dropped as
@@ -30,9 +31,31 @@ export const DEFAULT_THROTTLE: ThrottleOptions = { perUser: 5, perAddress: 20, w
 /** About 100 bytes a count: at most a few MB, far more clients than one server sees failing at once. */
 export const DEFAULT_MAX_KEYS = 50_000;
 
+/**
+ * The seconds until one more attempt is allowed under a count whose failures within the window happened at
+ * `recent` (oldest first), or 0 when one is allowed now: the rule both the in-memory throttle and the one
+ * kept in PostgreSQL (postgres/pg-accounts.ts) apply.
+ */
+export function secondsUntilAllowed(
+  recent: readonly number[],
+  limit: number,
+  windowMs: number,
+  now: number,
+): number {
+  if (recent.length < limit) return 0;
+  const oldestThatCounts = recent[recent.length - limit] ?? now;
+  return Math.max(1, Math.ceil((oldestThatCounts + windowMs - now) / 1000));
+}
+
+/** The keys a sign-in attempt is counted under: user name + client, and the client alone. */
+export function throttleKeys(username: string, address: string): { userKey: string; addressKey: string } {
+  const client = clientKey(address);
+  return { userKey: `user:${username.toLowerCase()}|${client}`, addressKey: `address:${client}` };
+}
+
 /** A reserved attempt: a failure unless `succeeded()` is called. */
 export interface LoginAttempt {
-  succeeded(): void;
+  succeeded(): void | Promise<void>;
 }
 
 export type Reservation = { allowed: true; attempt: LoginAttempt } | { allowed: false; retryAfter: number };
@@ -55,9 +78,7 @@ export class LoginThrottle {
    */
   reserve(username: string, address: string): Reservation {
     const now = this.now();
-    const client = clientKey(address);
-    const userKey = `user:${username.toLowerCase()}|${client}`;
-    const addressKey = `address:${client}`;
+    const { userKey, addressKey } = throttleKeys(username, address);
     const retryAfter = Math.max(
       this.wait(userKey, this.options.perUser, now),
       this.wait(addressKey, this.options.perAddress, now),
@@ -105,9 +126,6 @@ export class LoginThrottle {
   }
 
   private wait(key: string, limit: number, now: number): number {
-    const list = this.recent(key, now);
-    if (list.length < limit) return 0;
-    const oldestThatCounts = list[list.length - limit] ?? now;
-    return Math.max(1, Math.ceil((oldestThatCounts + this.options.windowMs - now) / 1000));
+    return secondsUntilAllowed(this.recent(key, now), limit, this.options.windowMs, now);
   }
 }

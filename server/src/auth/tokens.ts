@@ -13,7 +13,20 @@ export interface TokenOwner {
   scopes: Scope[];
 }
 
-function hashToken(token: string): string {
+/** A value now, or a promise of it: SQLite answers in process, PostgreSQL over the network. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/** Bearer tokens as every store keeps them (this file's TokenStore on SQLite, postgres/pg-accounts.ts). */
+export interface Tokens {
+  readonly ttlSeconds: number;
+  issue(userId: number): MaybePromise<string>;
+  /** The owner of a live token, or undefined for an unknown, revoked or expired one. */
+  verify(token: string): MaybePromise<TokenOwner | undefined>;
+  revoke(token: string): MaybePromise<void>;
+}
+
+/** The SHA-256 of a token, as every backend stores it. */
+export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 

@@ -14,7 +14,7 @@ export interface User {
   createdAt: string;
 }
 
-interface UserRow {
+export interface UserRow {
   id: number;
   username: string;
   password_hash: string;
@@ -42,12 +42,21 @@ export function parseScopes(text: string): Scope[] {
   return scopes;
 }
 
-function toUser(row: UserRow): User {
+export function toUser(row: UserRow): User {
   return { id: row.id, username: row.username, scopes: parseScopes(row.scopes), createdAt: row.created_at };
 }
 
-function checkPassword(password: string): void {
+export function checkPassword(password: string): void {
   if (password.length < 8) throw new UserError('a password has at least 8 characters');
+}
+
+/** Refuses a new account's name, password or scopes with what is wrong (every backend's rule). */
+export function checkAccount(username: string, password: string, scopes: readonly Scope[]): void {
+  if (!USERNAME.test(username)) {
+    throw new UserError('a user name is 1–100 letters, digits or . _ @ -');
+  }
+  checkPassword(password);
+  if (scopes.length === 0) throw new UserError('give at least one scope');
 }
 
 /**
@@ -61,11 +70,7 @@ export async function addUser(
   scopes: Scope[],
   options: { replace?: boolean; cost?: ScryptCost; passwordHash?: string } = {},
 ): Promise<User> {
-  if (!USERNAME.test(username)) {
-    throw new UserError('a user name is 1–100 letters, digits or . _ @ -');
-  }
-  checkPassword(password);
-  if (scopes.length === 0) throw new UserError('give at least one scope');
+  checkAccount(username, password, scopes);
   const exists = findUser(db, username) !== undefined;
   if (exists && !options.replace) throw new UserError(`user "${username}" already exists`);
   const hash = options.passwordHash ?? (await hashPassword(password, options.cost));

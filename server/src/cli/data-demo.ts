@@ -1,11 +1,14 @@
 /**
- * npm run data:demo -- --out FILE --manifests N [--seed S] [--force]
+ * npm run data:demo -- --out FILE|postgres://… --manifests N [--seed S] [--force]
  *
  * Builds a deterministic demo database (same seed and N → the same rows). Progress goes to stderr, the
- * summary too; exit code 2 for bad arguments.
+ * summary too; exit code 2 for bad arguments. Into PostgreSQL: the rows are built in a temporary SQLite
+ * file, then copied with COPY and indexed after the load (postgres/pg-load.ts); the database must be empty
+ * unless --force, which empties it first.
  */
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   DEFAULT_SEED,
@@ -14,8 +17,11 @@ import {
   MAX_DEMO_MANIFESTS,
   buildDemoDatabase,
 } from '../data/demo/build-demo.ts';
+import { DatabaseError } from '../db/open.ts';
+import { emptyTables, isEmpty, loadIntoPostgres } from '../postgres/pg-load.ts';
+import { connect, isPostgresUrl, migrateOrRefuse, redactUrl } from '../postgres/pg-store.ts';
 
-const USAGE = 'usage: npm run data:demo -- --out FILE --manifests N [--seed S] [--force]';
+const USAGE = 'usage: npm run data:demo -- --out FILE|postgres://… --manifests N [--seed S] [--force]';
 
 function fail(message: string): never {
   console.error(`${message}\n${USAGE}`);
@@ -82,6 +88,10 @@ async function main(): Promise<void> {
   const manifests = integer(values.manifests, 'manifests', 1, MAX_DEMO_MANIFESTS);
   const seed =
     values.seed === undefined ? DEFAULT_SEED : integer(values.seed, 'seed', 0, Number.MAX_SAFE_INTEGER);
+  if (isPostgresUrl(values.out)) {
+    await buildInPostgres(values.out, manifests, seed, values.force);
+    return;
+  }
   const out = resolve(values.out);
   if (!existsSync(dirname(out))) fail(`the folder ${dirname(out)} does not exist`);
   if (existsSync(out) && !values.force) fail(`${out} already exists; add --force to replace it`);
@@ -99,8 +109,38 @@ async function main(): Promise<void> {
   );
 }
 
+/** The demo rows into a PostgreSQL database, through a temporary file. */
+async function buildInPostgres(url: string, manifests: number, seed: number, force: boolean): Promise<void> {
+  const started = performance.now();
+  const sql = await connect(url, { max: 1 });
+  const dir = mkdtempSync(join(tmpdir(), 'tracker-demo-'));
+  try {
+    await migrateOrRefuse(sql, url);
+    if (!(await isEmpty(sql))) {
+      if (!force) fail(`${redactUrl(url)} already holds data; add --force to replace it`);
+      await emptyTables(sql);
+    }
+    console.error(`Building ${redactUrl(url)}: ${count(manifests)} manifests, seed ${seed}`);
+    const file = join(dir, 'demo.db');
+    const built = await buildDemoDatabase(file, { manifests, seed, forLoad: true, onProgress: reporter() });
+    console.error(`  rows built in ${built.seconds.toFixed(1)} s; loading into PostgreSQL`);
+    await loadIntoPostgres(file, sql, (step, seconds) => {
+      console.error(
+        `  ${step.replace(/\s+/g, ' ').slice(0, 90).padEnd(90)} ${seconds.toFixed(1).padStart(7)} s`,
+      );
+    });
+    console.error(
+      `Built ${redactUrl(url)}: ${count(built.generators)} generators, ${count(built.manifests)} manifests, ` +
+        `${count(built.wasteLines)} waste lines in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+  } finally {
+    await sql.end();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 main().catch((error: unknown) => {
-  if (error instanceof DemoBuildError) fail(error.message);
+  if (error instanceof DemoBuildError || error instanceof DatabaseError) fail(error.message);
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

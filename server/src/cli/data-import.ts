@@ -1,23 +1,27 @@
 /**
- * npm run data:import -- --db FILE [--report FILE] [--restart] [--batch-rows N] <files or folders…>
+ * npm run data:import -- --db FILE|postgres://… [--report FILE] [--restart] [--batch-rows N] <files or folders…>
  *
  * Imports EPA e-Manifest (EM_*) and RCRAInfo handler (HD_*) CSV files, zipped or not, and e-Manifest JSON
- * into a tracker database, new or served (docs/import.md). Progress on standard error; the summary per
+ * into a tracker database, new or served (docs/import.md): a SQLite file, or PostgreSQL (--db postgres://…,
+ * or TRACKER_DATABASE_URL when --db is not given; docs/deploy.md). Progress on standard error; the summary per
  * file at the end; rejected and pending rows in the report. Exit code 2 for bad arguments, 1 when a file
  * could not be read at all or the import failed.
  */
 import { dirname, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { DatabaseError } from '../db/open.ts';
 import { importFiles } from '../import/import-files.ts';
+import { PostgresSinkError } from '../import/postgres/pg-sink.ts';
 import type { ImportEvent } from '../import/run.ts';
 import { SinkError } from '../import/sqlite/sqlite-sink.ts';
+import { isPostgresUrl, redactUrl } from '../postgres/pg-store.ts';
 import { JsonStreamError } from '../import/json-reader.ts';
 import { SourceError } from '../import/sources.ts';
 import { ZipError } from '../import/zip.ts';
 
 const USAGE =
-  'usage: npm run data:import -- --db FILE [--report FILE] [--restart] [--batch-rows N] <files or folders…>';
+  'usage: npm run data:import -- --db FILE|postgres://… [--report FILE] [--restart] [--batch-rows N] <files or folders…>';
 
 function fail(message: string): never {
   console.error(`${message}\n${USAGE}`);
@@ -99,10 +103,12 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  if (!values.db) fail('--db FILE is required');
+  const named = values.db ?? process.env.TRACKER_DATABASE_URL;
+  if (!named) fail('--db FILE|postgres://… is required (or TRACKER_DATABASE_URL)');
   if (positionals.length === 0) fail('name at least one file or folder to import');
-  const db = resolve(values.db);
-  if (!existsSync(dirname(db))) fail(`the folder ${dirname(db)} does not exist`);
+  const postgres = isPostgresUrl(named);
+  const db = postgres ? named : resolve(named);
+  if (!postgres && !existsSync(dirname(db))) fail(`the folder ${dirname(db)} does not exist`);
   let batchRows: number | undefined;
   if (values['batch-rows'] !== undefined) {
     batchRows = Number(values['batch-rows']);
@@ -118,7 +124,7 @@ async function main(): Promise<void> {
     onEvent: progress(),
   });
   if (process.stderr.isTTY) console.error('');
-  console.error(`\nImported into ${db} in ${duration(result.seconds)}:`);
+  console.error(`\nImported into ${postgres ? redactUrl(db) : db} in ${duration(result.seconds)}:`);
   const header = [
     'file',
     'table',
@@ -185,6 +191,8 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   if (
     error instanceof SinkError ||
+    error instanceof PostgresSinkError ||
+    error instanceof DatabaseError ||
     error instanceof SourceError ||
     error instanceof ZipError ||
     error instanceof JsonStreamError

@@ -1,9 +1,11 @@
 /**
- * npm run server -- --db FILE --port P --host 127.0.0.1 [--dialect sample|typed] [--token-ttl-minutes M]
- *   [--allowed-host NAME]... [--spec-only]
+ * npm run server -- --db FILE|postgres://… --port P --host 127.0.0.1 [--dialect sample|typed]
+ *   [--token-ttl-minutes M] [--allowed-host NAME]... [--spec-only] [--workers N]
  *
- * With no --db: creates (on first run) and serves the demo database under data/, and prints the demo
- * accounts. Port 0 picks a free port; the URL is printed either way.
+ * --db names a SQLite file or a PostgreSQL database (postgres://user:password@host:port/name); without it,
+ * TRACKER_DATABASE_URL when set, else the demo database under data/, created on first run, whose demo
+ * accounts are printed. Port 0 picks a free port; the URL is printed either way. --workers N (PostgreSQL
+ * only) serves from N processes on one port (workers.ts).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -13,10 +15,12 @@ import { DEMO_ACCOUNTS } from '../auth/demo-accounts.ts';
 import { buildDemoDatabase } from '../data/demo/build-demo.ts';
 import { DatabaseError, hasCurrentSchema } from '../db/open.ts';
 import { hostName } from '../http/host-check.ts';
+import { isPostgresUrl } from '../postgres/pg-store.ts';
 import { serve } from '../server.ts';
+import { isWorker, reportListening, startWorkers } from './workers.ts';
 
 const USAGE =
-  'usage: npm run server -- [--db FILE] [--port P] [--host 127.0.0.1] [--dialect sample|typed] ' +
+  'usage: npm run server -- [--db FILE|postgres://…] [--workers N] [--port P] [--host 127.0.0.1] [--dialect sample|typed] ' +
   '[--token-ttl-minutes M] [--allowed-host NAME]... [--log-level info|warn|error|silent] [--demo-manifests N] ' +
   '[--spec-only]';
 
@@ -56,6 +60,7 @@ async function main(): Promise<void> {
         'log-level': { type: 'string', default: 'info' },
         'demo-manifests': { type: 'string' },
         'spec-only': { type: 'boolean', default: false },
+        workers: { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -81,7 +86,20 @@ async function main(): Promise<void> {
     }
   }
 
-  let db = args.db;
+  const workers = positiveInteger(args.workers, 'workers', 1);
+  let db = args.db ?? (process.env.TRACKER_DATABASE_URL || undefined);
+  if (workers > 1 && (db === undefined || !isPostgresUrl(db))) {
+    fail(
+      '--workers needs a PostgreSQL database (--db postgres://… or TRACKER_DATABASE_URL): the processes share ' +
+        'its tokens and sign-in throttle',
+    );
+  }
+  if (workers > 1 && !isWorker()) {
+    const origin = await startWorkers(workers);
+    console.error(`Tracker API from ${workers} processes on ${origin}/api/tracker/`);
+    console.log(origin);
+    return;
+  }
   if (db === undefined) {
     db = DEMO_DATABASE;
     const stale = existsSync(db) && !hasCurrentSchema(db);
@@ -111,8 +129,11 @@ async function main(): Promise<void> {
     specOnly: args['spec-only'],
   });
   const mode = args['spec-only'] ? ', spec only: no lookups or sign-in details beyond the spec' : '';
-  console.error(`Tracker API (${dialect.data} dialect${mode}) on ${server.origin}/api/tracker/`);
-  console.log(server.origin);
+  if (isWorker()) reportListening(server.origin);
+  else {
+    console.error(`Tracker API (${dialect.data} dialect${mode}) on ${server.origin}/api/tracker/`);
+    console.log(server.origin);
+  }
   const stop = () => {
     server.close().then(
       () => process.exit(0),

@@ -1,4 +1,6 @@
 /**
+ * The accounts of a tracker database, SQLite file or PostgreSQL (--db postgres://…, or TRACKER_DATABASE_URL
+ * when --db is not given):
  * npm run users -- --db FILE add NAME --scopes generators,manifests   (password from TRACKER_PASSWORD or stdin)
  * npm run users -- --db FILE passwd NAME   (new password from TRACKER_PASSWORD or stdin; revokes the tokens)
  * npm run users -- --db FILE list
@@ -6,10 +8,61 @@
  */
 import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
+import type { Scope } from '../../../shared/api/index.ts';
 import { DatabaseError, openDatabase } from '../db/open.ts';
-import { UserError, addUser, changePassword, listUsers, parseScopes, removeUser } from '../auth/users.ts';
+import {
+  UserError,
+  addUser,
+  changePassword,
+  listUsers,
+  parseScopes,
+  removeUser,
+  type User,
+} from '../auth/users.ts';
+import { pgUsers } from '../postgres/pg-accounts.ts';
+import { connect, isPostgresUrl, migrateOrRefuse } from '../postgres/pg-store.ts';
+
+/** The four commands over one database, whichever backend holds it. */
+interface UserAdmin {
+  add(name: string, password: string, scopes: Scope[]): Promise<User>;
+  passwd(name: string, password: string): Promise<boolean>;
+  list(): Promise<User[]>;
+  remove(name: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+async function openAdmin(target: string): Promise<UserAdmin> {
+  if (isPostgresUrl(target)) {
+    const sql = await connect(target, { max: 1 });
+    try {
+      await migrateOrRefuse(sql, target);
+    } catch (error) {
+      await sql.end();
+      throw error;
+    }
+    return {
+      add: (name, password, scopes) => pgUsers.add(sql, name, password, scopes),
+      passwd: (name, password) => pgUsers.changePassword(sql, name, password),
+      list: () => pgUsers.list(sql),
+      remove: (name) => pgUsers.remove(sql, name),
+      close: () => sql.end(),
+    };
+  }
+  const db = openDatabase(target);
+  return {
+    add: (name, password, scopes) => addUser(db, name, password, scopes),
+    passwd: (name, password) => changePassword(db, name, password),
+    list: () => Promise.resolve(listUsers(db)),
+    remove: (name) => Promise.resolve(removeUser(db, name)),
+    close: () => {
+      db.close();
+      return Promise.resolve();
+    },
+  };
+}
 
 const USAGE = `usage:
+  (FILE: a SQLite file or postgres://user:password@host:port/name; TRACKER_DATABASE_URL when --db is not given)
   npm run users -- --db FILE add NAME --scopes generators,manifests   (password from TRACKER_PASSWORD or standard input)
   npm run users -- --db FILE passwd NAME   (new password from TRACKER_PASSWORD or standard input)
   npm run users -- --db FILE list
@@ -40,33 +93,34 @@ async function main(): Promise<void> {
     fail(error instanceof Error ? error.message : String(error));
   }
   const { values, positionals } = parsed;
-  if (!values.db) fail('--db FILE is required');
+  const target = values.db ?? (process.env.TRACKER_DATABASE_URL || undefined);
+  if (!target) fail('--db FILE is required');
   const [command, name, ...rest] = positionals;
   if (rest.length > 0) fail(`unexpected arguments: ${rest.join(' ')}`);
-  const db = openDatabase(values.db);
+  const db = await openAdmin(target);
   try {
     switch (command) {
       case 'add': {
         if (!name) fail('add needs a user name');
         if (!values.scopes) fail('add needs --scopes, e.g. --scopes generators,manifests');
         const scopes = parseScopes(values.scopes);
-        const user = await addUser(db, name, await readPassword(), scopes);
+        const user = await db.add(name, await readPassword(), scopes);
         console.log(`added ${user.username} (${user.scopes.join(', ')})`);
         break;
       }
       case 'passwd':
         if (!name) fail('passwd needs a user name');
-        if (!(await changePassword(db, name, await readPassword()))) fail(`no user "${name}"`);
+        if (!(await db.passwd(name, await readPassword()))) fail(`no user "${name}"`);
         console.log(`changed the password of ${name}; its sign-ins were ended`);
         break;
       case 'list':
-        for (const user of listUsers(db)) {
+        for (const user of await db.list()) {
           console.log(`${user.username}\t${user.scopes.join(',')}\t${user.createdAt}`);
         }
         break;
       case 'remove':
         if (!name) fail('remove needs a user name');
-        if (!removeUser(db, name)) fail(`no user "${name}"`);
+        if (!(await db.remove(name))) fail(`no user "${name}"`);
         console.log(`removed ${name}`);
         break;
       case undefined:
@@ -74,7 +128,7 @@ async function main(): Promise<void> {
         fail(command ? `unknown command "${command}"` : 'give a command: add, passwd, list or remove');
     }
   } finally {
-    db.close();
+    await db.close();
   }
 }
 

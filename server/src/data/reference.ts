@@ -158,16 +158,24 @@ export function loadReference(dir: string = REFERENCE_DIR): ReferenceData {
 }
 
 /** Fills the reference tables of the schema (replacing what they held). */
+/** Each code-list table of a tracker database with the rows it holds: written by both backends. */
+export function referenceTables(
+  reference: ReferenceData = loadReference(),
+): [table: string, rows: readonly CodeDescription[]][] {
+  return [
+    ['waste_codes', reference.wasteCodes],
+    ['management_methods', reference.managementMethods],
+    ['naics_codes', reference.naicsCodes],
+    ['container_types', reference.containerTypes],
+  ];
+}
+
 export function fillReferenceTables(db: Database, reference: ReferenceData = loadReference()): void {
-  const fill = (table: string, rows: readonly CodeDescription[]) => {
-    db.prepare(`DELETE FROM ${table}`).run();
-    const insert = db.prepare(`INSERT INTO ${table} (code, description) VALUES (?, ?)`);
-    for (const row of rows) insert.run(row.code, row.description);
-  };
   db.transaction(() => {
-    fill('waste_codes', reference.wasteCodes);
-    fill('management_methods', reference.managementMethods);
-    fill('naics_codes', reference.naicsCodes);
-    fill('container_types', reference.containerTypes);
+    for (const [table, rows] of referenceTables(reference)) {
+      db.prepare(`DELETE FROM ${table}`).run();
+      const insert = db.prepare(`INSERT INTO ${table} (code, description) VALUES (?, ?)`);
+      for (const row of rows) insert.run(row.code, row.description);
+    }
   })();
 }

@@ -9,14 +9,16 @@
 import type { Database } from 'better-sqlite3';
 import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../../shared/query/definition.ts';
 
-function sortIndexes(table: string, fields: readonly string[], key: string): string {
+/** A (field, key) index for every sortable field: plain SQL, which the PostgreSQL backend builds too. */
+export function sortIndexes(table: string, fields: readonly string[], key: string): string {
   return fields
     .filter((field) => field !== key)
     .map((field) => `CREATE INDEX IF NOT EXISTS ${table}_order_${field} ON ${table} (${field}, ${key});`)
     .join('\n');
 }
 
-const FILTER_INDEXES_SQL = `
+/** The filter indexes, in SQL both backends read (postgres/pg-finalize.ts builds them as well). */
+export const FILTER_INDEXES_SQL = `
 -- Generator filters, each carrying the default order (generator_name, epa_handler_id).
 CREATE INDEX IF NOT EXISTS generators_state_name ON generators (location_state, generator_name, epa_handler_id);
 CREATE INDEX IF NOT EXISTS generators_city_name ON generators (location_city, generator_name, epa_handler_id);

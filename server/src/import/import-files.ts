@@ -1,17 +1,24 @@
 /**
- * An import into a SQLite tracker database file: the sink opened, the run, the report written beside the
- * database (or where asked), the sink closed whatever happens. What `npm run data:import` and the
- * benchmark call.
+ * An import into a tracker database, a SQLite file or PostgreSQL (a postgres:// URL): the sink opened, the
+ * run, the report written beside the database file (or where asked), the sink closed whatever happens.
+ * What `npm run data:import` and the benchmark call.
  */
 import { basename, dirname, join } from 'node:path';
+import { isPostgresUrl } from '../postgres/pg-store.ts';
+import type { ImportSink } from './model/sink.ts';
+import { PostgresSink } from './postgres/pg-sink.ts';
 import { writeReport } from './report.ts';
 import { runImport, type ImportEvent, type ImportResult } from './run.ts';
 import { SqliteSink } from './sqlite/sqlite-sink.ts';
 
 export interface ImportFilesOptions {
+  /** A SQLite file's path or a postgres:// URL. */
   db: string;
   paths: readonly string[];
-  /** The report's path; default `<db>.import-<run>.csv` beside the database. */
+  /**
+   * The report's path; default `<db>.import-<run>.csv` beside a database file, `tracker-import-<run>.csv` in
+   * the current folder for PostgreSQL.
+   */
   report?: string;
   restart?: boolean;
   batchRows?: number;
@@ -25,7 +32,8 @@ export interface ImportFilesResult extends ImportResult {
 }
 
 export async function importFiles(options: ImportFilesOptions): Promise<ImportFilesResult> {
-  const sink = new SqliteSink(options.db);
+  const postgres = isPostgresUrl(options.db);
+  const sink: ImportSink = postgres ? await PostgresSink.open(options.db) : new SqliteSink(options.db);
   try {
     const result = await runImport({
       sink,
@@ -35,7 +43,10 @@ export async function importFiles(options: ImportFilesOptions): Promise<ImportFi
       onEvent: options.onEvent,
     });
     const path =
-      options.report ?? join(dirname(options.db), `${basename(options.db)}.import-${result.runId}.csv`);
+      options.report ??
+      (postgres
+        ? `tracker-import-${result.runId}.csv`
+        : join(dirname(options.db), `${basename(options.db)}.import-${result.runId}.csv`));
     const reportRows = await writeReport(path, sink.reportRows());
     return { ...result, reportPath: reportRows > 0 ? path : undefined, reportRows };
   } finally {

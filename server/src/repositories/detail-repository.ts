@@ -5,7 +5,7 @@
 import type { Database } from 'better-sqlite3';
 import { StatementCache } from '../db/statements.ts';
 
-interface GeneratorRow {
+export interface GeneratorRow {
   id: number;
   [column: string]: string | number;
 }
@@ -47,6 +47,133 @@ function mapHtml(latitude: string, longitude: string): string {
   );
 }
 
+/** The profile's lists, each of one generator (its id bound once as `?`), in the order the profile shows. */
+export const DETAIL_SQL = {
+  wasteCodes: `SELECT c.code, coalesce(w.description, '') AS description
+    FROM generator_waste_codes c LEFT JOIN waste_codes w ON w.code = c.code
+    WHERE c.generator_id = ? ORDER BY c.code`,
+  methods: `SELECT c.code AS management_method, coalesce(m.description, '') AS management_method_description
+    FROM generator_handling_codes c LEFT JOIN management_methods m ON m.code = c.code
+    WHERE c.generator_id = ? ORDER BY c.code`,
+  naics: `SELECT naics_code, naics_desc, is_active FROM generator_naics
+    WHERE generator_id = ? ORDER BY is_active DESC, naics_code`,
+  sic: 'SELECT sic_code, sic_desc FROM generator_sic WHERE generator_id = ? ORDER BY sic_code',
+};
+
+/** What a profile is built from: the generator's row and what its sets and manifests hold. */
+export interface DetailParts {
+  row: GeneratorRow;
+  /** Tons shipped in its report year, rounded to 4 places. */
+  shippedInReportYear: number;
+  wasteCodes: CanonicalDetail['waste_code_data'];
+  methods: CanonicalDetail['mmc_codes'];
+  naics: CanonicalDetail['naics_codes'];
+  sic: CanonicalDetail['sic_codes'];
+}
+
+/** The report year's first and last day, which bound the tons shipped in it. */
+export function reportYearRange(row: GeneratorRow): [string, string] {
+  const year = text(row, 'report_year');
+  return [`${year}-01-01`, `${year}-12-31`];
+}
+
+/** The profile from its parts: every backend reads the parts and shapes them here. */
+export function canonicalDetail(parts: DetailParts): CanonicalDetail {
+  const { row, shippedInReportYear } = parts;
+  const reportYear = text(row, 'report_year');
+  const physical = [text(row, 'location_street_number'), text(row, 'location_street_1')].join(' ').trim();
+  const mailStreet = [text(row, 'mail_street_number'), text(row, 'mail_street_1')].join(' ').trim();
+  const stateZip = (state: string, zip: string) => [state, zip].filter((part) => part !== '').join(' ');
+  const full_address = joinAddress([
+    physical,
+    text(row, 'location_street_2'),
+    text(row, 'location_city'),
+    stateZip(text(row, 'location_state'), text(row, 'location_zip')),
+  ]);
+  const mailing_address = joinAddress([
+    mailStreet,
+    text(row, 'mail_street_2'),
+    text(row, 'mail_city'),
+    stateZip(text(row, 'mail_state'), text(row, 'mail_zip')),
+  ]);
+  const textColumns = [
+    'epa_handler_id',
+    'generator_name',
+    'mail_street_number',
+    'mail_street_1',
+    'mail_street_2',
+    'mail_city',
+    'mail_zip',
+    'mail_state',
+    'physical_address',
+    'location_street_number',
+    'location_street_1',
+    'location_street_2',
+    'location_city',
+    'location_zip',
+    'location_state',
+    'contact_name',
+    'contact_email',
+    'contact_phone_number',
+    'primary_naics_code',
+    'primary_naics_desc',
+  ];
+  const generator_data: Record<string, string | number> = {};
+  for (const column of textColumns) generator_data[column] = text(row, column);
+  Object.assign(generator_data, {
+    total_generated_waste: Number(row.total_waste),
+    total_container: Number(row.container_count),
+    total_mmc: Number(row.mmc_count),
+    total_shipped: Number(row.shipped_tons),
+    shipped_years: text(row, 'shipped_years'),
+    federal_generator_status_universe: text(row, 'federal_generator_status_universe'),
+    federal_generator_status_universe_code: text(row, 'federal_generator_status_universe_code'),
+    land_type: text(row, 'land_type'),
+    short_term_generator_activity: text(row, 'short_term_generator_activity'),
+    mixed_waste_generator: text(row, 'mixed_waste_generator'),
+    transporter_activity: text(row, 'transporter_activity'),
+    transfer_facility_activity: text(row, 'transfer_facility_activity'),
+    importer_activity: text(row, 'importer_activity'),
+    federal_waste_codes: text(row, 'federal_waste_codes'),
+    management_method_code: text(row, 'management_method_code'),
+    full_address,
+    mailing_address,
+    location_latitude: text(row, 'location_latitude'),
+    location_longitude: text(row, 'location_longitude'),
+    public_notes: text(row, 'public_notes'),
+    managed_waste: Number(row.managed_waste),
+    shipped_waste: shippedInReportYear,
+    received_waste: Number(row.received_waste),
+    registration_status: text(row, 'registration_status'),
+    is_industry: text(row, 'is_industry'),
+    state_handler_id: text(row, 'state_handler_id'),
+  });
+  return {
+    generator_data,
+    type_data: {
+      short_term_generator_activity: text(row, 'short_term_generator_activity'),
+      mixed_waste_generator: text(row, 'mixed_waste_generator'),
+      transporter_activity: text(row, 'transporter_activity'),
+      transporter_facility_activity: text(row, 'transfer_facility_activity'),
+      importer_activity: text(row, 'importer_activity'),
+    },
+    site_activities: {
+      report_year: reportYear,
+      generated_waste: Number(row.total_waste).toFixed(2),
+      managed_waste: Number(row.managed_waste),
+      shipped_waste: shippedInReportYear,
+      received_waste: Number(row.received_waste),
+    },
+    waste_code_data: parts.wasteCodes,
+    mmc_codes: parts.methods,
+    naics_codes: parts.naics,
+    sic_codes: parts.sic,
+    gen_map: mapHtml(text(row, 'location_latitude'), text(row, 'location_longitude')),
+    is_network: row.is_network === 1,
+    is_tracker_enable: row.is_tracker_enable === 1,
+  };
+}
+
 export class DetailRepository {
   private readonly statements: StatementCache;
 
@@ -58,123 +185,21 @@ export class DetailRepository {
     const row = this.statements.get('SELECT * FROM generators WHERE epa_handler_id = ?').get(handlerId) as
       GeneratorRow | undefined;
     if (!row) return undefined;
-    const reportYear = text(row, 'report_year');
-    const shippedInReportYear = this.statements
-      .get(
-        `SELECT round(coalesce(sum(total_waste_quantity_tons), 0), 4) FROM manifests
-         WHERE generator_id = ? AND shipped_date BETWEEN ? AND ?`,
-      )
-      .pluck()
-      .get(row.id, `${reportYear}-01-01`, `${reportYear}-12-31`) as number;
-    const physical = [text(row, 'location_street_number'), text(row, 'location_street_1')].join(' ').trim();
-    const mailStreet = [text(row, 'mail_street_number'), text(row, 'mail_street_1')].join(' ').trim();
-    const stateZip = (state: string, zip: string) => [state, zip].filter((part) => part !== '').join(' ');
-    const full_address = joinAddress([
-      physical,
-      text(row, 'location_street_2'),
-      text(row, 'location_city'),
-      stateZip(text(row, 'location_state'), text(row, 'location_zip')),
-    ]);
-    const mailing_address = joinAddress([
-      mailStreet,
-      text(row, 'mail_street_2'),
-      text(row, 'mail_city'),
-      stateZip(text(row, 'mail_state'), text(row, 'mail_zip')),
-    ]);
-    const textColumns = [
-      'epa_handler_id',
-      'generator_name',
-      'mail_street_number',
-      'mail_street_1',
-      'mail_street_2',
-      'mail_city',
-      'mail_zip',
-      'mail_state',
-      'physical_address',
-      'location_street_number',
-      'location_street_1',
-      'location_street_2',
-      'location_city',
-      'location_zip',
-      'location_state',
-      'contact_name',
-      'contact_email',
-      'contact_phone_number',
-      'primary_naics_code',
-      'primary_naics_desc',
-    ];
-    const generator_data: Record<string, string | number> = {};
-    for (const column of textColumns) generator_data[column] = text(row, column);
-    Object.assign(generator_data, {
-      total_generated_waste: Number(row.total_waste),
-      total_container: Number(row.container_count),
-      total_mmc: Number(row.mmc_count),
-      total_shipped: Number(row.shipped_tons),
-      shipped_years: text(row, 'shipped_years'),
-      federal_generator_status_universe: text(row, 'federal_generator_status_universe'),
-      federal_generator_status_universe_code: text(row, 'federal_generator_status_universe_code'),
-      land_type: text(row, 'land_type'),
-      short_term_generator_activity: text(row, 'short_term_generator_activity'),
-      mixed_waste_generator: text(row, 'mixed_waste_generator'),
-      transporter_activity: text(row, 'transporter_activity'),
-      transfer_facility_activity: text(row, 'transfer_facility_activity'),
-      importer_activity: text(row, 'importer_activity'),
-      federal_waste_codes: text(row, 'federal_waste_codes'),
-      management_method_code: text(row, 'management_method_code'),
-      full_address,
-      mailing_address,
-      location_latitude: text(row, 'location_latitude'),
-      location_longitude: text(row, 'location_longitude'),
-      public_notes: text(row, 'public_notes'),
-      managed_waste: Number(row.managed_waste),
-      shipped_waste: shippedInReportYear,
-      received_waste: Number(row.received_waste),
-      registration_status: text(row, 'registration_status'),
-      is_industry: text(row, 'is_industry'),
-      state_handler_id: text(row, 'state_handler_id'),
-    });
-    return {
-      generator_data,
-      type_data: {
-        short_term_generator_activity: text(row, 'short_term_generator_activity'),
-        mixed_waste_generator: text(row, 'mixed_waste_generator'),
-        transporter_activity: text(row, 'transporter_activity'),
-        transporter_facility_activity: text(row, 'transfer_facility_activity'),
-        importer_activity: text(row, 'importer_activity'),
-      },
-      site_activities: {
-        report_year: reportYear,
-        generated_waste: Number(row.total_waste).toFixed(2),
-        managed_waste: Number(row.managed_waste),
-        shipped_waste: shippedInReportYear,
-        received_waste: Number(row.received_waste),
-      },
-      waste_code_data: this.statements
+    return canonicalDetail({
+      row,
+      shippedInReportYear: this.statements
         .get(
-          `SELECT c.code, coalesce(w.description, '') AS description
-           FROM generator_waste_codes c LEFT JOIN waste_codes w ON w.code = c.code
-           WHERE c.generator_id = ? ORDER BY c.code`,
+          `SELECT round(coalesce(sum(total_waste_quantity_tons), 0), 4) FROM manifests
+           WHERE generator_id = ? AND shipped_date BETWEEN ? AND ?`,
         )
+        .pluck()
+        .get(row.id, ...reportYearRange(row)) as number,
+      wasteCodes: this.statements
+        .get(DETAIL_SQL.wasteCodes)
         .all(row.id) as CanonicalDetail['waste_code_data'],
-      mmc_codes: this.statements
-        .get(
-          `SELECT c.code AS management_method, coalesce(m.description, '') AS management_method_description
-           FROM generator_handling_codes c LEFT JOIN management_methods m ON m.code = c.code
-           WHERE c.generator_id = ? ORDER BY c.code`,
-        )
-        .all(row.id) as CanonicalDetail['mmc_codes'],
-      naics_codes: this.statements
-        .get(
-          `SELECT naics_code, naics_desc, is_active FROM generator_naics
-           WHERE generator_id = ? ORDER BY is_active DESC, naics_code`,
-        )
-        .all(row.id) as CanonicalDetail['naics_codes'],
-      sic_codes: this.statements
-        .get('SELECT sic_code, sic_desc FROM generator_sic WHERE generator_id = ? ORDER BY sic_code')
-        .all(row.id) as CanonicalDetail['sic_codes'],
-      gen_map: mapHtml(text(row, 'location_latitude'), text(row, 'location_longitude')),
-      is_network: row.is_network === 1,
-      is_tracker_enable: row.is_tracker_enable === 1,
-    };
+      methods: this.statements.get(DETAIL_SQL.methods).all(row.id) as CanonicalDetail['mmc_codes'],
+      naics: this.statements.get(DETAIL_SQL.naics).all(row.id) as CanonicalDetail['naics_codes'],
+      sic: this.statements.get(DETAIL_SQL.sic).all(row.id) as CanonicalDetail['sic_codes'],
+    });
   }
 }

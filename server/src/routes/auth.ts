@@ -1,13 +1,11 @@
 /** Login and logout (docs/api.md, "Authentication"; the spec leaves the login operation "not shown"). */
-import type { Database } from 'better-sqlite3';
 import type { FastifyPluginCallback } from 'fastify';
 import { LoginRequest } from '../../../shared/api/index.ts';
 import { readRequest } from '../../../shared/query/parse.ts';
 import { PASSWORD_COST, hashPassword, needsRehash, verifyPassword } from '../auth/passwords.ts';
-import type { LoginThrottle } from '../auth/throttle.ts';
-import type { TokenStore } from '../auth/tokens.ts';
-import { findUser, parseScopes, replacePasswordHash } from '../auth/users.ts';
+import { parseScopes } from '../auth/users.ts';
 import { HttpProblem, validationProblem } from '../http/problem.ts';
+import type { Accounts, SignInThrottle, Tokens } from '../store/store.ts';
 
 /**
  * Verified in place of a password hash for an unknown user, at the current cost, so the answer time does
@@ -23,9 +21,9 @@ const UNKNOWN_USER_HASH = [
 ].join('$');
 
 export interface AuthDeps {
-  db: Database;
-  tokens: TokenStore;
-  throttle: LoginThrottle;
+  accounts: Accounts;
+  tokens: Tokens;
+  throttle: SignInThrottle;
   /** A spec-only server does not tell the scopes (app.ts `specOnly`). */
   specOnly: boolean;
 }
@@ -36,26 +34,26 @@ export const authRoutes: FastifyPluginCallback<AuthDeps> = (app, deps, done) => 
     const parsed = readRequest(LoginRequest, request.body);
     if (!parsed.ok) throw validationProblem(parsed.issues, 'body');
     const { username, password } = parsed.value;
-    const reservation = deps.throttle.reserve(username, request.ip);
+    const reservation = await deps.throttle.reserve(username, request.ip);
     if (!reservation.allowed) {
       const wait = reservation.retryAfter;
       throw new HttpProblem(429, `too many failed sign-ins; try again in ${wait} s`, {
         headers: { 'retry-after': String(wait) },
       });
     }
-    const user = findUser(deps.db, username);
+    const user = await deps.accounts.findUser(username);
     const matches = await verifyPassword(password, user?.password_hash ?? UNKNOWN_USER_HASH);
     if (!user || !matches) {
       throw new HttpProblem(401, 'the user name or password is wrong', {
         headers: { 'www-authenticate': 'Bearer realm="tracker"' },
       });
     }
-    reservation.attempt.succeeded();
+    await reservation.attempt.succeeded();
     if (needsRehash(user.password_hash)) {
-      replacePasswordHash(deps.db, user.id, user.password_hash, await hashPassword(password));
+      await deps.accounts.replacePasswordHash(user.id, user.password_hash, await hashPassword(password));
     }
     return reply.send({
-      access_token: deps.tokens.issue(user.id),
+      access_token: await deps.tokens.issue(user.id),
       token_type: 'Bearer',
       expires_in: deps.tokens.ttlSeconds,
       // The spec has no permission model (spec 5.4: "not shown"); a spec-only server does not tell it.
@@ -64,7 +62,7 @@ export const authRoutes: FastifyPluginCallback<AuthDeps> = (app, deps, done) => 
   });
 
   app.post('/api/tracker/auth/logout/', async (request, reply) => {
-    if (request.bearerToken) deps.tokens.revoke(request.bearerToken);
+    if (request.bearerToken) await deps.tokens.revoke(request.bearerToken);
     return reply.code(204).send();
   });
   done();

@@ -48,7 +48,7 @@ describe('npm run data:demo', () => {
     const result = run(...args.map((arg) => (arg === 'OUT' || arg.endsWith('.db') ? join(dir, arg) : arg)));
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(message);
-    expect(result.stderr).toContain('usage: npm run data:demo -- --out FILE --manifests N');
+    expect(result.stderr).toContain('usage: npm run data:demo -- --out FILE|postgres://… --manifests N');
     expect(existsSync(join(dir, 'OUT'))).toBe(false);
   });
 

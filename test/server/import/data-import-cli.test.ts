@@ -29,7 +29,7 @@ afterAll(() => {
 
 describe('npm run data:import', () => {
   it.each([
-    ['no arguments', [], /--db FILE is required/],
+    ['no arguments', [], /--db FILE\|postgres:\/\/… is required/],
     ['no files', ['--db', 'OUT'], /name at least one file or folder to import/],
     ['an unknown option', ['--db', 'OUT', '--rows', '5', 'x.csv'], /Unknown option '--rows'/],
     [

@@ -4,7 +4,9 @@
  * what is stored, updated, skipped, rejected (with file, line, column, reason and the raw row) and kept
  * pending until its manifest arrives; the same files twice change nothing; a run stopped mid-file resumes to
  * the same database; and an import into a database with data keeps every derived table equal to what one
- * build from scratch gives.
+ * build from scratch gives. One suite for both backends (import-support.ts): with
+ * TRACKER_TEST_BACKEND=postgres every import goes into PostgreSQL, whose content must also equal an
+ * import of the same files into SQLite.
  */
 import BetterSqlite3 from 'better-sqlite3';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,22 +18,40 @@ import { parseCsv } from '../../../server/src/data/reference.ts';
 import { importFiles } from '../../../server/src/import/import-files.ts';
 import { runImport } from '../../../server/src/import/run.ts';
 import type { ImportSink, SinkBatch } from '../../../server/src/import/model/sink.ts';
-import { SqliteSink } from '../../../server/src/import/sqlite/sqlite-sink.ts';
-import { FROM_MANIFESTS_NOTE } from '../../../server/src/import/sqlite/writers.ts';
+import { FROM_MANIFESTS_NOTE } from '../../../server/src/import/writers/writers.ts';
 import { writeEpaFiles } from '../../helpers/epa-files.ts';
+import { TEST_BACKEND } from '../../helpers/postgres-database.ts';
 import { writeZip } from '../../helpers/zip-writer.ts';
-import { FIXTURES, contentOf, expectSearchIndexesIntact } from './import-support.ts';
+import {
+  FIXTURES,
+  contentOf,
+  expectSearchIndexesIntact,
+  newTarget,
+  openSink,
+  servedContent,
+  sqliteFile,
+  type ImportTarget,
+} from './import-support.ts';
 
 let dir = '';
+const targets: ImportTarget[] = [];
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'tracker-import-'));
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await Promise.all(targets.map((target) => target.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
 
-/** A connection of the test's own (writable: FTS5's integrity check is written as an insert). */
-function open(path: string) {
-  return new BetterSqlite3(path);
+/** A new database on the backend under test, closed (dropped) after the file's tests. */
+async function target(name: string): Promise<ImportTarget> {
+  const made = await newTarget(dir, name);
+  targets.push(made);
+  return made;
 }
+
+/** The report of an import into `name`, in the test's folder whatever the backend. */
+const report = (name: string) => join(dir, `${name}.report.csv`);
 
 /** Each file's counts as "read stored updated unchanged skipped rejected pending", by file name. */
 function counts(result: Awaited<ReturnType<typeof importFiles>>): Record<string, string> {
@@ -50,14 +70,14 @@ function reportRecords(path: string | undefined): string[][] {
 }
 
 describe('EPA-layout files with the mess real exports carry', () => {
-  let db = '';
+  let db: ImportTarget;
   let week1: Awaited<ReturnType<typeof importFiles>>;
   let week2: Awaited<ReturnType<typeof importFiles>>;
 
   beforeAll(async () => {
-    db = join(dir, 'weeks.db');
-    week1 = await importFiles({ db, paths: [join(FIXTURES, 'week1')] });
-    week2 = await importFiles({ db, paths: [join(FIXTURES, 'week2')] });
+    db = await target('weeks.db');
+    week1 = await importFiles({ db: db.db, paths: [join(FIXTURES, 'week1')], report: report('week1') });
+    week2 = await importFiles({ db: db.db, paths: [join(FIXTURES, 'week2')], report: report('week2') });
   });
 
   it('counts each file: read, stored, updated, unchanged, skipped, rejected, pending', () => {
@@ -110,18 +130,16 @@ describe('EPA-layout files with the mess real exports carry', () => {
     expect(week2.reportPath).toBeUndefined();
   });
 
-  it('stores what the rows say, derived totals and all', () => {
-    const read = open(db);
-    try {
+  it('stores what the rows say, derived totals and all', async () => {
+    {
       const manifest = (tracking: string) =>
-        read
-          .prepare(
-            `SELECT generator_name, transporter, total_waste_quantity_tons AS tons, container_count,
-                    waste_stream_count, updated_date, received_date FROM manifests WHERE manifest_tracking_number = ?`,
-          )
-          .get(tracking);
+        db.row(
+          `SELECT generator_name, transporter, total_waste_quantity_tons AS tons, container_count,
+                  waste_stream_count, updated_date, received_date FROM manifests WHERE manifest_tracking_number = ?`,
+          tracking,
+        );
       // Quoted commas and doubled quotes; the transporter of line 1; the source's own total.
-      expect(manifest('000000101ELC')).toEqual({
+      expect(await manifest('000000101ELC')).toEqual({
         generator_name: 'Acme "Best" Coatings, Inc.',
         transporter: 'Bayou Haulers, Inc.',
         tons: 1.5,
@@ -131,30 +149,31 @@ describe('EPA-layout files with the mess real exports carry', () => {
         received_date: '2024-02-28',
       });
       // No total given: the lines' tons, 2 tons plus 150 kg.
-      expect(manifest('000000102ELC')).toMatchObject({ tons: 2.1653, container_count: 4 });
+      expect(await manifest('000000102ELC')).toMatchObject({ tons: 2.1653, container_count: 4 });
       // The newer UPDATED DATE replaced the older in week 1; week 2's older copy and its line were skipped.
-      expect(manifest('000000104FLE')).toMatchObject({
+      expect(await manifest('000000104FLE')).toMatchObject({
         tons: 0.8,
         updated_date: '2024-03-09',
         received_date: '2024-02-22',
       });
       expect(
-        read
-          .prepare(
-            "SELECT usdot_desc, waste_quantity_tons FROM waste_lines WHERE manifest_id = (SELECT id FROM manifests WHERE manifest_tracking_number = '000000104FLE')",
-          )
-          .all(),
+        await db.rows(
+          "SELECT usdot_desc, waste_quantity_tons FROM waste_lines WHERE manifest_id = (SELECT id FROM manifests WHERE manifest_tracking_number = '000000104FLE')",
+        ),
       ).toEqual([{ usdot_desc: 'NA1993, Waste Diesel fuel, 3, III', waste_quantity_tons: 0.19525 }]);
       // The line kept pending in week 1 was applied when week 2 brought its manifest.
-      expect(manifest('000000199ELC')).toMatchObject({ container_count: 1, waste_stream_count: 1, tons: 1 });
+      expect(await manifest('000000199ELC')).toMatchObject({
+        container_count: 1,
+        waste_stream_count: 1,
+        tons: 1,
+      });
       // EM_FEDERAL_WASTE_CODE (zipped) added to the codes the waste line listed.
       expect(
-        read
-          .prepare(
-            `SELECT w.waste_line_number, w.federal_waste_codes, w.transporter, w.mmc_and_desc FROM waste_lines w
-             JOIN manifests m ON m.id = w.manifest_id WHERE m.manifest_tracking_number = '000000101ELC'`,
-          )
-          .all(),
+        await db.rows(
+          `SELECT w.waste_line_number, w.federal_waste_codes, w.transporter, w.mmc_and_desc FROM waste_lines w
+           JOIN manifests m ON m.id = w.manifest_id WHERE m.manifest_tracking_number = '000000101ELC'
+           ORDER BY w.waste_line_number`,
+        ),
       ).toEqual([
         {
           waste_line_number: 1,
@@ -170,14 +189,13 @@ describe('EPA-layout files with the mess real exports carry', () => {
         },
       ]);
       const generator = (id: string) =>
-        read
-          .prepare(
-            `SELECT generator_name, record_source, public_notes, physical_address, registration_status,
-                    federal_generator_status_universe AS status, shipped_count, federal_waste_codes
-             FROM generators WHERE epa_handler_id = ?`,
-          )
-          .get(id);
-      expect(generator('TXD000000001')).toEqual({
+        db.row(
+          `SELECT generator_name, record_source, public_notes, physical_address, registration_status,
+                  federal_generator_status_universe AS status, shipped_count, federal_waste_codes
+           FROM generators WHERE epa_handler_id = ?`,
+          id,
+        );
+      expect(await generator('TXD000000001')).toEqual({
         generator_name: 'Acme "Best" Coatings, Inc.',
         record_source: 'handler',
         public_notes: '',
@@ -188,45 +206,40 @@ describe('EPA-layout files with the mess real exports carry', () => {
         federal_waste_codes: 'D001,D018,F003',
       });
       // Named by manifests only (its handler row had a bad date): created from them, and marked.
-      expect(generator('OKD000000009')).toMatchObject({
+      expect(await generator('OKD000000009')).toMatchObject({
         record_source: 'manifest',
         public_notes: FROM_MANIFESTS_NOTE,
       });
-      expect(generator('TXD000000003')).toMatchObject({
+      expect(await generator('TXD000000003')).toMatchObject({
         record_source: 'manifest',
         generator_name: 'Idle Shop',
       });
-      expect(read.prepare('SELECT count(*) FROM import_pending').pluck().get()).toBe(0);
-      expectSearchIndexesIntact(read);
-    } finally {
-      read.close();
+      expect(await db.value('SELECT CAST(count(*) AS INTEGER) FROM import_pending')).toBe(0);
+      await expectSearchIndexesIntact(db);
     }
   });
 
   it('changes nothing when the same files are imported again', async () => {
-    const read = open(db);
-    const before = contentOf(read);
-    read.close();
-    const again = await importFiles({ db, paths: [join(FIXTURES, 'week1'), join(FIXTURES, 'week2')] });
+    const before = await contentOf(db);
+    const again = await importFiles({
+      db: db.db,
+      paths: [join(FIXTURES, 'week1'), join(FIXTURES, 'week2')],
+      report: report('again'),
+    });
     expect(again.totals.stored).toBe(0);
     expect(again.totals.updated).toBe(0);
-    const after = open(db);
-    try {
-      expect(contentOf(after)).toEqual(before);
-      expectSearchIndexesIntact(after);
-    } finally {
-      after.close();
-    }
+    expect(await contentOf(db)).toEqual(before);
+    await expectSearchIndexesIntact(db);
   });
 });
 
 describe("EPA's and haztrak's example manifests and handler", () => {
   const SAMPLES = join(FIXTURES, 'samples');
-  let db = '';
+  let db: ImportTarget;
   let result: Awaited<ReturnType<typeof importFiles>>;
 
   beforeAll(async () => {
-    db = join(dir, 'samples.db');
+    db = await target('samples.db');
     // EPA's save examples carry no tracking number (EPA assigns it) or "CHANGE ME": as they are they are
     // refused; numbered, as JSON lines and as an array, they are manifests.
     const examples = ['Data-and-Image', 'Full-Electronic', 'Hybrid'].map(
@@ -255,10 +268,10 @@ describe("EPA's and haztrak's example manifests and handler", () => {
         })),
       ),
     );
-    result = await importFiles({ db, paths: [SAMPLES, numbered] });
+    result = await importFiles({ db: db.db, paths: [SAMPLES, numbered], report: report('samples') });
   });
 
-  it('stores the haztrak manifest with its generator from the haztrak handler, refuses the unnumbered', () => {
+  it('stores the haztrak manifest with its generator from the haztrak handler, refuses the unnumbered', async () => {
     expect(counts(result)).toEqual({
       'epa_emanifest-save-valid-Data-and-Image-example.json': '1 0 0 0 0 1 0',
       'epa_emanifest-save-valid-Full-Electronic-example.json': '1 0 0 0 0 1 0',
@@ -276,15 +289,12 @@ describe("EPA's and haztrak's example manifests and handler", () => {
       ['manifestTrackingNumber', 'no manifestTrackingNumber'],
       ['manifestTrackingNumber', 'no manifestTrackingNumber'],
     ]);
-    const read = open(db);
-    try {
+    {
       expect(
-        read
-          .prepare(
-            `SELECT m.generator_name, m.transporter, m.designated_facility_name, m.shipped_date, g.record_source
-             FROM manifests m JOIN generators g ON g.id = m.generator_id WHERE m.manifest_tracking_number = '100033134ELC'`,
-          )
-          .get(),
+        await db.row(
+          `SELECT m.generator_name, m.transporter, m.designated_facility_name, m.shipped_date, g.record_source
+           FROM manifests m JOIN generators g ON g.id = m.generator_id WHERE m.manifest_tracking_number = '100033134ELC'`,
+        ),
       ).toEqual({
         generator_name: 'VA TEST GEN 2021',
         transporter: 'VA TEST TRAN 2021',
@@ -292,20 +302,15 @@ describe("EPA's and haztrak's example manifests and handler", () => {
         shipped_date: '2022-01-21',
         record_source: 'handler',
       });
-    } finally {
-      read.close();
     }
   });
 
-  it('converts quantities to tons where the unit or the line’s density says how, and leaves 0 where not', () => {
-    const read = open(db);
-    try {
-      const lines = read
-        .prepare(
-          `SELECT w.waste_line_number AS line, w.waste_quantity_tons AS tons FROM waste_lines w
-           JOIN manifests m ON m.id = w.manifest_id WHERE m.manifest_tracking_number = '000000700JJK' ORDER BY 1`,
-        )
-        .all();
+  it('converts quantities to tons where the unit or the line’s density says how, and leaves 0 where not', async () => {
+    {
+      const lines = await db.rows(
+        `SELECT w.waste_line_number AS line, w.waste_quantity_tons AS tons FROM waste_lines w
+         JOIN manifests m ON m.id = w.manifest_id WHERE m.manifest_tracking_number = '000000700JJK' ORDER BY 1`,
+      );
       // 456 kg, 55 kg, 345 lb, 55 gal with no density (unknown), 43 gal at 123 lbs/gal.
       expect(lines).toEqual([
         { line: 1, tons: 0.502654 },
@@ -314,23 +319,28 @@ describe("EPA's and haztrak's example manifests and handler", () => {
         { line: 5, tons: 0 },
         { line: 6, tons: 2.6445 },
       ]);
-    } finally {
-      read.close();
     }
   });
 });
 
 describe('the demo dataset written as EPA files', () => {
-  let source: BetterSqlite3.Database;
+  let source: ImportTarget;
   let files = '';
   let written: Awaited<ReturnType<typeof writeEpaFiles>>;
+  let whole: ImportTarget;
 
   beforeAll(async () => {
-    await buildDemoDatabase(join(dir, 'demo.db'), { manifests: 1200, seed: 3 });
-    source = open(join(dir, 'demo.db'));
+    // Fewer on PostgreSQL, where each batch's statements cross the loopback: the same paths, in less CI time.
+    await buildDemoDatabase(join(dir, 'demo.db'), {
+      manifests: TEST_BACKEND === 'postgres' ? 400 : 1200,
+      seed: 3,
+    });
+    source = sqliteFile(join(dir, 'demo.db'));
     files = join(dir, 'demo-files');
     mkdirSync(files);
-    written = await writeEpaFiles(source, files, { linesPerPart: 1000 });
+    const demo = new BetterSqlite3(join(dir, 'demo.db'), { readonly: true });
+    written = await writeEpaFiles(demo, files, { linesPerPart: 1000 });
+    demo.close();
     // One part zipped, as EPA ships them.
     writeZip(join(files, 'EM_WASTE_LINE_1.zip'), [
       { name: 'EM_WASTE_LINE_1.csv', data: readFileSync(join(files, 'EM_WASTE_LINE_1.csv')) },
@@ -340,13 +350,12 @@ describe('the demo dataset written as EPA files', () => {
   afterAll(() => source.close());
 
   it('imports into a new database with the demo’s manifests, waste lines and shipment totals', async () => {
-    const db = join(dir, 'round-trip.db');
-    const result = await importFiles({ db, paths: [files] });
+    whole = await target('whole.db');
+    const result = await importFiles({ db: whole.db, paths: [files], report: report('whole') });
     expect(result.totals.rejected).toBe(0);
-    const read = open(db);
-    try {
-      const sourceContent = contentOf(source);
-      const content = contentOf(read);
+    {
+      const sourceContent = await contentOf(source);
+      const content = await contentOf(whole);
       for (const table of [
         'manifests',
         'wasteLines',
@@ -363,9 +372,17 @@ describe('the demo dataset written as EPA files', () => {
           leaveOutImportColumns(sourceContent[table] ?? []),
         );
       }
-      expectSearchIndexesIntact(read);
+      await expectSearchIndexesIntact(whole);
+    }
+  });
+
+  it('stores what an import of the same files into SQLite stores, derived data and tallies alike', async () => {
+    const reference = sqliteFile(join(dir, 'reference.db'));
+    try {
+      await importFiles({ db: reference.db, paths: [files], report: report('reference') });
+      expect(servedContent(await contentOf(whole))).toEqual(servedContent(await contentOf(reference)));
     } finally {
-      read.close();
+      await reference.close();
     }
   });
 
@@ -378,21 +395,15 @@ describe('the demo dataset written as EPA files', () => {
       copyFileSync(join(files, name), join(half, name));
     }
     const manifests = readFileSync(join(files, 'EM_MANIFEST.csv'), 'utf8').split('\r\n');
-    writeFileSync(join(half, 'EM_MANIFEST.csv'), manifests.slice(0, 600).join('\r\n') + '\r\n');
-    const incremental = join(dir, 'incremental.db');
-    await importFiles({ db: incremental, paths: [half] });
-    await importFiles({ db: incremental, paths: [files] });
-    const whole = join(dir, 'whole.db');
-    await importFiles({ db: whole, paths: [files] });
-    const a = open(incremental);
-    const b = open(whole);
-    try {
-      expect(contentOf(a)).toEqual(contentOf(b));
-      expectSearchIndexesIntact(a);
-    } finally {
-      a.close();
-      b.close();
-    }
+    writeFileSync(
+      join(half, 'EM_MANIFEST.csv'),
+      manifests.slice(0, Math.ceil(manifests.length / 2)).join('\r\n') + '\r\n',
+    );
+    const incremental = await target('incremental.db');
+    await importFiles({ db: incremental.db, paths: [half], report: report('half') });
+    await importFiles({ db: incremental.db, paths: [files], report: report('incremental') });
+    expect(await contentOf(incremental)).toEqual(await contentOf(whole));
+    await expectSearchIndexesIntact(incremental);
   });
 
   it('keeps the totals of manifests whose rows, applied from pending, are read again in the same run', async () => {
@@ -403,25 +414,16 @@ describe('the demo dataset written as EPA files', () => {
     for (const name of ['HD_REPORTING.csv', 'EM_TRANSPORTER.csv', 'EM_WASTE_LINE_0.csv']) {
       copyFileSync(join(files, name), join(early, name));
     }
-    const waited = join(dir, 'waited.db');
-    await importFiles({ db: waited, paths: [early] });
-    const second = await importFiles({ db: waited, paths: [files] });
+    const waited = await target('waited.db');
+    await importFiles({ db: waited.db, paths: [early], report: report('early') });
+    const second = await importFiles({ db: waited.db, paths: [files], report: report('waited') });
     expect(second.appliedFromEarlierRuns).toBeGreaterThan(0);
-    const whole = join(dir, 'whole-once.db');
-    await importFiles({ db: whole, paths: [files] });
-    const a = open(waited);
-    const b = open(whole);
-    try {
-      expect(contentOf(a)).toEqual(contentOf(b));
-    } finally {
-      a.close();
-      b.close();
-    }
+    expect(await contentOf(waited)).toEqual(await contentOf(whole));
   });
 
   it('resumes a run stopped between two batches and ends with the same database', async () => {
-    const stopped = join(dir, 'stopped.db');
-    const sink = new SqliteSink(stopped);
+    const stopped = await target('stopped.db');
+    const sink = await openSink(stopped);
     let batches = 0;
     // A sink that dies on its fourth batch, as a killed process would: the batch's transaction never commits.
     const dying: ImportSink = {
@@ -437,19 +439,17 @@ describe('the demo dataset written as EPA files', () => {
     };
     await expect(runImport({ sink: dying, paths: [files], batchRows: 500 })).rejects.toThrow('killed');
     await sink.close();
-    const resumed = await importFiles({ db: stopped, paths: [files], batchRows: 500 });
+    const resumed = await importFiles({
+      db: stopped.db,
+      paths: [files],
+      batchRows: 500,
+      report: report('stopped'),
+    });
     expect(resumed.resumed).toBe(true);
     // Every row read once over both attempts: the stopped batch's rows were read again, not counted twice.
     expect(resumed.totals.read).toBe(
       written.handlers + written.manifests + written.transporters + written.wasteLines,
     );
-    const whole = open(join(dir, 'whole.db'));
-    const again = open(stopped);
-    try {
-      expect(contentOf(again)).toEqual(contentOf(whole));
-    } finally {
-      whole.close();
-      again.close();
-    }
+    expect(await contentOf(stopped)).toEqual(await contentOf(whole));
   });
 });

@@ -2,40 +2,48 @@
  * An import into the database a server is serving (docs/api.md "The data while serving"): after each of
  * the import's transactions, the next requests see its rows in the list and its count, the totals boxes of
  * both lists, the lookups (short and long searches) and the profiles, with nothing the server keeps in
- * memory left behind; and after the import the answers equal those of a server started afresh on the file.
+ * memory left behind; and after the import the answers equal those of a server started afresh on the
+ * database. One suite for both backends: with TRACKER_TEST_BACKEND=postgres the server serves, and the
+ * import writes, a PostgreSQL database.
  */
-import BetterSqlite3 from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemoAccounts } from '../../../server/src/auth/demo-accounts.ts';
 import { importFiles } from '../../../server/src/import/import-files.ts';
 import { runImport } from '../../../server/src/import/run.ts';
 import type { ImportSink } from '../../../server/src/import/model/sink.ts';
-import { SqliteSink } from '../../../server/src/import/sqlite/sqlite-sink.ts';
 import { startTrackerServer, type TrackerServer } from '../../helpers/tracker-server.ts';
 import { INSPECTOR, PATHS, get, listPage, post, signInAs, type Session } from '../support.ts';
-import { FIXTURES } from './import-support.ts';
+import { FIXTURES, addDemoAccounts, newTarget, openSink, type ImportTarget } from './import-support.ts';
 
 let dir = '';
-let db = '';
+let target: ImportTarget;
 let server: TrackerServer;
 let session: Session;
 
+/** A server on the target: on PostgreSQL it serves the database, the file beside it only opened. */
+function serve(): Promise<TrackerServer> {
+  return target.backend === 'postgres'
+    ? startTrackerServer({ dbPath: join(dir, 'week1.db'), databaseUrl: target.db })
+    : startTrackerServer({ dbPath: target.db });
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tracker-serving-'));
-  db = join(dir, 'served.db');
-  await importFiles({ db, paths: [join(FIXTURES, 'week1')] });
-  const setup = new BetterSqlite3(db);
-  await createDemoAccounts(setup);
-  setup.close();
-  server = await startTrackerServer({ dbPath: db });
+  target = await newTarget(dir, 'served.db');
+  await importFiles({ db: target.db, paths: [join(FIXTURES, 'week1')], report: join(dir, 'week1.csv') });
+  if (target.backend === 'postgres') {
+    await importFiles({ db: join(dir, 'week1.db'), paths: [join(FIXTURES, 'week1')] });
+  }
+  await addDemoAccounts(target);
+  server = await serve();
   session = await signInAs(server.baseUrl, INSPECTOR.username, INSPECTOR.password);
 });
 
 afterAll(async () => {
   await server?.close();
+  await target?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -119,7 +127,7 @@ describe('an import into the served database', () => {
     });
 
     // One row a transaction; after each the client looks, while the import waits.
-    const sink = new SqliteSink(db);
+    const sink = await openSink(target);
     const views: View[] = [];
     const watching: ImportSink = {
       begin: (files, options) => sink.begin(files, options),
@@ -182,7 +190,7 @@ describe('an import into the served database', () => {
 
   it('answers after the import what a server started afresh on the file answers', async () => {
     const served = await view();
-    const fresh = await startTrackerServer({ dbPath: db });
+    const fresh = await serve();
     try {
       const freshSession = await signInAs(fresh.baseUrl, INSPECTOR.username, INSPECTOR.password);
       const previous = session;

@@ -12,7 +12,9 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createDemoAccounts } from '../../auth/demo-accounts.ts';
+import { deriveSets } from '../../db/derive.ts';
 import { finalize } from '../../db/finalize.ts';
+import { createWasteLinesJson } from '../../db/waste-lines-json.ts';
 import { createTables } from '../../db/schema.ts';
 import { fillReferenceTables, loadReference } from '../reference.ts';
 import { FIRST_YEAR, YEAR_COUNT } from './calendar.ts';
@@ -37,6 +39,11 @@ export interface DemoBuildOptions {
   /** Replace an existing file at the path. */
   force?: boolean;
   onProgress?: (event: DemoBuildEvent) => void;
+  /**
+   * Build only what another database copies (the rows and their derived sets, postgres/pg-load.ts), not
+   * SQLite's own indexes and search tables: the file is then a load's source, not a database to serve.
+   */
+  forLoad?: boolean;
 }
 
 export interface DemoBuildResult {
@@ -180,7 +187,10 @@ export async function buildDemoDatabase(path: string, options: DemoBuildOptions)
     // cache than on the connection that had just written the rows (1M manifests: 99 s against 133 s).
     db.close();
     db = openForBuild(tmp);
-    finalize(db);
+    if (options.forLoad) {
+      deriveSets(db);
+      createWasteLinesJson(db);
+    } else finalize(db);
     endPhase('finalize');
 
     await createDemoAccounts(db);

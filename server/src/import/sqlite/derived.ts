@@ -18,7 +18,7 @@ import { entryOf, entrySql, lookupLists, type LookupList } from '../../db/lookup
 import { StatementCache } from '../../db/statements.ts';
 import { shiftTallies, widenLag } from '../../db/tallies.ts';
 import { WASTE_LINE_COLUMNS, wasteLine } from '../../db/waste-lines-json.ts';
-import type { Touched } from './writers.ts';
+import type { Touched } from '../writers/writers.ts';
 
 import {
   GENERATOR_GROWTH_SQL,

@@ -15,34 +15,15 @@ import { unorderedLookupLists, writeLookupList } from '../../db/lookup-index.ts'
 import { SCHEMA_VERSION, createTables } from '../../db/schema.ts';
 import { computeTallies } from '../../db/tallies.ts';
 import { fillReferenceTables } from '../../data/reference.ts';
-import type { ImportRecord, Rejection } from '../model/records.ts';
-import {
-  NO_COUNTS,
-  type FileCounts,
-  type FileProgress,
-  type ImportSink,
-  type RunFinish,
-  type RunStart,
-  type SinkBatch,
-  type SourceFile,
-} from '../model/sink.ts';
+import type { Rejection } from '../model/records.ts';
+import type { FileCounts, ImportSink, RunFinish, RunStart, SinkBatch, SourceFile } from '../model/sink.ts';
+import { Ledger, REPORT_SQL, openRun, pendingReason, type RunMode } from '../writers/ledger.ts';
+import { ImportWriters } from '../writers/writers.ts';
 import { ALL_MANIFEST_AGGREGATES_SQL } from './derived-sql.ts';
 import { DerivedData } from './derived.ts';
-import { SqliteWriters, type Outcome } from './writers.ts';
+import { SqliteSteps } from './sqlite-steps.ts';
 
 export class SinkError extends Error {}
-
-type Counter = keyof FileCounts;
-
-const COUNTERS: readonly Counter[] = [
-  'read',
-  'stored',
-  'updated',
-  'unchanged',
-  'skipped',
-  'rejected',
-  'pending',
-];
 
 /** Opens (or creates) a tracker database for importing; a file of another kind is refused untouched. */
 function openForImport(path: string): Database.Database {
@@ -80,57 +61,28 @@ function openForImport(path: string): Database.Database {
   return db;
 }
 
-interface PendingRow {
-  id: number;
-  run_id: number;
-  file_key: string;
-  kind: ImportRecord['kind'];
-  record: string;
-  file: string;
-  line: number;
-  raw: string;
+interface Running {
+  ledger: Ledger;
+  writers: ImportWriters;
+  derived: DerivedData;
 }
 
 export class SqliteSink implements ImportSink {
   private readonly db: Database.Database;
+  private readonly steps: SqliteSteps;
+  private mode: RunMode = 'incremental';
   private runId = 0;
-  private mode: 'bulk' | 'incremental' = 'incremental';
-  private writers: SqliteWriters | undefined;
-  private derived: DerivedData | undefined;
-  private appliedFromEarlierRuns = 0;
+  private running: Running | undefined;
 
   constructor(path: string) {
     this.db = openForImport(path);
+    this.steps = new SqliteSteps(this.db);
   }
 
   begin(files: readonly SourceFile[], options: { restart: boolean }): Promise<RunStart> {
-    const keys = JSON.stringify(files.map((file) => file.key));
-    const open = this.db
-      .prepare("SELECT id, files, mode FROM import_runs WHERE state = 'running' ORDER BY id DESC LIMIT 1")
-      .get() as { id: number; files: string; mode: 'bulk' | 'incremental' } | undefined;
-    let resumed = false;
-    if (open && open.files === keys && !options.restart) {
-      this.runId = open.id;
-      this.mode = open.mode;
-      resumed = true;
-    } else {
-      if (open) this.db.prepare("UPDATE import_runs SET state = 'abandoned' WHERE id = ?").run(open.id);
-      const empty =
-        this.db
-          .prepare('SELECT (SELECT count(*) FROM manifests) + (SELECT count(*) FROM generators)')
-          .pluck()
-          .get() === 0;
-      this.mode = empty ? 'bulk' : 'incremental';
-      this.runId = Number(
-        this.db
-          .prepare("INSERT INTO import_runs (files, mode, state, started_at) VALUES (?, ?, 'running', ?)")
-          .run(keys, this.mode, new Date().toISOString()).lastInsertRowid,
-      );
-      const insert = this.db.prepare('INSERT INTO import_files (run_id, file_key, path) VALUES (?, ?, ?)');
-      this.db.transaction(() => {
-        for (const file of files) insert.run(this.runId, file.key, file.path);
-      })();
-    }
+    const opened = this.db.transaction(() => this.steps.run(openRun(files, options.restart)))();
+    this.runId = opened.runId;
+    this.mode = opened.mode;
     if (this.mode === 'bulk') {
       // Nobody reads a database being built: a rollback journal writes each appended page once where the
       // WAL writes it twice, and without syncs a killed import still rolls its last batch back (the journal
@@ -138,150 +90,30 @@ export class SqliteSink implements ImportSink {
       this.db.pragma('journal_mode = DELETE');
       this.db.pragma('synchronous = OFF');
     }
-    this.derived = new DerivedData(this.db, this.mode === 'incremental');
-    this.writers = new SqliteWriters(this.db, this.runId, this.derived.beforeChange);
-    const progress = new Map<string, FileProgress>();
-    for (const row of this.db
-      .prepare(`SELECT file_key, rows_done, done, ${COUNTERS.join(', ')} FROM import_files WHERE run_id = ?`)
-      .all(this.runId) as (Record<Counter, number> & {
-      file_key: string;
-      rows_done: number;
-      done: number;
-    })[]) {
-      progress.set(row.file_key, {
-        rowsDone: row.rows_done,
-        done: row.done === 1,
-        counts: Object.fromEntries(
-          COUNTERS.map((counter) => [counter, row[counter]]),
-        ) as unknown as FileCounts,
-      });
-    }
-    return Promise.resolve({ runId: this.runId, resumed, progress });
+    const derived = new DerivedData(this.db, this.mode === 'incremental');
+    const writers = new ImportWriters(this.runId, derived.beforeChange);
+    this.steps.run(writers.init());
+    this.running = { ledger: new Ledger(this.runId), writers, derived };
+    return Promise.resolve({ runId: opened.runId, resumed: opened.resumed, progress: opened.progress });
   }
 
-  private get ready(): { writers: SqliteWriters; derived: DerivedData } {
-    if (!this.writers || !this.derived) throw new SinkError('begin() first');
-    return { writers: this.writers, derived: this.derived };
+  private get ready(): Running {
+    if (!this.running) throw new SinkError('begin() first');
+    return this.running;
   }
 
   write(batch: SinkBatch): Promise<FileCounts> {
-    const { writers, derived } = this.ready;
-    const counts: FileCounts = { ...NO_COUNTS, read: batch.rows, skipped: batch.skipped };
-    const reject = this.db.prepare(
-      'INSERT INTO import_rejections (run_id, file, line, column_name, reason, raw) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    const pend = this.db.prepare(
-      `INSERT INTO import_pending (run_id, file_key, wait_key, kind, record, file, line, raw)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const rejected = (rejection: Rejection) =>
-      reject.run(
-        this.runId,
-        rejection.file,
-        rejection.line,
-        rejection.column,
-        rejection.reason,
-        rejection.raw,
-      );
-    this.db.transaction(() => {
-      writers.startBatch(batch.records);
-      for (const rejection of batch.rejections) rejected(rejection);
-      counts.rejected += batch.rejections.length;
-      for (const entry of batch.records) {
-        const outcome = writers.apply(entry);
-        const counter = this.count(outcome);
-        counts[counter] += 1;
-        if (typeof outcome === 'object' && 'rejected' in outcome) {
-          rejected({ ...entry.origin, column: outcome.column, reason: outcome.rejected });
-        } else if (typeof outcome === 'object') {
-          pend.run(
-            this.runId,
-            batch.file.key,
-            outcome.pending,
-            entry.kind,
-            JSON.stringify(entry.record),
-            entry.origin.file,
-            entry.origin.line,
-            entry.origin.raw,
-          );
-        }
-      }
-      this.applyPending(writers, batch.file.key, counts);
+    const { ledger, writers, derived } = this.ready;
+    const counts = this.db.transaction(() => {
+      const written = this.steps.run(ledger.write(batch, writers));
       derived.afterBatch(writers.touched);
-      this.db
-        .prepare(
-          `UPDATE import_files SET rows_done = ?, done = ?,
-             ${COUNTERS.map((counter) => `${counter} = ${counter} + ?`).join(', ')}
-           WHERE run_id = ? AND file_key = ?`,
-        )
-        .run(
-          batch.rowsDone,
-          batch.fileDone ? 1 : 0,
-          ...COUNTERS.map((counter) => counts[counter]),
-          this.runId,
-          batch.file.key,
-        );
+      return written;
     })();
     return Promise.resolve(counts);
   }
 
-  private count(outcome: Outcome): Counter {
-    if (typeof outcome === 'string') return outcome;
-    return 'rejected' in outcome ? 'rejected' : 'pending';
-  }
-
-  /**
-   * Rows waiting for a manifest, handler or waste line that this batch stored: applied now, in the order
-   * they were read. Applying one may let another through (a waste code waiting for its line), so this
-   * repeats until nothing new arrives.
-   */
-  private applyPending(writers: SqliteWriters, batchFile: string, counts: FileCounts): void {
-    const find = this.db.prepare(
-      'SELECT * FROM import_pending WHERE wait_key IN (SELECT value FROM json_each(?)) ORDER BY id',
-    );
-    const remove = this.db.prepare('DELETE FROM import_pending WHERE id = ?');
-    let seen = 0;
-    for (let round = 0; round < 4; round += 1) {
-      const arrived = [...writers.touched.arrived];
-      if (arrived.length === seen) return;
-      const waiting = find.all(JSON.stringify(arrived.slice(seen))) as PendingRow[];
-      seen = arrived.length;
-      for (const row of waiting) {
-        const entry = {
-          kind: row.kind,
-          record: JSON.parse(row.record) as unknown,
-          origin: { file: row.file, line: row.line, raw: row.raw },
-        } as ImportRecord;
-        const outcome = writers.apply(entry);
-        if (typeof outcome === 'object' && 'pending' in outcome) continue;
-        remove.run(row.id);
-        if (typeof outcome === 'object') {
-          this.db
-            .prepare(
-              'INSERT INTO import_rejections (run_id, file, line, column_name, reason, raw) VALUES (?, ?, ?, ?, ?, ?)',
-            )
-            .run(this.runId, row.file, row.line, outcome.column, outcome.rejected, row.raw);
-        }
-        const counter = this.count(outcome);
-        if (row.run_id !== this.runId) {
-          this.appliedFromEarlierRuns += 1;
-        } else if (row.file_key === batchFile) {
-          counts.pending -= 1;
-          counts[counter] += 1;
-        } else {
-          this.db
-            .prepare(
-              `UPDATE import_files SET pending = pending - 1, ${counter} = ${counter} + 1
-               WHERE run_id = ? AND file_key = ?`,
-            )
-            .run(this.runId, row.file_key);
-        }
-      }
-    }
-  }
-
   finish(onPhase?: (phase: string) => void): Promise<RunFinish> {
-    const { writers } = this.ready;
+    const { ledger, writers } = this.ready;
     if (this.mode === 'bulk') {
       onPhase?.('totals of each manifest');
       this.db.transaction(() => this.db.exec(ALL_MANIFEST_AGGREGATES_SQL))();
@@ -303,57 +135,19 @@ export class SqliteSink implements ImportSink {
       onPhase?.('tallies');
       computeTallies(this.db);
     }
-    this.db
-      .prepare("UPDATE import_runs SET state = 'done', finished_at = ? WHERE id = ?")
-      .run(new Date().toISOString(), this.runId);
-    const counts = new Map<string, FileCounts>();
-    for (const row of this.db
-      .prepare(`SELECT file_key, ${COUNTERS.join(', ')} FROM import_files WHERE run_id = ?`)
-      .all(this.runId) as (Record<Counter, number> & { file_key: string })[]) {
-      counts.set(
-        row.file_key,
-        Object.fromEntries(COUNTERS.map((counter) => [counter, row[counter]])) as unknown as FileCounts,
-      );
-    }
-    const pendingByFile = new Map(
-      this.db
-        .prepare('SELECT file_key, count(*) FROM import_pending WHERE run_id = ? GROUP BY file_key')
-        .raw()
-        .all(this.runId) as [string, number][],
-    );
-    return Promise.resolve({
-      counts,
-      pendingByFile,
-      appliedFromEarlierRuns: this.appliedFromEarlierRuns,
-      generatorsFromManifests: writers.generatorsFromManifests,
-    });
+    return Promise.resolve(this.steps.run(ledger.finish(writers)));
   }
 
   async *reportRows(): AsyncIterable<Rejection> {
-    const rejected = this.db
-      .prepare(
-        `SELECT file, line, column_name AS column, reason, raw FROM import_rejections
-         WHERE run_id = ? ORDER BY file, line`,
-      )
-      .iterate(this.runId) as IterableIterator<Rejection>;
-    for (const row of rejected) yield row;
-    const pending = this.db
-      .prepare(
-        `SELECT file, line, '' AS column, kind, wait_key, raw FROM import_pending
-         WHERE run_id = ? ORDER BY file, line`,
-      )
-      .iterate(this.runId) as IterableIterator<
-      Omit<Rejection, 'reason'> & { kind: string; wait_key: string }
+    const rejected = this.db.prepare(REPORT_SQL.rejected).raw().iterate(this.runId) as IterableIterator<
+      [string, number, string, string, string]
     >;
-    for (const row of pending) {
-      const owner = row.kind === 'naics' ? 'handler' : row.kind === 'wasteCode' ? 'waste line' : 'manifest';
-      yield {
-        file: row.file,
-        line: row.line,
-        column: row.column,
-        raw: row.raw,
-        reason: `pending: no ${owner} ${row.wait_key} yet; kept and applied when it arrives`,
-      };
+    for (const [file, line, column, reason, raw] of rejected) yield { file, line, column, reason, raw };
+    const pending = this.db.prepare(REPORT_SQL.pending).raw().iterate(this.runId) as IterableIterator<
+      [string, number, string, string, string]
+    >;
+    for (const [file, line, kind, waitKey, raw] of pending) {
+      yield { file, line, column: '', raw, reason: pendingReason(kind, waitKey) };
     }
     await Promise.resolve();
   }

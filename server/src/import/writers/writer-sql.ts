@@ -1,9 +1,9 @@
 /**
  * What the import writers (writers.ts, generator-writer.ts) share: the columns each record kind writes, every
- * statement they run (written once: a prepared statement is found by its text, whose hash a string computes
- * once), the outcome of applying a row, and what a batch touched.
+ * statement they run (in SQL both SQLite and PostgreSQL accept, or each its own where they differ; a driver
+ * prepares a statement once and finds it again by its text), the outcome of applying a row, and what a batch
+ * touched.
  */
-import type { Database, Statement } from 'better-sqlite3';
 import type { GeneratorRecord } from '../model/records.ts';
 
 export type Outcome =
@@ -125,39 +125,49 @@ const STORED_MANIFEST = `m.id, m.generator_id, m.updated_date, m.import_run, coa
 const marks = (columns: readonly string[]) => columns.map(() => '?').join(', ');
 const sets = (columns: readonly string[]) => columns.map((column) => `${column} = ?`).join(', ');
 
-/** Every statement the writers run, written once: a statement is found by its text, hashed once per string. */
+/** Every statement the writers run, written once for both databases. */
 export const SQL = {
   generator: `SELECT id, record_source, source_updated, ${list(GENERATOR_COLUMNS)} FROM generators WHERE epa_handler_id = ?`,
   insertGenerator: `INSERT INTO generators (epa_handler_id, ${list(GENERATOR_COLUMNS)}) VALUES (?, ${marks(GENERATOR_COLUMNS)})`,
   updateGenerator: `UPDATE generators SET ${sets(GENERATOR_COLUMNS)} WHERE id = ?`,
   generatorId: 'SELECT id FROM generators WHERE epa_handler_id = ?',
+  naicsDescriptions: 'SELECT code, description FROM naics_codes',
   generatorName: 'SELECT generator_name FROM generators WHERE id = ?',
   primaryNaics: 'SELECT primary_naics_code FROM generators WHERE id = ?',
   setPrimaryNaics: 'UPDATE generators SET primary_naics_code = ?, primary_naics_desc = ? WHERE id = ?',
   deleteNaics: 'DELETE FROM generator_naics WHERE generator_id = ?',
-  upsertNaics: `INSERT OR REPLACE INTO generator_naics (generator_id, naics_code, naics_desc, is_active) VALUES (?, ?, ?, ?)`,
+  upsertNaics: `INSERT INTO generator_naics (generator_id, naics_code, naics_desc, is_active) VALUES (?, ?, ?, ?)
+                ON CONFLICT (generator_id, naics_code) DO UPDATE
+                SET naics_desc = excluded.naics_desc, is_active = excluded.is_active`,
   naics: 'SELECT naics_desc, is_active FROM generator_naics WHERE generator_id = ? AND naics_code = ?',
-  upsertNaicsActive: `INSERT OR REPLACE INTO generator_naics (generator_id, naics_code, naics_desc, is_active) VALUES (?, ?, ?, 'Y')`,
+  upsertNaicsActive: `INSERT INTO generator_naics (generator_id, naics_code, naics_desc, is_active) VALUES (?, ?, ?, 'Y')
+                      ON CONFLICT (generator_id, naics_code) DO UPDATE
+                      SET naics_desc = excluded.naics_desc, is_active = excluded.is_active`,
   manifest: `SELECT ${STORED_MANIFEST} WHERE m.manifest_tracking_number = ?`,
   manifestValues: `SELECT ${list(MANIFEST_COLUMNS)} FROM manifests WHERE id = ?`,
-  /** The same for many tracking numbers (a JSON array), each row led by its tracking number. */
-  manifests: `SELECT m.manifest_tracking_number, ${STORED_MANIFEST}
-              WHERE m.manifest_tracking_number IN (SELECT value FROM json_each(?))`,
+  /** The same for many tracking numbers (one list parameter, steps.ts), each row led by its tracking number. */
+  manifests: {
+    sqlite: `SELECT m.manifest_tracking_number, ${STORED_MANIFEST}
+             WHERE m.manifest_tracking_number IN (SELECT value FROM json_each(?))`,
+    postgres: `SELECT m.manifest_tracking_number, ${STORED_MANIFEST}
+               WHERE m.manifest_tracking_number = ANY(?::text[])`,
+  },
   insertManifest: `INSERT INTO manifests (manifest_tracking_number, ${list(MANIFEST_COLUMNS)}, import_run,
                      transporter, total_waste_quantity_tons, container_count, waste_stream_count)
                    VALUES (?, ${marks(MANIFEST_COLUMNS)}, ?, '', 0, 0, 0)`,
   updateManifest: `UPDATE manifests SET ${sets(MANIFEST_COLUMNS)}, import_run = ? WHERE id = ?`,
   touchManifest: 'UPDATE manifests SET import_run = ? WHERE id = ?',
   stale: 'SELECT 1 FROM import_stale WHERE run_id = ? AND tracking_number = ?',
-  addStale: 'INSERT OR IGNORE INTO import_stale (run_id, tracking_number) VALUES (?, ?)',
+  anyStale: 'SELECT 1 FROM import_stale WHERE run_id = ? LIMIT 1',
+  addStale: 'INSERT INTO import_stale (run_id, tracking_number) VALUES (?, ?) ON CONFLICT DO NOTHING',
   deleteLines: 'DELETE FROM waste_lines WHERE manifest_id = ?',
   deleteTransporters: 'DELETE FROM manifest_transporters WHERE manifest_id = ?',
   transporters:
     'SELECT epa_id, name FROM manifest_transporters WHERE manifest_id = ? ORDER BY transporter_order',
   lines: `SELECT ${list(LINE_COLUMNS)} FROM waste_lines WHERE manifest_id = ? ORDER BY waste_line_number`,
   line: `SELECT ${list(LINE_COLUMNS)} FROM waste_lines WHERE manifest_id = ? AND waste_line_number = ?`,
-  insertLine: `INSERT OR IGNORE INTO waste_lines (manifest_id, waste_line_number, ${list(LINE_COLUMNS)}, transporter)
-               VALUES (?, ?, ${marks(LINE_COLUMNS)}, ?)`,
+  insertLine: `INSERT INTO waste_lines (manifest_id, waste_line_number, ${list(LINE_COLUMNS)}, transporter)
+               VALUES (?, ?, ${marks(LINE_COLUMNS)}, ?) ON CONFLICT DO NOTHING`,
   deleteLine: 'DELETE FROM waste_lines WHERE manifest_id = ? AND waste_line_number = ?',
   lineCodes: 'SELECT federal_waste_codes FROM waste_lines WHERE manifest_id = ? AND waste_line_number = ?',
   setLineCodes:
@@ -166,8 +176,8 @@ export const SQL = {
     'SELECT epa_id, name FROM manifest_transporters WHERE manifest_id = ? AND transporter_order = ?',
   insertTransporter:
     'INSERT INTO manifest_transporters (manifest_id, transporter_order, epa_id, name) VALUES (?, ?, ?, ?)',
-  insertNewTransporter:
-    'INSERT OR IGNORE INTO manifest_transporters (manifest_id, transporter_order, epa_id, name) VALUES (?, ?, ?, ?)',
+  insertNewTransporter: `INSERT INTO manifest_transporters (manifest_id, transporter_order, epa_id, name)
+                         VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
   deleteTransporter: 'DELETE FROM manifest_transporters WHERE manifest_id = ? AND transporter_order = ?',
 } as const;
 
@@ -226,23 +236,4 @@ export function noneTouched(): Touched {
     newGenerators: new Set(),
     rewrittenGenerators: new Set(),
   };
-}
-
-/** Prepared statements by their text, prepared on first use. */
-export class Statements {
-  private readonly db: Database;
-  private readonly prepared = new Map<string, Statement>();
-
-  constructor(db: Database) {
-    this.db = db;
-  }
-
-  get(text: string): Statement {
-    let statement = this.prepared.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.prepared.set(text, statement);
-    }
-    return statement;
-  }
 }

@@ -1,12 +1,12 @@
 /**
- * Each import record applied to the tracker's SQLite tables, deciding new, changed, unchanged, older,
- * conflicting or pending against what is stored (docs/import.md "What an import does with a row"). Runs
- * inside the sink's batch transaction; notes every manifest and generator it touches so that the batch's
- * derived data can be brought up to date (derived.ts).
+ * Each import record applied to the tracker's tables, deciding new, changed, unchanged, older, conflicting
+ * or pending against what is stored (docs/import.md "What an import does with a row"). Runs inside the
+ * sink's batch transaction, yielding its statements (steps.ts) so that SQLite and PostgreSQL decide alike;
+ * notes every manifest and generator it touches so that the batch's derived data can be brought up to date.
  */
-import type { Database } from 'better-sqlite3';
 import { loadReference } from '../../data/reference.ts';
 import type {
+  GeneratorRecord,
   ImportRecord,
   ManifestRecord,
   TransporterRecord,
@@ -14,10 +14,10 @@ import type {
   WasteLineRecord,
 } from '../model/records.ts';
 import { GeneratorWriter } from './generator-writer.ts';
+import { all, exec, get, insert, listOf, run, value, type Writing } from './steps.ts';
 import {
   LINE_COLUMNS,
   SQL,
-  Statements,
   noneTouched,
   same,
   storedManifest,
@@ -28,9 +28,8 @@ import {
 
 export { FROM_MANIFESTS_NOTE, type Outcome, type Touched } from './writer-sql.ts';
 
-export class SqliteWriters {
+export class ImportWriters {
   private readonly runId: number;
-  private readonly statements: Statements;
   private readonly generators: GeneratorWriter;
   private readonly methodDescriptions: Map<string, string>;
   /** Whether this run has met an older manifest (only then are the stale tracking numbers looked up). */
@@ -44,18 +43,13 @@ export class SqliteWriters {
   /** Tracking numbers whose state `known` holds: the batch's, and those looked up one by one since. */
   private readonly covered = new Set<string>();
   touched: Touched = noneTouched();
-  /** Called before an existing manifest or generator is first changed in a batch (derived.ts reads its old index entry). */
+  /** Called before an existing manifest or generator is first changed in a batch (SQLite's derived data reads its old index entry). */
   private readonly beforeChange: (table: 'manifests' | 'generators', id: number) => void;
 
-  constructor(
-    db: Database,
-    runId: number,
-    beforeChange: (table: 'manifests' | 'generators', id: number) => void,
-  ) {
+  constructor(runId: number, beforeChange: (table: 'manifests' | 'generators', id: number) => void) {
     this.beforeChange = beforeChange;
     this.runId = runId;
-    this.statements = new Statements(db);
-    this.generators = new GeneratorWriter(db, this.statements, () => this.touched, beforeChange);
+    this.generators = new GeneratorWriter(() => this.touched, beforeChange);
     // RCRAInfo's short text where there is one, as e-Manifest writes it beside the code (as the demo does).
     this.methodDescriptions = new Map(
       loadReference().managementMethods.map((method) => [
@@ -63,8 +57,12 @@ export class SqliteWriters {
         method.shortDescription || method.description.toUpperCase(),
       ]),
     );
-    this.anyStale =
-      db.prepare('SELECT 1 FROM import_stale WHERE run_id = ? LIMIT 1').get(runId) !== undefined;
+  }
+
+  /** Reads what every batch needs once, before the first. */
+  *init(): Writing<void> {
+    yield* this.generators.init();
+    this.anyStale = (yield* get(SQL.anyStale, this.runId)) !== undefined;
   }
 
   /** Generators created from manifests because no handler file named them, this run. */
@@ -72,15 +70,11 @@ export class SqliteWriters {
     return this.generators.fromManifests;
   }
 
-  private sql(text: string) {
-    return this.statements.get(text);
-  }
-
   /**
    * Starts a new batch's notes and reads the stored state of every manifest its rows name, in one query
    * (the cache of the batch before may be stale after a rolled-back batch).
    */
-  startBatch(records: readonly ImportRecord[]): void {
+  *startBatch(records: readonly ImportRecord[]): Writing<void> {
     this.touched = noneTouched();
     this.known.clear();
     this.covered.clear();
@@ -88,16 +82,15 @@ export class SqliteWriters {
       if (entry.kind !== 'generator' && entry.kind !== 'naics') this.covered.add(entry.record.trackingNumber);
     }
     if (this.covered.size === 0) return;
-    const rows = this.sql(SQL.manifests)
-      .raw()
-      .iterate(JSON.stringify([...this.covered])) as IterableIterator<unknown[]>;
-    for (const [tracking, ...row] of rows) this.known.set(String(tracking), storedManifest(row));
+    for (const [tracking, ...row] of yield* all(SQL.manifests, listOf(this.covered))) {
+      this.known.set(String(tracking), storedManifest(row));
+    }
   }
 
-  apply(entry: ImportRecord): Outcome {
+  apply(entry: ImportRecord): Writing<Outcome> {
     switch (entry.kind) {
       case 'generator':
-        return this.generators.generator(entry.record).outcome;
+        return this.generatorOutcome(entry.record);
       case 'manifest':
         return this.manifest(entry.record);
       case 'wasteLine':
@@ -111,6 +104,10 @@ export class SqliteWriters {
     }
   }
 
+  private *generatorOutcome(record: GeneratorRecord): Writing<Outcome> {
+    return (yield* this.generators.generator(record)).outcome;
+  }
+
   /** Call before changing a manifest row or its lines or transporters. */
   private changingManifest(id: number): void {
     if (!this.touched.newManifests.has(id) && !this.touched.existingManifests.has(id)) {
@@ -122,12 +119,12 @@ export class SqliteWriters {
   // ---------------------------------------------------------------------------------------------------
   // Manifests
 
-  /** The stored manifest with this tracking number, read whole (its values compared with a row's). */
-  private storedManifest(tracking: string): StoredManifest | undefined {
+  /** The stored manifest with this tracking number (its values are read when a row is compared with them). */
+  private *storedManifest(tracking: string): Writing<StoredManifest | undefined> {
     const known = this.known.get(tracking);
     if (known || this.covered.has(tracking)) return known;
     // A row applied outside its batch (a pending one) or a manifest rewritten in this batch: one probe.
-    const row = this.sql(SQL.manifest).raw().get(tracking) as unknown[] | undefined;
+    const row = yield* get(SQL.manifest, tracking);
     this.covered.add(tracking);
     if (row === undefined) return undefined;
     const stored = storedManifest(row);
@@ -135,20 +132,20 @@ export class SqliteWriters {
     return stored;
   }
 
-  private isStale(tracking: string): boolean {
-    return this.anyStale && this.sql(SQL.stale).get(this.runId, tracking) !== undefined;
+  private *isStale(tracking: string): Writing<boolean> {
+    return this.anyStale && (yield* get(SQL.stale, this.runId, tracking)) !== undefined;
   }
 
-  private manifest(record: ManifestRecord): Outcome {
-    const stored = this.storedManifest(record.trackingNumber);
+  private *manifest(record: ManifestRecord): Writing<Outcome> {
+    const stored = yield* this.storedManifest(record.trackingNumber);
     if (stored && record.updatedDate !== '' && stored.updated_date > record.updatedDate) {
-      this.sql(SQL.addStale).run(this.runId, record.trackingNumber);
+      yield* exec(SQL.addStale, this.runId, record.trackingNumber);
       this.anyStale = true;
       return 'skipped';
     }
     if (stored && record.updatedDate === '' && stored.updated_date !== '') return 'skipped';
-    const generator = this.generators.generator(record.generator);
-    const name = record.generator.name || (this.sql(SQL.generatorName).pluck().get(generator.id) as string);
+    const generator = yield* this.generators.generator(record.generator);
+    const name = record.generator.name || ((yield* value(SQL.generatorName, generator.id)) as string);
     const values = [
       generator.id,
       name,
@@ -162,11 +159,9 @@ export class SqliteWriters {
       record.totalTons === undefined ? null : Math.round(record.totalTons * 1e6) / 1e6,
     ];
     if (!stored) {
-      const id = Number(
-        this.sql(SQL.insertManifest).run(record.trackingNumber, ...values, this.runId).lastInsertRowid,
-      );
+      const id = yield* insert(SQL.insertManifest, record.trackingNumber, ...values, this.runId);
       this.touched.newManifests.add(id);
-      this.whole(id, record);
+      yield* this.whole(id, record);
       this.noteManifest(id, generator.id, record.trackingNumber);
       this.known.set(record.trackingNumber, {
         id,
@@ -180,8 +175,8 @@ export class SqliteWriters {
     }
     const newer = record.updatedDate > stored.updated_date;
     if (!newer) {
-      stored.values ??= this.sql(SQL.manifestValues).raw().get(stored.id) as unknown[];
-      if (same(stored.values, values) && this.wholeSame(stored.id, record)) return 'unchanged';
+      stored.values ??= (yield* get(SQL.manifestValues, stored.id)) ?? [];
+      if (same(stored.values, values) && (yield* this.wholeSame(stored.id, record))) return 'unchanged';
       return {
         rejected: `conflicts with the stored manifest of the same UPDATED DATE (${record.updatedDate || 'none'})`,
         column: '',
@@ -191,14 +186,14 @@ export class SqliteWriters {
     this.touched.generators.add(stored.generator_id);
     this.touched.rewrittenGenerators.add(stored.generator_id);
     this.touched.rewrittenGenerators.add(generator.id);
-    this.sql(SQL.updateManifest).run(...values, this.runId, stored.id);
+    yield* exec(SQL.updateManifest, ...values, this.runId, stored.id);
     // A newer version replaces the manifest and its lines: this version's lines and transporters follow
     // (EM_WASTE_LINE, EM_TRANSPORTER) or come with it (JSON).
-    this.sql(SQL.deleteLines).run(stored.id);
-    this.sql(SQL.deleteTransporters).run(stored.id);
+    yield* exec(SQL.deleteLines, stored.id);
+    yield* exec(SQL.deleteTransporters, stored.id);
     this.known.delete(record.trackingNumber);
     this.covered.delete(record.trackingNumber);
-    this.whole(stored.id, record);
+    yield* this.whole(stored.id, record);
     this.noteManifest(stored.id, generator.id, record.trackingNumber);
     return 'updated';
   }
@@ -210,18 +205,20 @@ export class SqliteWriters {
   }
 
   /** A JSON manifest's own transporters and lines. */
-  private whole(id: number, record: ManifestRecord): void {
-    for (const transporter of record.transporters ?? []) this.insertTransporter(id, transporter);
+  private *whole(id: number, record: ManifestRecord): Writing<void> {
+    for (const transporter of record.transporters ?? []) yield* this.insertTransporter(id, transporter);
     const first = record.transporters?.[0]?.epaId ?? '';
-    for (const line of record.lines ?? []) this.insertLine(id, line, first);
+    for (const line of record.lines ?? []) {
+      yield* exec(SQL.insertLine, id, line.lineNumber, ...this.lineValues(line), first);
+    }
   }
 
-  private wholeSame(id: number, record: ManifestRecord): boolean {
+  private *wholeSame(id: number, record: ManifestRecord): Writing<boolean> {
     if (!record.lines && !record.transporters) return true;
-    const transporters = this.sql(SQL.transporters).raw().all(id) as unknown[][];
+    const transporters = yield* all(SQL.transporters, id);
     const wanted = (record.transporters ?? []).map((transporter) => [transporter.epaId, transporter.name]);
     if (!same(transporters.flat(), wanted.flat())) return false;
-    const lines = this.sql(SQL.lines).raw().all(id) as unknown[][];
+    const lines = yield* all(SQL.lines, id);
     const sorted = [...(record.lines ?? [])].sort((a, b) => a.lineNumber - b.lineNumber);
     return same(
       lines.flat(),
@@ -268,31 +265,29 @@ export class SqliteWriters {
   }
 
   /** Inserts the line unless the manifest already has one of its number; true when it did. */
-  private insertLine(id: number, line: WasteLineRecord, transporter: string): boolean {
-    return (
-      this.sql(SQL.insertLine).run(id, line.lineNumber, ...this.lineValues(line), transporter).changes === 1
-    );
+  private *insertLine(id: number, line: WasteLineRecord, transporter: string): Writing<boolean> {
+    return (yield* run(SQL.insertLine, id, line.lineNumber, ...this.lineValues(line), transporter)) === 1;
   }
 
   /** The manifest a row of one of its tables belongs to, or why the row cannot apply now. */
-  private owner(tracking: string): { manifest: StoredManifest } | { outcome: Outcome } {
-    if (this.isStale(tracking)) return { outcome: 'skipped' };
-    const manifest = this.storedManifest(tracking);
+  private *owner(tracking: string): Writing<{ manifest: StoredManifest } | { outcome: Outcome }> {
+    if (yield* this.isStale(tracking)) return { outcome: 'skipped' };
+    const manifest = yield* this.storedManifest(tracking);
     return manifest ? { manifest } : { outcome: { pending: tracking } };
   }
 
   /** A row that differs from the stored one: a correction, or a conflict within this run. */
-  private changed(manifest: StoredManifest, what: string): Outcome | undefined {
+  private *changed(manifest: StoredManifest, what: string): Writing<Outcome | undefined> {
     if (manifest.import_run === this.runId) {
       return { rejected: `conflicts with the ${what} this import already stored`, column: '' };
     }
-    this.sql(SQL.touchManifest).run(this.runId, manifest.id);
+    yield* exec(SQL.touchManifest, this.runId, manifest.id);
     manifest.import_run = this.runId;
     return undefined;
   }
 
-  private wasteLine(line: WasteLineRecord): Outcome {
-    const found = this.owner(line.trackingNumber);
+  private *wasteLine(line: WasteLineRecord): Writing<Outcome> {
+    const found = yield* this.owner(line.trackingNumber);
     if ('outcome' in found) return found.outcome;
     const owner = found.manifest;
     const values = this.lineValues(line);
@@ -303,29 +298,29 @@ export class SqliteWriters {
       // Noted as touched whatever follows: a manifest noted as changing whose totals were not read again
       // would take its totals out of its generator's.
       this.noteManifest(owner.id, owner.generator_id, line.trackingNumber);
-      if (this.insertLine(owner.id, line, owner.firstTransporter)) return 'stored';
+      if (yield* this.insertLine(owner.id, line, owner.firstTransporter)) return 'stored';
     }
-    const stored = this.sql(SQL.line).raw().get(owner.id, line.lineNumber) as unknown[] | undefined;
+    const stored = yield* get(SQL.line, owner.id, line.lineNumber);
     if (stored && this.sameLine(stored, values)) return 'unchanged';
     if (stored) {
-      const conflict = this.changed(owner, `waste line ${line.lineNumber}`);
+      const conflict = yield* this.changed(owner, `waste line ${line.lineNumber}`);
       if (conflict) return conflict;
       this.changingManifest(owner.id);
       this.touched.rewrittenGenerators.add(owner.generator_id);
-      this.sql(SQL.deleteLine).run(owner.id, line.lineNumber);
+      yield* exec(SQL.deleteLine, owner.id, line.lineNumber);
     }
     this.changingManifest(owner.id);
-    this.insertLine(owner.id, line, owner.firstTransporter);
+    yield* this.insertLine(owner.id, line, owner.firstTransporter);
     this.noteManifest(owner.id, owner.generator_id, line.trackingNumber);
     return stored ? 'updated' : 'stored';
   }
 
-  private insertTransporter(id: number, transporter: TransporterRecord): void {
-    this.sql(SQL.insertTransporter).run(id, transporter.order, transporter.epaId, transporter.name);
+  private *insertTransporter(id: number, transporter: TransporterRecord): Writing<void> {
+    yield* exec(SQL.insertTransporter, id, transporter.order, transporter.epaId, transporter.name);
   }
 
-  private transporter(transporter: TransporterRecord): Outcome {
-    const found = this.owner(transporter.trackingNumber);
+  private *transporter(transporter: TransporterRecord): Writing<Outcome> {
+    const found = yield* this.owner(transporter.trackingNumber);
     if ('outcome' in found) return found.outcome;
     const owner = found.manifest;
     // As for waste lines: a manifest this run wrote takes the transporter at once, unless it has one there.
@@ -333,38 +328,38 @@ export class SqliteWriters {
     // noted as changing must be noted as touched too, or its totals leave its generator's.)
     if (owner.import_run === this.runId) {
       const { order, epaId, name } = transporter;
-      if (this.sql(SQL.insertNewTransporter).run(owner.id, order, epaId, name).changes === 1) {
+      if ((yield* run(SQL.insertNewTransporter, owner.id, order, epaId, name)) === 1) {
         this.changingManifest(owner.id);
         if (order === 1) owner.firstTransporter = epaId;
         this.noteManifest(owner.id, owner.generator_id, transporter.trackingNumber);
         return 'stored';
       }
     }
-    const stored = this.sql(SQL.transporter).raw().get(owner.id, transporter.order) as unknown[] | undefined;
+    const stored = yield* get(SQL.transporter, owner.id, transporter.order);
     if (stored && same(stored, [transporter.epaId, transporter.name])) return 'unchanged';
     if (stored) {
-      const conflict = this.changed(owner, `transporter ${transporter.order}`);
+      const conflict = yield* this.changed(owner, `transporter ${transporter.order}`);
       if (conflict) return conflict;
       this.changingManifest(owner.id);
-      this.sql(SQL.deleteTransporter).run(owner.id, transporter.order);
+      yield* exec(SQL.deleteTransporter, owner.id, transporter.order);
     }
     this.changingManifest(owner.id);
-    this.insertTransporter(owner.id, transporter);
+    yield* this.insertTransporter(owner.id, transporter);
     if (transporter.order === 1) owner.firstTransporter = transporter.epaId;
     this.noteManifest(owner.id, owner.generator_id, transporter.trackingNumber);
     return stored ? 'updated' : 'stored';
   }
 
-  private wasteCode(record: WasteCodeRecord): Outcome {
-    const found = this.owner(record.trackingNumber);
+  private *wasteCode(record: WasteCodeRecord): Writing<Outcome> {
+    const found = yield* this.owner(record.trackingNumber);
     if ('outcome' in found) return found.outcome;
     const owner = found.manifest;
-    const codes = this.sql(SQL.lineCodes).pluck().get(owner.id, record.lineNumber) as string | undefined;
+    const codes = (yield* value(SQL.lineCodes, owner.id, record.lineNumber)) as string | undefined;
     if (codes === undefined) return { pending: record.trackingNumber };
     const list = codes === '' ? [] : codes.split(',');
     if (list.includes(record.code)) return 'unchanged';
     this.changingManifest(owner.id);
-    this.sql(SQL.setLineCodes).run([...list, record.code].join(','), owner.id, record.lineNumber);
+    yield* exec(SQL.setLineCodes, [...list, record.code].join(','), owner.id, record.lineNumber);
     this.noteManifest(owner.id, owner.generator_id, record.trackingNumber);
     return 'updated';
   }

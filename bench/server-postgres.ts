@@ -1,0 +1,295 @@
+/**
+ * npm run bench:server -- --db postgres://… [--manifests N] [--requests R]
+ *
+ * The tracker API on PostgreSQL over the same national-scale dataset as SQLite's bench (data/bench-1m.db,
+ * built on first use, loaded into the database when it is empty: the load's time is reported), for the
+ * requests bench:server times on SQLite (bench/server-cases.ts). Per request, in the same run:
+ * - "HTTP": R sequential requests to `npm run server -- --db postgres://…` in its own process;
+ * - "client alone": the statements that request sends (captured once from the store in this process), run
+ *   R times with the client and nothing else, as the store runs them (a page and its count at once): the
+ *   psql-level time of the query;
+ * - SQLite's HTTP p50 for the same row, read from the SQLite part of docs/benchmarks/server.md.
+ * Then throughput of the app's manifests page at 10 connections: one server process against `--workers 2`.
+ * Writes its section of docs/benchmarks/server.md (between the postgres markers), leaving SQLite's.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { buildApp } from '../server/src/app.ts';
+import { openDatabase } from '../server/src/db/open.ts';
+import { isEmpty, loadIntoPostgres } from '../server/src/postgres/pg-load.ts';
+import { migrateOrRefuse, openPostgresStore, connect, redactUrl } from '../server/src/postgres/pg-store.ts';
+import { DEMO_USERS } from '../test/helpers/demo-users.ts';
+import { benchCases, type Case } from './server-cases.ts';
+import { benchDatabasePath, ensureBenchDatabase, startPrintingOrigin } from './tracker-server.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const REPORT = resolve(root, 'docs/benchmarks/server.md');
+export const POSTGRES_START = '<!-- postgres:start -->';
+export const POSTGRES_END = '<!-- postgres:end -->';
+
+/** The PostgreSQL section of a report, markers included, or '' when it has none. */
+export function postgresSection(report: string): string {
+  const start = report.indexOf(POSTGRES_START);
+  const end = report.indexOf(POSTGRES_END);
+  return start >= 0 && end > start ? report.slice(start, end + POSTGRES_END.length) : '';
+}
+
+/** The issue's targets on PostgreSQL, by the kind of request. */
+function targetOf(item: Case): string {
+  if (/aggregated_data/.test(item.path))
+    return /searchKey|search/.test(item.name) ? 'p50 ≤ 100' : 'p50 ≤ 100';
+  if (/searchKey/.test(item.name)) return 'p50 ≤ 50';
+  return 'p50 ≤ 10, p99 ≤ 50';
+}
+
+function meets(target: string, p50: number, p99: number): boolean {
+  return [...target.matchAll(/p(50|99) ≤ (\d+)/g)].every(
+    ([, which, limit]) => (which === '50' ? p50 : p99) <= Number(limit),
+  );
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+
+function summary(times: number[]): { p50: number; p99: number } {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+}
+
+async function send(
+  origin: string,
+  item: Pick<Case, 'method' | 'path' | 'body'>,
+  token: string,
+): Promise<string> {
+  const response = await fetch(`${origin}${item.path}`, {
+    method: item.method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(item.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(item.body === undefined ? {} : { body: JSON.stringify(item.body) }),
+  });
+  const text = await response.text();
+  if (response.status !== 200)
+    throw new Error(`${item.path} answered ${response.status}: ${text.slice(0, 200)}`);
+  return text;
+}
+
+async function signIn(origin: string): Promise<string> {
+  const response = await fetch(`${origin}/api/tracker/auth/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(DEMO_USERS.inspector),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/** SQLite's HTTP p50 by "group|name", from the SQLite part of the report. */
+function sqliteRows(report: string): Map<string, string> {
+  const rows = new Map<string, string>();
+  let group = '';
+  for (const line of report
+    .slice(0, report.indexOf(POSTGRES_START) >= 0 ? report.indexOf(POSTGRES_START) : undefined)
+    .split('\n')) {
+    const heading = /^\| \*\*(.+)\*\* \|/.exec(line);
+    if (heading?.[1]) group = heading[1];
+    else if (line.startsWith('| ') && group) {
+      const cells = line.split('|').map((cell) => cell.trim());
+      if (cells[1] && cells[2]) rows.set(`${group}|${cells[1]}`, cells[2]);
+    }
+  }
+  return rows;
+}
+
+async function autocannon(url: string, body: unknown, token: string): Promise<number> {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(
+    process.execPath,
+    [
+      resolve(root, 'node_modules/autocannon/autocannon.js'),
+      ...['--connections', '10', '--duration', '10', '--json', '--method', 'POST'],
+      ...['--headers', `authorization=Bearer ${token}`, '--headers', 'content-type=application/json'],
+      ...['--body', JSON.stringify(body), url],
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await new Promise((done) => child.on('exit', done));
+  const result = JSON.parse(output) as { requests: { average: number }; non2xx: number; errors: number };
+  if (result.non2xx + result.errors > 0)
+    throw new Error(`${result.non2xx + result.errors} requests failed under load`);
+  return result.requests.average;
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((done) => {
+    if (child.exitCode !== null) return done();
+    child.once('exit', () => done());
+    child.kill('SIGTERM');
+  });
+}
+
+export async function benchPostgres(url: string, manifests: number, requests: number): Promise<void> {
+  const loadAtStart = loadavg();
+  const dbPath = benchDatabasePath(manifests);
+  await ensureBenchDatabase(dbPath, manifests);
+  let loadLine = 'The database already held the dataset (not loaded in this run).';
+  const admin = await connect(url, { max: 1 });
+  try {
+    await migrateOrRefuse(admin, url);
+    if (await isEmpty(admin)) {
+      console.error(`Loading ${dbPath} into ${redactUrl(url)}…`);
+      const started = performance.now();
+      await loadIntoPostgres(dbPath, admin, (step, seconds) =>
+        console.error(`  ${step.slice(0, 80)} ${seconds.toFixed(1)} s`),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      loadLine = `Loading the dataset into the empty database (COPY, then the indexes, then ANALYZE): ${seconds.toFixed(0)} s (target ≤ 300 s).`;
+    }
+  } finally {
+    await admin.end();
+  }
+
+  const db = openDatabase(dbPath);
+  const { cases, load } = benchCases(db);
+  db.close();
+
+  // The statements each request sends, captured once from the store in this process.
+  let captured: { query: string; parameters: unknown[] }[] = [];
+  const store = await openPostgresStore(url, {
+    debug: (_connection, query, parameters) => captured.push({ query, parameters }),
+  });
+  const app = buildApp({ store, warm: false });
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/tracker/auth/login/',
+    payload: DEMO_USERS.inspector,
+  });
+  const injectedToken = login.json<{ access_token: string }>().access_token;
+
+  const server = await startPrintingOrigin(
+    [resolve(root, 'server/src/cli/server.ts'), '--db', url, '--port', '0', '--log-level', 'silent'],
+    120_000,
+  );
+  const rows: string[] = [];
+  let met = 0;
+  const sqlite = sqliteRows(readFileSync(REPORT, 'utf8'));
+  try {
+    const token = await signIn(server.origin);
+    let group = '';
+    for (const item of cases) {
+      captured = [];
+      await app.inject({
+        method: item.method,
+        url: item.path,
+        headers: {
+          authorization: `Bearer ${injectedToken}`,
+          ...(item.body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(item.body === undefined ? {} : { payload: JSON.stringify(item.body) }),
+      });
+      const statements = captured.filter(({ query }) => !/data_version|FROM tokens|FROM users/.test(query));
+      for (let warm = 0; warm < 3; warm += 1) await send(server.origin, item, token);
+      const http: number[] = [];
+      for (let index = 0; index < requests; index += 1) {
+        const started = performance.now();
+        await send(server.origin, item, token);
+        http.push(performance.now() - started);
+      }
+      const alone: number[] = [];
+      for (let index = 0; index < requests; index += 1) {
+        const started = performance.now();
+        await Promise.all(
+          statements.map(({ query, parameters }) =>
+            store.sql.unsafe(query, parameters as never[], { prepare: true }),
+          ),
+        );
+        alone.push(performance.now() - started);
+      }
+      const h = summary(http);
+      const a = summary(alone);
+      const target = targetOf(item);
+      const ok = meets(target, h.p50, h.p99);
+      if (ok) met += 1;
+      if (item.group !== group) {
+        group = item.group;
+        rows.push(`| **${group}** | | | | | | | |`);
+      }
+      rows.push(
+        `| ${item.name} | ${h.p50.toFixed(2)} | ${h.p99.toFixed(2)} | ${a.p50.toFixed(2)} | ${a.p99.toFixed(2)} | ${
+          sqlite.get(`${item.group}|${item.name}`) ?? '–'
+        } | ${target} | ${ok ? 'yes' : 'no'} |`,
+      );
+      console.log(rows.at(-1));
+    }
+  } finally {
+    await stop(server.child);
+  }
+
+  const page = load[0];
+  let throughput = 'not measured (no load case)';
+  if (page) {
+    const single = await startPrintingOrigin(
+      [resolve(root, 'server/src/cli/server.ts'), '--db', url, '--port', '0', '--log-level', 'silent'],
+      120_000,
+    );
+    let one: number;
+    try {
+      one = await autocannon(`${single.origin}${page.path}`, page.body, await signIn(single.origin));
+    } finally {
+      await stop(single.child);
+    }
+    const pair = await startPrintingOrigin(
+      [
+        resolve(root, 'server/src/cli/server.ts'),
+        '--db',
+        url,
+        '--port',
+        '0',
+        '--log-level',
+        'silent',
+        '--workers',
+        '2',
+      ],
+      120_000,
+    );
+    let two: number;
+    try {
+      two = await autocannon(`${pair.origin}${page.path}`, page.body, await signIn(pair.origin));
+    } finally {
+      await stop(pair.child);
+    }
+    throughput = `${page.name}, 10 connections for 10 s: one process ${one.toFixed(0)} answers/s, \`--workers 2\` ${two.toFixed(0)} answers/s: **${(two / one).toFixed(2)}×** (target ≥ 1.5×; the machine has ${availableParallelism()} cores, which the database server, the load generator and other work share).`;
+    console.log(throughput);
+  }
+  await app.close();
+  await store.close();
+
+  const loadAtEnd = loadavg();
+  const section = `${POSTGRES_START}
+## On PostgreSQL
+
+\`npm run bench:server -- --db postgres://…\` on ${new Date().toISOString().slice(0, 10)}, PostgreSQL over loopback, the same
+dataset (\`${dbPath.slice(root.length + 1)}\` loaded into it). ${loadLine}
+Load average (1, 5, 15 min) on this machine's ${availableParallelism()} cores, shared with other work: ${loadAtStart.map((value) => value.toFixed(2)).join(', ')} at the start, ${loadAtEnd.map((value) => value.toFixed(2)).join(', ')} at the end.
+
+Each row: ${requests} sequential requests over HTTP to \`npm run server -- --db postgres://…\` ("HTTP"), and the
+statements that request sends, run ${requests} times with the client alone as the store runs them ("client
+alone": the psql-level time of the query, no HTTP, no server); "SQLite HTTP p50" is the same row of the
+SQLite table above. Targets (issue 22): lists, lookups and details p50 ≤ 10, p99 ≤ 50; search p50 ≤ 50;
+aggregates p50 ≤ 100. Times in milliseconds. ${met} of ${cases.length} rows meet their targets.
+
+| request | HTTP p50 | HTTP p99 | client alone p50 | client alone p99 | SQLite HTTP p50 | target | met |
+|---|---:|---:|---:|---:|---:|---|---|
+${rows.join('\n')}
+
+Throughput: ${throughput}
+${POSTGRES_END}`;
+  const report = readFileSync(REPORT, 'utf8');
+  const existing = postgresSection(report);
+  writeFileSync(REPORT, existing ? report.replace(existing, section) : `${report.trimEnd()}\n\n${section}\n`);
+  console.log('wrote the PostgreSQL section of docs/benchmarks/server.md');
+}

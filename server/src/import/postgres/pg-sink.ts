@@ -1,0 +1,141 @@
+/**
+ * The importer's PostgreSQL writer (../model/sink.ts): the same writers and ledger as SQLite's (../writers/),
+ * each batch in one transaction with its rows, their derived data (pg-derived.ts), the file's progress and
+ * counts, and the rejected and pending rows. Every statement that writes a served table raises the data
+ * version in its transaction (postgres/pg-schema.ts), so each server process's next answer after a batch
+ * commits is read from the new rows (docs/deploy.md "Data that changes while served").
+ *
+ * One import at a time: the sink holds a session advisory lock on its one connection for its life. The
+ * indexes the serving queries and the writers' lookups use exist from the start (created if a loaded or
+ * empty database lacks them); after a run into an empty database the tables are vacuumed and analysed.
+ */
+import type { Sql } from 'postgres';
+import { referenceTables } from '../../data/reference.ts';
+import { finalizePostgres, indexStatements } from '../../postgres/pg-finalize.ts';
+import { connect, migrateOrRefuse, redactUrl } from '../../postgres/pg-store.ts';
+import type { Rejection } from '../model/records.ts';
+import type { FileCounts, ImportSink, RunFinish, RunStart, SinkBatch, SourceFile } from '../model/sink.ts';
+import { Ledger, REPORT_SQL, openRun, pendingReason, type RunMode } from '../writers/ledger.ts';
+import { ImportWriters } from '../writers/writers.ts';
+import { afterBatch, computeTallies } from './pg-derived.ts';
+import { PostgresSteps, numbered } from './pg-steps.ts';
+
+export class PostgresSinkError extends Error {}
+
+/** The advisory lock an import holds: any number no other use in the database picks ("trim"). */
+const IMPORT_LOCK = 0x7472696d;
+
+/** Report rows read at a time. */
+const REPORT_CHUNK = 1000;
+
+interface Running {
+  ledger: Ledger;
+  writers: ImportWriters;
+}
+
+export class PostgresSink implements ImportSink {
+  private readonly sql: Sql;
+  private readonly steps = new PostgresSteps();
+  private mode: RunMode = 'incremental';
+  private runId = 0;
+  private running: Running | undefined;
+
+  private constructor(sql: Sql) {
+    this.sql = sql;
+  }
+
+  /** Connects (one connection), migrates the schema and takes the import lock; refuses a second import. */
+  static async open(url: string): Promise<PostgresSink> {
+    const sql = await connect(url, { max: 1 });
+    try {
+      await migrateOrRefuse(sql, url);
+      const [lock] = await sql<{ locked: boolean }[]>`SELECT pg_try_advisory_lock(${IMPORT_LOCK}) AS locked`;
+      if (!lock?.locked) {
+        throw new PostgresSinkError(`another import is writing into ${redactUrl(url)}: wait until it ends`);
+      }
+    } catch (error) {
+      await sql.end({ timeout: 1 });
+      throw error;
+    }
+    return new PostgresSink(sql);
+  }
+
+  async begin(files: readonly SourceFile[], options: { restart: boolean }): Promise<RunStart> {
+    await this.fillReferenceTables();
+    for (const statement of indexStatements()) await this.sql.unsafe(statement);
+    // Rows loaded by COPY (pg-load.ts) carry their ids: the rows the import adds are numbered after them.
+    for (const table of ['generators', 'manifests']) {
+      await this.sql.unsafe(
+        `SELECT setval(pg_get_serial_sequence('${table}', 'id'), coalesce((SELECT max(id) FROM ${table}), 0) + 1, false)`,
+      );
+    }
+    const opened = await this.sql.begin((tx) => this.steps.run(tx, openRun(files, options.restart)));
+    this.runId = opened.runId;
+    this.mode = opened.mode;
+    // PostgreSQL keeps its derived data current batch by batch whatever the mode: nothing reads it otherwise.
+    const writers = new ImportWriters(this.runId, () => undefined);
+    await this.steps.run(this.sql, writers.init());
+    this.running = { ledger: new Ledger(this.runId), writers };
+    return { runId: opened.runId, resumed: opened.resumed, progress: opened.progress };
+  }
+
+  /** A new database's code lists (a loaded one has them from its file, pg-load.ts), as SQLite's sink fills them. */
+  private async fillReferenceTables(): Promise<void> {
+    const [filled] = await this.sql`SELECT EXISTS (SELECT 1 FROM naics_codes) AS any`;
+    if (filled?.any) return;
+    await this.sql.begin(async (tx) => {
+      for (const [table, rows] of referenceTables()) {
+        await tx.unsafe(
+          `INSERT INTO ${table} (code, description) SELECT * FROM unnest($1::text[], $2::text[])`,
+          [rows.map((row) => row.code), rows.map((row) => row.description)],
+        );
+      }
+    });
+  }
+
+  private get ready(): Running {
+    if (!this.running) throw new PostgresSinkError('begin() first');
+    return this.running;
+  }
+
+  async write(batch: SinkBatch): Promise<FileCounts> {
+    const { ledger, writers } = this.ready;
+    return await this.sql.begin(async (tx) => {
+      const counts = await this.steps.run(tx, ledger.write(batch, writers));
+      await afterBatch(tx, writers.touched);
+      return counts;
+    });
+  }
+
+  async finish(onPhase?: (phase: string) => void): Promise<RunFinish> {
+    const { ledger, writers } = this.ready;
+    onPhase?.('tallies');
+    const finished = await this.sql.begin(async (tx) => {
+      await computeTallies(tx);
+      return await this.steps.run(tx, ledger.finish(writers));
+    });
+    if (this.mode === 'bulk') {
+      onPhase?.('vacuum and statistics');
+      await finalizePostgres(this.sql);
+    }
+    return finished;
+  }
+
+  async *reportRows(): AsyncIterable<Rejection> {
+    type Row = [string, number, string, string, string];
+    const read = (text: string) =>
+      this.sql.unsafe(numbered(text), [this.runId]).values().cursor(REPORT_CHUNK) as AsyncIterable<Row[]>;
+    for await (const rows of read(REPORT_SQL.rejected)) {
+      for (const [file, line, column, reason, raw] of rows) yield { file, line, column, reason, raw };
+    }
+    for await (const rows of read(REPORT_SQL.pending)) {
+      for (const [file, line, kind, waitKey, raw] of rows) {
+        yield { file, line, column: '', raw, reason: pendingReason(kind, waitKey) };
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.sql.end({ timeout: 5 });
+  }
+}

@@ -1,0 +1,235 @@
+/**
+ * An import run's ledger, kept in the database beside the rows so that it commits with them: the run and
+ * its files (import_runs, import_files: how far each file got and its counts), the rejected rows
+ * (import_rejections) and the rows kept pending until what they belong to arrives (import_pending). Written
+ * once for both databases as steps (steps.ts); each sink runs a batch's steps in its batch transaction.
+ */
+import type { ImportRecord, Rejection } from '../model/records.ts';
+import {
+  NO_COUNTS,
+  type FileCounts,
+  type FileProgress,
+  type RunFinish,
+  type SinkBatch,
+  type SourceFile,
+} from '../model/sink.ts';
+import { all, exec, get, insert, type Writing } from './steps.ts';
+import type { ImportWriters, Outcome } from './writers.ts';
+
+type Counter = keyof FileCounts;
+
+export const COUNTERS: readonly Counter[] = [
+  'read',
+  'stored',
+  'updated',
+  'unchanged',
+  'skipped',
+  'rejected',
+  'pending',
+];
+
+const countsOf = (values: readonly unknown[]): FileCounts =>
+  Object.fromEntries(
+    COUNTERS.map((counter, index) => [counter, Number(values[index])]),
+  ) as unknown as FileCounts;
+
+const SQL = {
+  openRun: "SELECT id, files, mode FROM import_runs WHERE state = 'running' ORDER BY id DESC LIMIT 1",
+  abandon: "UPDATE import_runs SET state = 'abandoned' WHERE id = ?",
+  anyData: 'SELECT 1 FROM manifests UNION ALL SELECT 1 FROM generators LIMIT 1',
+  newRun: "INSERT INTO import_runs (files, mode, state, started_at) VALUES (?, ?, 'running', ?)",
+  newFile: 'INSERT INTO import_files (run_id, file_key, path) VALUES (?, ?, ?)',
+  files: `SELECT file_key, rows_done, done, ${COUNTERS.join(', ')} FROM import_files WHERE run_id = ?`,
+  reject:
+    'INSERT INTO import_rejections (run_id, file, line, column_name, reason, raw) VALUES (?, ?, ?, ?, ?, ?)',
+  pend: `INSERT INTO import_pending (run_id, file_key, wait_key, kind, record, file, line, raw)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  waiting: {
+    sqlite: `SELECT id, run_id, file_key, kind, record, file, line, raw FROM import_pending
+             WHERE wait_key IN (SELECT value FROM json_each(?)) ORDER BY id`,
+    postgres: `SELECT id, run_id, file_key, kind, record, file, line, raw FROM import_pending
+               WHERE wait_key IN (SELECT jsonb_array_elements_text(?::text::jsonb)) ORDER BY id`,
+  },
+  applied: 'DELETE FROM import_pending WHERE id = ?',
+  fileDone: `UPDATE import_files SET rows_done = ?, done = ?,
+               ${COUNTERS.map((counter) => `${counter} = ${counter} + ?`).join(', ')}
+             WHERE run_id = ? AND file_key = ?`,
+  finished: "UPDATE import_runs SET state = 'done', finished_at = ? WHERE id = ?",
+  counts: `SELECT file_key, ${COUNTERS.join(', ')} FROM import_files WHERE run_id = ?`,
+  pendingByFile: 'SELECT file_key, count(*) FROM import_pending WHERE run_id = ? GROUP BY file_key',
+} as const;
+
+/** A pending row moved to another counter of an earlier batch's file. */
+const movePending = (counter: Counter) =>
+  `UPDATE import_files SET pending = pending - 1, ${counter} = ${counter} + 1 WHERE run_id = ? AND file_key = ?`;
+
+export type RunMode = 'bulk' | 'incremental';
+
+export interface OpenedRun {
+  runId: number;
+  mode: RunMode;
+  resumed: boolean;
+  progress: Map<string, FileProgress>;
+}
+
+/** The report's reading of a pending row. */
+export function pendingReason(kind: string, waitKey: string): string {
+  const owner = kind === 'naics' ? 'handler' : kind === 'wasteCode' ? 'waste line' : 'manifest';
+  return `pending: no ${owner} ${waitKey} yet; kept and applied when it arrives`;
+}
+
+/** Starts a run over these files, or resumes the unfinished run over the same files unless `restart`. */
+export function* openRun(files: readonly SourceFile[], restart: boolean): Writing<OpenedRun> {
+  const keys = JSON.stringify(files.map((file) => file.key));
+  const open = yield* get(SQL.openRun);
+  let runId: number;
+  let mode: RunMode;
+  let resumed = false;
+  if (open && open[1] === keys && !restart) {
+    runId = Number(open[0]);
+    mode = open[2] as RunMode;
+    resumed = true;
+  } else {
+    if (open) yield* exec(SQL.abandon, open[0]);
+    mode = (yield* get(SQL.anyData)) === undefined ? 'bulk' : 'incremental';
+    runId = yield* insert(SQL.newRun, keys, mode, new Date().toISOString());
+    for (const file of files) yield* exec(SQL.newFile, runId, file.key, file.path);
+  }
+  const progress = new Map<string, FileProgress>();
+  for (const [key, rowsDone, done, ...counts] of yield* all(SQL.files, runId)) {
+    progress.set(String(key), {
+      rowsDone: Number(rowsDone),
+      done: Number(done) === 1,
+      counts: countsOf(counts),
+    });
+  }
+  return { runId, mode, resumed, progress };
+}
+
+const counterOf = (outcome: Outcome): Counter => {
+  if (typeof outcome === 'string') return outcome;
+  return 'rejected' in outcome ? 'rejected' : 'pending';
+};
+
+export class Ledger {
+  private readonly runId: number;
+  /** Rows kept pending by earlier runs that this run's data let through. */
+  appliedFromEarlierRuns = 0;
+
+  constructor(runId: number) {
+    this.runId = runId;
+  }
+
+  private *reject(rejection: Rejection): Writing<void> {
+    yield* exec(
+      SQL.reject,
+      this.runId,
+      rejection.file,
+      rejection.line,
+      rejection.column,
+      rejection.reason,
+      rejection.raw,
+    );
+  }
+
+  /**
+   * One batch: its rejected rows, each record through the writers (pending ones kept), the pending rows
+   * its records let through, and the file's progress and counts.
+   */
+  *write(batch: SinkBatch, writers: ImportWriters): Writing<FileCounts> {
+    const counts: FileCounts = { ...NO_COUNTS, read: batch.rows, skipped: batch.skipped };
+    yield* writers.startBatch(batch.records);
+    for (const rejection of batch.rejections) yield* this.reject(rejection);
+    counts.rejected += batch.rejections.length;
+    for (const entry of batch.records) {
+      const outcome = yield* writers.apply(entry);
+      counts[counterOf(outcome)] += 1;
+      if (typeof outcome === 'object' && 'rejected' in outcome) {
+        yield* this.reject({ ...entry.origin, column: outcome.column, reason: outcome.rejected });
+      } else if (typeof outcome === 'object') {
+        yield* exec(
+          SQL.pend,
+          this.runId,
+          batch.file.key,
+          outcome.pending,
+          entry.kind,
+          JSON.stringify(entry.record),
+          entry.origin.file,
+          entry.origin.line,
+          entry.origin.raw,
+        );
+      }
+    }
+    yield* this.applyPending(writers, batch.file.key, counts);
+    yield* exec(
+      SQL.fileDone,
+      batch.rowsDone,
+      batch.fileDone ? 1 : 0,
+      ...COUNTERS.map((counter) => counts[counter]),
+      this.runId,
+      batch.file.key,
+    );
+    return counts;
+  }
+
+  /**
+   * Rows waiting for a manifest, handler or waste line that this batch stored: applied now, in the order
+   * they were read. Applying one may let another through (a waste code waiting for its line), so this
+   * repeats until nothing new arrives.
+   */
+  private *applyPending(writers: ImportWriters, batchFile: string, counts: FileCounts): Writing<void> {
+    let seen = 0;
+    for (let round = 0; round < 4; round += 1) {
+      const arrived = [...writers.touched.arrived];
+      if (arrived.length === seen) return;
+      const waiting = yield* all(SQL.waiting, JSON.stringify(arrived.slice(seen)));
+      seen = arrived.length;
+      for (const [id, runId, fileKey, kind, record, file, line, raw] of waiting) {
+        const origin = { file: String(file), line: Number(line), raw: String(raw) };
+        const entry = { kind, record: JSON.parse(String(record)) as unknown, origin } as ImportRecord;
+        const outcome = yield* writers.apply(entry);
+        if (typeof outcome === 'object' && 'pending' in outcome) continue;
+        yield* exec(SQL.applied, id);
+        if (typeof outcome === 'object') {
+          yield* this.reject({ ...origin, column: outcome.column, reason: outcome.rejected });
+        }
+        const counter = counterOf(outcome);
+        if (Number(runId) !== this.runId) {
+          this.appliedFromEarlierRuns += 1;
+        } else if (fileKey === batchFile) {
+          counts.pending -= 1;
+          counts[counter] += 1;
+        } else {
+          yield* exec(movePending(counter), this.runId, fileKey);
+        }
+      }
+    }
+  }
+
+  /** Closes the run: each file's counts over every attempt, and the rows still pending. */
+  *finish(writers: ImportWriters): Writing<RunFinish> {
+    yield* exec(SQL.finished, new Date().toISOString(), this.runId);
+    const counts = new Map<string, FileCounts>();
+    for (const [key, ...values] of yield* all(SQL.counts, this.runId))
+      counts.set(String(key), countsOf(values));
+    const pendingByFile = new Map(
+      (yield* all(SQL.pendingByFile, this.runId)).map(([key, count]): [string, number] => [
+        String(key),
+        Number(count),
+      ]),
+    );
+    return {
+      counts,
+      pendingByFile,
+      appliedFromEarlierRuns: this.appliedFromEarlierRuns,
+      generatorsFromManifests: writers.generatorsFromManifests,
+    };
+  }
+}
+
+/** The run's rejected rows, then its pending rows, in file and line order: the report (one statement each). */
+export const REPORT_SQL = {
+  rejected: `SELECT file, line, column_name, reason, raw FROM import_rejections
+             WHERE run_id = ? ORDER BY file, line, id`,
+  pending: `SELECT file, line, kind, wait_key, raw FROM import_pending WHERE run_id = ? ORDER BY file, line, id`,
+} as const;

@@ -1,0 +1,60 @@
+/**
+ * After a bulk load into PostgreSQL: the indexes every query reads (the same filter and sort indexes as
+ * SQLite's, db/indexes.ts, plus the trigram indexes the search and the long lookups read), then VACUUM and
+ * ANALYZE, and
+ * a new data version, so that every serving process reads its in-memory lists again. Idempotent.
+ */
+import type { Sql } from 'postgres';
+import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../../shared/query/definition.ts';
+import { FILTER_INDEXES_SQL, sortIndexes } from '../db/indexes.ts';
+
+const POSTGRES_INDEXES_SQL = `
+-- searchKey (pg_trgm over the folded search text, pg-schema.ts) and the lookups of one value per row.
+CREATE INDEX IF NOT EXISTS generators_search ON generators USING gin (search_text gin_trgm_ops);
+CREATE INDEX IF NOT EXISTS manifests_search ON manifests USING gin (search_text gin_trgm_ops);
+CREATE INDEX IF NOT EXISTS generators_handler_id_folded
+  ON generators USING gin (tracker_fold(epa_handler_id) gin_trgm_ops);
+CREATE INDEX IF NOT EXISTS manifests_tracking_number_folded
+  ON manifests USING gin (tracker_fold(manifest_tracking_number) gin_trgm_ops);
+-- A waste-line member probed per manifest, and the sets of one generator.
+CREATE INDEX IF NOT EXISTS manifest_line_sets_by_manifest ON manifest_line_sets (manifest_id, member, code);
+CREATE INDEX IF NOT EXISTS generator_shipped_years_by_generator ON generator_shipped_years (generator_id);
+CREATE INDEX IF NOT EXISTS generator_statuses_by_generator ON generator_statuses (generator_id);
+CREATE INDEX IF NOT EXISTS waste_lines_by_manifest ON waste_lines (manifest_id);
+`;
+
+/** The index statements, one by one (PostgreSQL builds each with its own parallel workers). */
+export function indexStatements(): string[] {
+  return [
+    FILTER_INDEXES_SQL,
+    sortIndexes('generators', GENERATOR_QUERY.sortFields, GENERATOR_QUERY.key),
+    sortIndexes('manifests', MANIFEST_QUERY.sortFields, MANIFEST_QUERY.key),
+    POSTGRES_INDEXES_SQL,
+  ]
+    .join('\n')
+    .split(';')
+    .map((statement) =>
+      statement
+        .split('\n')
+        .filter((line) => !line.trim().startsWith('--'))
+        .join('\n')
+        .trim(),
+    )
+    .filter((statement) => statement !== '');
+}
+
+/** Raises the data version: every serving process reads its in-memory lists again. */
+export async function bumpDataVersion(sql: Sql): Promise<void> {
+  await sql`UPDATE data_version SET version = version + 1`;
+}
+
+export async function finalizePostgres(sql: Sql, onStep?: (step: string) => void): Promise<void> {
+  for (const statement of indexStatements()) {
+    await sql.unsafe(statement);
+    onStep?.(statement.split('\n')[0] ?? statement);
+  }
+  // VACUUM too: it marks the loaded pages all-visible, so that counts and sums over a covering index
+  // (a date range's totals) read the index alone instead of every row it points to.
+  await sql`VACUUM (ANALYZE)`;
+  await bumpDataVersion(sql);
+}

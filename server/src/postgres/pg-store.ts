@@ -1,0 +1,95 @@
+/**
+ * The tracker store on PostgreSQL (store/store.ts): opened from a postgres:// URL, its schema migrated to
+ * the current version (pg-schema.ts) on open, then reads (pg-reads.ts) and accounts (pg-accounts.ts) over
+ * one connection pool.
+ */
+import postgres, { type Sql } from 'postgres';
+import { DatabaseError } from '../db/open.ts';
+import type { TrackerStore } from '../store/store.ts';
+import { pgAccounts } from './pg-accounts.ts';
+import { VersionedCache, pgDetailReads, pgGeneratorReads, pgManifestReads } from './pg-reads.ts';
+import { PG_SCHEMA_VERSION, appliedVersion, migrate } from './pg-schema.ts';
+
+/** True when `db` names a PostgreSQL database rather than a SQLite file. */
+export function isPostgresUrl(db: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(db);
+}
+
+/** The URL without its password, for messages and logs. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'the PostgreSQL URL';
+  }
+}
+
+/** Connections a server process keeps open; a list request uses two at once (its page and its count). */
+export const DEFAULT_POOL_SIZE = 8;
+
+/** A connection pool, checked by a first statement so that a wrong URL is told at once, and in words. */
+export async function connect(
+  url: string,
+  options: { max?: number; debug?: (connection: number, query: string, parameters: unknown[]) => void } = {},
+): Promise<Sql> {
+  const sql = postgres(url, {
+    max: options.max ?? DEFAULT_POOL_SIZE,
+    ...(options.debug ? { debug: options.debug } : {}),
+    onnotice: () => undefined,
+    connect_timeout: 10,
+    // Every integer the API reads is an int4 or cast so; counts above 2^31 are not served.
+    idle_timeout: 60,
+  });
+  try {
+    await sql`SELECT 1`;
+  } catch (error) {
+    await sql.end({ timeout: 1 });
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new DatabaseError(`cannot open the PostgreSQL database ${redactUrl(url)}: ${reason}`);
+  }
+  return sql;
+}
+
+/** Applies what the database lacks; refuses one migrated by a newer version of this server. */
+export async function migrateOrRefuse(sql: Sql, url: string): Promise<void> {
+  const applied = await appliedVersion(sql);
+  if (applied > PG_SCHEMA_VERSION) {
+    throw new DatabaseError(
+      `${redactUrl(url)} has schema version ${applied}, newer than this server's ${PG_SCHEMA_VERSION}`,
+    );
+  }
+  if (applied < PG_SCHEMA_VERSION) await migrate(sql);
+}
+
+export async function openPostgresStore(
+  url: string,
+  options: Parameters<typeof connect>[1] = {},
+): Promise<TrackerStore & { sql: Sql }> {
+  const sql = await connect(url, options);
+  try {
+    await migrateOrRefuse(sql, url);
+  } catch (error) {
+    await sql.end({ timeout: 1 });
+    throw error;
+  }
+  const cache = new VersionedCache(sql);
+  const generators = pgGeneratorReads(sql, cache);
+  const manifests = pgManifestReads(sql, cache);
+  return {
+    backend: 'postgres',
+    sql,
+    generators,
+    manifests,
+    details: pgDetailReads(sql),
+    accounts: pgAccounts(sql),
+    async warm() {
+      await Promise.all([generators.totals({}, ''), manifests.totals({}, '')]);
+    },
+    checkData: () => undefined,
+    async close() {
+      await sql.end({ timeout: 5 });
+    },
+  };
+}
