@@ -28,6 +28,7 @@ import {
   expectSearchIndexesIntact,
   newTarget,
   openSink,
+  rowsWritten,
   servedContent,
   sqliteFile,
   type ImportTarget,
@@ -230,6 +231,23 @@ describe('EPA-layout files with the mess real exports carry', () => {
     expect(again.totals.updated).toBe(0);
     expect(await contentOf(db)).toEqual(before);
     await expectSearchIndexesIntact(db);
+  });
+
+  it('rewrites no manifest or waste line whose transporter and totals a batch leaves as they were', async () => {
+    // A code added to a stored line touches its manifest: the line's codes change, its manifest's
+    // transporter, containers, line count and tons and its other line's transporter do not.
+    const codes = join(dir, 'codes');
+    mkdirSync(codes);
+    writeFileSync(
+      join(codes, 'EM_FEDERAL_WASTE_CODE.csv'),
+      '"MANIFEST TRACKING NUMBER","WASTE LINE NUMBER","FEDERAL WASTE CODE"\r\n"000000101ELC","2","D035"\r\n',
+    );
+    let result: Awaited<ReturnType<typeof importFiles>> | undefined;
+    const written = await rowsWritten(db, async () => {
+      result = await importFiles({ db: db.db, paths: [codes], report: report('codes') });
+    });
+    expect(result?.totals.updated).toBe(1);
+    expect(written).toEqual({ manifests: 0, wasteLines: 1 });
   });
 });
 
