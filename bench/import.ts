@@ -12,8 +12,9 @@
  *    back to back: the import's time, the client's latency before and during it, and the totals, a lookup
  *    and the list's count the client saw change.
  * `--manifests N` takes only the dataset's first N manifests (and their lines; every handler still), for
- * quicker runs while working on the importer; only the full run is written to docs/benchmarks/import.md.
- * `--files-only` writes the files and stops.
+ * quicker runs while working on the importer. The document keeps one record per size: the full run's first,
+ * then one section per smaller size, each replaced only by a run of its own size (a 100,000 run never
+ * takes the place of the 1M record). `--files-only` writes the files and stops.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,6 +38,10 @@ const filesDir = (manifests: number) =>
   resolve(root, manifests === FULL ? 'data/bench-import' : `data/bench-import-${manifests}`);
 const importedDb = (manifests: number) =>
   resolve(root, manifests === FULL ? 'data/bench-import.db' : `data/bench-import-${manifests}.db`);
+
+const DOC = resolve(root, 'docs/benchmarks/import.md');
+/** The heading that starts a smaller run's record in DOC: its size is read back from it. */
+const SMALLER = /^## On the first ([\d,]+) manifests$/;
 
 const count = (value: number) => Math.round(value).toLocaleString('en-US');
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
@@ -256,6 +261,32 @@ async function appendWhileServing(db: string, dir: string) {
   }
 }
 
+/**
+ * DOC with this run's record in its place: the full run's at the top, a smaller run's in the section of
+ * its size (added, larger sizes first, when there is none); every other record as it was.
+ */
+function withRecord(manifests: number, record: string[]): string {
+  const text = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '';
+  let full: string[] = [];
+  const smaller = new Map<number, string[]>();
+  let current = full;
+  for (const line of text === '' ? [] : text.replace(/\n$/, '').split('\n')) {
+    const size = SMALLER.exec(line)?.[1];
+    if (size !== undefined) {
+      current = [];
+      smaller.set(Number(size.replaceAll(',', '')), current);
+    }
+    current.push(line);
+  }
+  if (manifests === FULL) full = record;
+  else smaller.set(manifests, record);
+  const records = [full, ...[...smaller].sort(([a], [b]) => b - a).map(([, lines]) => lines)];
+  return `${records
+    .filter((lines) => lines.length > 0)
+    .map((lines) => lines.join('\n').trimEnd())
+    .join('\n\n')}\n`;
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -294,19 +325,22 @@ async function main(): Promise<void> {
   const rows = base.handlers + base.manifests + base.transporters + base.wasteLines;
   const manifestsPerSecond = (base.manifests * 1000) / imported.loadMs;
   const rawManifestsPerSecond = (base.manifests * 1000) / raw.ms;
+  const full = manifests === FULL;
+  // A smaller run's record is a section of DOC: its headings one level down.
+  const h = full ? '##' : '###';
   const lines = [
-    '# Import benchmark',
+    full ? '# Import benchmark' : `## On the first ${count(manifests)} manifests`,
     '',
-    `\`npm run bench:import\` on ${new Date().toISOString().slice(0, 10)}, ${process.platform} ${process.arch}, Node ${process.version}, ${availableParallelism()} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB.`,
+    `\`npm run bench:import${full ? '' : ` -- --manifests ${manifests}`}\` on ${new Date().toISOString().slice(0, 10)}, ${process.platform} ${process.arch}, Node ${process.version}, ${availableParallelism()} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB.`,
     `Load average (1, 5, 15 min), the machine shared with other work: ${loadStart.map((value) => value.toFixed(2)).join(', ')} at the start, ${loadavg()
       .map((value) => value.toFixed(2))
       .join(', ')} at the end.`,
     '',
-    `Files: the 1M demo dataset (\`data/bench-1m.db\`) written in EPA's layout (\`test/helpers/epa-files.ts\`): ` +
+    `Files: ${full ? 'the 1M demo dataset' : `the first ${count(manifests)} manifests of the 1M demo dataset, their lines and every handler`} (\`data/bench-1m.db\`) written in EPA's layout (\`test/helpers/epa-files.ts\`): ` +
       `HD_REPORTING ${count(base.handlers)} handlers, EM_MANIFEST ${count(base.manifests)}, EM_TRANSPORTER ${count(base.transporters)}, ` +
       `EM_WASTE_LINE ${count(base.wasteLines)} lines in parts of 1,000,000; ${count(rows)} rows.`,
     '',
-    '## Into a new database',
+    `${h} Into a new database`,
     '',
     '| measure | value | target |',
     '|---|---:|---|',
@@ -316,7 +350,7 @@ async function main(): Promise<void> {
     `| \`data:import\`: whole run | ${seconds(imported.ms)} s, ${count((base.manifests * 1000) / imported.ms)} manifests/s | |`,
     `| peak RSS of the import process | ${imported.peakRssMb.toFixed(0)} MB | ≤ 300 MB |`,
     '',
-    `## Appending ${count(added.manifests)} manifests (${count(added.wasteLines)} lines) to it while it is served`,
+    `${h} Appending ${count(added.manifests)} manifests (${count(added.wasteLines)} lines) to it while it is served`,
     '',
     'The tracker server (its CLI, own process) serves the imported database; one client asks for the manifests',
     "grid's first page (100 rows with their waste lines) back to back, 5 s before the import and all through it,",
@@ -359,12 +393,8 @@ async function main(): Promise<void> {
     '```',
     '',
   ];
-  if (manifests === FULL) {
-    writeFileSync(resolve(root, 'docs/benchmarks/import.md'), lines.join('\n'));
-    console.error('Wrote docs/benchmarks/import.md');
-  } else {
-    console.log(lines.join('\n'));
-  }
+  writeFileSync(DOC, withRecord(manifests, lines));
+  console.error(`Wrote docs/benchmarks/import.md (${full ? 'the full run' : `the ${count(manifests)} run`})`);
 }
 
 await main();
