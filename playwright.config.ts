@@ -4,6 +4,10 @@
  * Chromium is used, never a downloaded one: CHROMIUM_PATH, else /usr/bin/chromium.
  */
 import { defineConfig } from '@playwright/test';
+import { SUITE_ENVIRONMENT } from './test/helpers/suite-environment.ts';
+
+// The servers these tests start, in this process or as commands, hash passwords at the suites' cost.
+Object.assign(process.env, SUITE_ENVIRONMENT);
 
 export default defineConfig({
   testDir: 'test/e2e',

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SUITE_ENVIRONMENT } from './test/helpers/suite-environment.ts';
 
 /**
  * The server suite's files that talk to the API as a client does: run a second time against PostgreSQL
@@ -28,7 +29,7 @@ const postgresProject = process.env.TRACKER_TEST_POSTGRES_URL
           name: 'server-postgres',
           include: [...BOTH_BACKENDS, 'test/server/postgres/**/*.test.ts'],
           environment: 'node',
-          env: { TRACKER_TEST_BACKEND: 'postgres' },
+          env: { ...SUITE_ENVIRONMENT, TRACKER_TEST_BACKEND: 'postgres' },
           // Each server loads its own database first: a few seconds more per server on a busy machine.
           testTimeout: 60_000,
           hookTimeout: 180_000,
@@ -47,6 +48,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/renderer/**', 'test/e2e/**', 'test/server/postgres/**'],
           environment: 'node',
+          env: SUITE_ENVIRONMENT,
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },
@@ -56,6 +58,7 @@ export default defineConfig({
           name: 'renderer',
           include: ['test/renderer/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          env: SUITE_ENVIRONMENT,
           setupFiles: ['test/renderer/setup.ts'],
           // AG Grid's first render in jsdom takes seconds on a busy two-core machine; 5 s failed tests
           // that were right.

@@ -8,7 +8,12 @@ import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/src/app.ts';
-import { hashPassword } from '../../server/src/auth/passwords.ts';
+import {
+  OWASP_MINIMUM_COST,
+  PASSWORD_COST_VARIABLE,
+  hashPassword,
+  passwordCost,
+} from '../../server/src/auth/passwords.ts';
 import {
   buildTestDatabase,
   send,
@@ -116,7 +121,8 @@ describe('sign-in', () => {
     expect(expectProblem(answer, 400).type).toBe('urn:waste-tracker:problem:validation');
   });
 
-  it('stores passwords only as scrypt hashes (N=2^17, r=8, p=1, 16-byte salt)', async () => {
+  it('stores passwords only as scrypt hashes at the configured cost, with a 16-byte salt', async () => {
+    const cost = passwordCost();
     const rows = (await server.storedRows('SELECT username, password_hash FROM users')) as {
       username: string;
       password_hash: string;
@@ -124,7 +130,7 @@ describe('sign-in', () => {
     expect(rows.map((row) => row.username)).toEqual(expect.arrayContaining(['inspector', 'generators-only']));
     for (const row of rows) {
       const [scheme, n, r, p, salt, hash] = row.password_hash.split('$');
-      expect([scheme, n, r, p]).toEqual(['scrypt', '131072', '8', '1']);
+      expect([scheme, n, r, p]).toEqual(['scrypt', String(cost.N), String(cost.r), String(cost.p)]);
       expect(Buffer.from(salt ?? '', 'base64')).toHaveLength(16);
       expect(Buffer.from(hash ?? '', 'base64').length).toBeGreaterThanOrEqual(32);
       expect(row.password_hash).not.toContain('demo');
@@ -371,16 +377,18 @@ describe('password storage and changes', () => {
     return String(row?.password_hash);
   };
 
-  it('re-hashes a hash made at the old cost (N=2^14) at N=2^17 on the next successful sign-in', async () => {
-    await server.addUser('erin', 'erin-password-1', ['generators'], { cost: { N: 2 ** 14, r: 8, p: 1 } });
+  it('re-hashes a hash made at another cost at the configured one on the next successful sign-in', async () => {
+    const current = passwordCost();
+    const other = { ...current, N: current.N * 2 };
+    await server.addUser('erin', 'erin-password-1', ['generators'], { cost: other });
     const old = await storedHash('erin');
-    expect(old).toMatch(/^scrypt\$16384\$8\$1\$/);
+    expect(old.startsWith(`scrypt$${other.N}$8$1$`)).toBe(true);
     expectProblem(await login(server.baseUrl, 'erin', 'not-erins-password'), 401);
     expect(await storedHash('erin')).toBe(old);
 
     const first = await signInAs(server.baseUrl, 'erin', 'erin-password-1');
     const upgraded = await storedHash('erin');
-    expect(upgraded).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect(upgraded.startsWith(`scrypt$${current.N}$8$1$`)).toBe(true);
     expect(upgraded.split('$')[4]).not.toBe(old.split('$')[4]);
     // The same password: the sign-in that upgraded it keeps its token, and the new hash verifies.
     expect((await post(server.baseUrl, PATHS.generatorTotals, first.token, {})).status).toBe(200);
@@ -389,14 +397,12 @@ describe('password storage and changes', () => {
   });
 
   it('revokes every token of a user at once when the password is replaced', async () => {
-    await server.addUser('frank', 'frank-password-1', ['manifests'], {
-      cost: { N: 2 ** 14, r: 8, p: 1 },
-    });
+    await server.addUser('frank', 'frank-password-1', ['manifests']);
     const session = await signInAs(server.baseUrl, 'frank', 'frank-password-1');
     expect((await post(server.baseUrl, PATHS.manifestTotals, session.token, {})).status).toBe(200);
     await server.addUser('frank', 'frank-password-2', ['manifests'], {
       replace: true,
-      passwordHash: await hashPassword('frank-password-2', { N: 2 ** 14, r: 8, p: 1 }),
+      passwordHash: await hashPassword('frank-password-2'),
     });
     expectProblem(await post(server.baseUrl, PATHS.manifestTotals, session.token, {}), 401);
     expect((await login(server.baseUrl, 'frank', 'frank-password-2')).status).toBe(200);
@@ -406,15 +412,21 @@ describe('password storage and changes', () => {
 describe('the accounts CLI (npm run users)', () => {
   const cli = resolve(import.meta.dirname, '../../server/src/cli/users.ts');
 
-  /** Runs the CLI; the password goes in TRACKER_PASSWORD, or on standard input when `stdin` is given. */
+  /**
+   * Runs the CLI; the password goes in TRACKER_PASSWORD, or on standard input when `stdin` is given.
+   * `environment` replaces variables of this process's environment, one set to undefined removes it.
+   */
   function users(
     args: string[],
     password?: string,
     stdin?: string,
+    environment: NodeJS.ProcessEnv = {},
   ): Promise<{ code: number | null; stdout: string; stderr: string }> {
     return new Promise((done, fail) => {
+      const env: NodeJS.ProcessEnv = { ...process.env, TRACKER_PASSWORD: password ?? '', ...environment };
+      for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
       const child = spawn(process.execPath, [cli, '--db', server.databaseUrl ?? dbPath, ...args], {
-        env: { ...process.env, TRACKER_PASSWORD: password ?? '' },
+        env,
         stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       });
       child.stdin?.end(stdin);
@@ -483,6 +495,37 @@ describe('the accounts CLI (npm run users)', () => {
     expect(short.code).toBe(2);
     expect(short.stderr).toContain('at least 8 characters');
     expect((await users(['remove', 'grace'])).code).toBe(0);
+  });
+
+  it("hashes at OWASP's minimum (N=2^17, r=8, p=1) unless TRACKER_PASSWORD_COST says otherwise", async () => {
+    const added = await users(['add', 'heidi', '--scopes', 'generators'], 'heidi-password-1', undefined, {
+      [PASSWORD_COST_VARIABLE]: undefined,
+    });
+    expect(added.code, added.stderr).toBe(0);
+    const [row] = await server.storedRows(`SELECT password_hash FROM users WHERE username = 'heidi'`);
+    const { N, r, p } = OWASP_MINIMUM_COST;
+    expect([N, r, p]).toEqual([131072, 8, 1]);
+    expect(String(row?.password_hash).startsWith(`scrypt$${N}$${r}$${p}$`)).toBe(true);
+
+    const raised = await users(['passwd', 'heidi'], 'heidi-password-2', undefined, {
+      [PASSWORD_COST_VARIABLE]: '13',
+    });
+    expect(raised.code, raised.stderr).toBe(0);
+    const [changed] = await server.storedRows(`SELECT password_hash FROM users WHERE username = 'heidi'`);
+    expect(String(changed?.password_hash).startsWith(`scrypt$${2 ** 13}$8$1$`)).toBe(true);
+    expect((await users(['remove', 'heidi'])).code).toBe(0);
+  });
+
+  it('refuses a TRACKER_PASSWORD_COST it cannot use with exit code 2, saying what it takes', async () => {
+    for (const bad of ['9', '20', '2^17', 'high']) {
+      const result = await users(['add', 'ivan', '--scopes', 'generators'], 'ivan-password-1', undefined, {
+        [PASSWORD_COST_VARIABLE]: bad,
+      });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`TRACKER_PASSWORD_COST is the scrypt cost as a power of two, 10–19`);
+      expect(result.stderr).toContain(`got "${bad}"`);
+    }
+    expect((await users(['list'])).stdout).not.toMatch(/^ivan\t/m);
   });
 
   it('refuses unknown scopes with exit code 2 and a message naming them', async () => {

@@ -12,7 +12,46 @@ export interface ScryptCost {
 }
 
 /** OWASP's scrypt minimum (Password Storage Cheat Sheet): N=2^17, r=8, p=1; about 1 s a hash on 2 busy cores. */
-export const PASSWORD_COST: ScryptCost = { N: 2 ** 17, r: 8, p: 1 };
+export const OWASP_MINIMUM_COST: ScryptCost = { N: 2 ** 17, r: 8, p: 1 };
+
+/** The environment variable that sets N as a power of two (r and p stay 8 and 1), like bcrypt's rounds. */
+export const PASSWORD_COST_VARIABLE = 'TRACKER_PASSWORD_COST';
+const LOWEST_LOG_N = 10;
+/** 2^19 with r=8 takes 512 MiB a hash; 2^20 would pass MAX_MEMORY, and its hashes would never verify. */
+const HIGHEST_LOG_N = 19;
+
+/** The cost TRACKER_PASSWORD_COST names, or what is wrong with it. */
+function readCost(environment: NodeJS.ProcessEnv): { cost: ScryptCost } | { problem: string } {
+  const text = environment[PASSWORD_COST_VARIABLE];
+  if (text === undefined || text === '') return { cost: OWASP_MINIMUM_COST };
+  const logN = Number(text);
+  if (!Number.isInteger(logN) || logN < LOWEST_LOG_N || logN > HIGHEST_LOG_N) {
+    return {
+      problem:
+        `${PASSWORD_COST_VARIABLE} is the scrypt cost as a power of two, ${LOWEST_LOG_N}–${HIGHEST_LOG_N} ` +
+        `(${Math.log2(OWASP_MINIMUM_COST.N)} by default); got "${text}"`,
+    };
+  }
+  return { cost: { ...OWASP_MINIMUM_COST, N: 2 ** logN } };
+}
+
+/**
+ * The cost new hashes are made at: OWASP's minimum unless TRACKER_PASSWORD_COST names another power of two,
+ * 10–19. An organisation with faster machines raises it; the test suites lower it (every sign-in they make
+ * would otherwise spend a second in scrypt) and test the stored cost with it unset.
+ */
+export function passwordCost(environment: NodeJS.ProcessEnv = process.env): ScryptCost {
+  const read = readCost(environment);
+  if ('problem' in read) throw new Error(read.problem);
+  return read.cost;
+}
+
+/** What is wrong with TRACKER_PASSWORD_COST, if anything: the commands check it before they start. */
+export function passwordCostProblem(environment: NodeJS.ProcessEnv = process.env): string | undefined {
+  const read = readCost(environment);
+  return 'problem' in read ? read.problem : undefined;
+}
+
 const KEY_LENGTH = 32;
 /** Above this a stored hash is refused rather than let one sign-in take gigabytes (2^20 with r=8 is 1 GiB). */
 const MAX_MEMORY = 1024 * 1024 * 1024;
@@ -30,7 +69,7 @@ function derive(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffe
   });
 }
 
-export async function hashPassword(password: string, cost: ScryptCost = PASSWORD_COST): Promise<string> {
+export async function hashPassword(password: string, cost: ScryptCost = passwordCost()): Promise<string> {
   const salt = randomBytes(16);
   const key = await derive(password, salt, cost);
   return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64'), key.toString('base64')].join('$');
@@ -60,7 +99,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /** True when `stored` was made at another cost than `cost`: sign-in then stores a new hash at `cost`. */
-export function needsRehash(stored: string, cost: ScryptCost = PASSWORD_COST): boolean {
+export function needsRehash(stored: string, cost: ScryptCost = passwordCost()): boolean {
   const parsed = parseStored(stored);
   return !parsed || parsed.cost.N !== cost.N || parsed.cost.r !== cost.r || parsed.cost.p !== cost.p;
 }

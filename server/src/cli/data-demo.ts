@@ -20,6 +20,7 @@ import {
 import { DatabaseError } from '../db/open.ts';
 import { emptyTables, isEmpty, loadIntoPostgres } from '../postgres/pg-load.ts';
 import { connect, isPostgresUrl, migrateOrRefuse, redactUrl } from '../postgres/pg-store.ts';
+import { passwordCostProblem } from '../auth/passwords.ts';
 
 const USAGE = 'usage: npm run data:demo -- --out FILE|postgres://… --manifests N [--seed S] [--force]';
 
@@ -83,6 +84,8 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
+  const costProblem = passwordCostProblem();
+  if (costProblem !== undefined) fail(costProblem);
   if (values.out === undefined || values.out === '') fail('--out FILE is required');
   if (values.manifests === undefined) fail('--manifests N is required');
   const manifests = integer(values.manifests, 'manifests', 1, MAX_DEMO_MANIFESTS);

@@ -18,6 +18,7 @@ import { hostName } from '../http/host-check.ts';
 import { isPostgresUrl } from '../postgres/pg-store.ts';
 import { serve } from '../server.ts';
 import { isWorker, reportListening, startWorkers } from './workers.ts';
+import { passwordCostProblem } from '../auth/passwords.ts';
 
 const USAGE =
   'usage: npm run server -- [--db FILE|postgres://…] [--workers N] [--port P] [--host 127.0.0.1] [--dialect sample|typed] ' +
@@ -68,6 +69,8 @@ async function main(): Promise<void> {
   } catch (error) {
     fail(error instanceof Error ? error.message : String(error));
   }
+  const costProblem = passwordCostProblem();
+  if (costProblem !== undefined) fail(costProblem);
   const dialect = Dialect.safeParse(args.dialect);
   if (!dialect.success) fail(`--dialect must be sample or typed, got "${args.dialect}"`);
   const logLevel = args['log-level'];

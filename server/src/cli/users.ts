@@ -21,6 +21,7 @@ import {
 } from '../auth/users.ts';
 import { pgUsers } from '../postgres/pg-accounts.ts';
 import { connect, isPostgresUrl, migrateOrRefuse } from '../postgres/pg-store.ts';
+import { passwordCostProblem } from '../auth/passwords.ts';
 
 /** The four commands over one database, whichever backend holds it. */
 interface UserAdmin {
@@ -92,6 +93,8 @@ async function main(): Promise<void> {
   } catch (error) {
     fail(error instanceof Error ? error.message : String(error));
   }
+  const costProblem = passwordCostProblem();
+  if (costProblem !== undefined) fail(costProblem);
   const { values, positionals } = parsed;
   const target = values.db ?? (process.env.TRACKER_DATABASE_URL || undefined);
   if (!target) fail('--db FILE is required');

@@ -47,6 +47,7 @@ import {
   orderBy,
   totalsSelect,
   type Param,
+  type PgWhere,
 } from './pg-query.ts';
 
 const PAGE = LIMITS.lookupPageSize;
@@ -114,6 +115,37 @@ export class VersionedCache {
 const SEARCHED_IN_SQL = new Set(['generators.epa_handler_id', 'manifests.manifest_number']);
 
 /** Lookups over a table's lists (lookup-lists.ts), as the SQLite backend defines them. */
+/** How many rows of `table` match `where`: counted once per data version when nothing filters them. */
+function countOf(
+  sql: Sql,
+  cache: VersionedCache,
+  table: 'generators' | 'manifests',
+  where: PgWhere,
+  signal?: AbortSignal,
+): Promise<number> {
+  const read = () =>
+    values(sql, `SELECT count(*)::int4 FROM ${table} t ${where.sql}`, where.params, signal).then(([row]) =>
+      Number(row?.[0] ?? 0),
+    );
+  return where.unfiltered ? cache.get(`${table} count`, read) : read();
+}
+
+/** The totals row of `table`'s rows matching `where`: read once per data version when nothing filters them. */
+function totalsOf<Row>(
+  sql: Sql,
+  cache: VersionedCache,
+  table: 'generators' | 'manifests',
+  select: string,
+  where: PgWhere,
+  signal?: AbortSignal,
+): Promise<Row> {
+  const read = async () =>
+    ({
+      ...(await rows<Row>(sql, `SELECT ${select} FROM ${table} t ${where.sql}`, where.params, signal))[0],
+    }) as Row;
+  return where.unfiltered ? cache.get(`${table} totals`, read) : read();
+}
+
 function lookups(sql: Sql, cache: VersionedCache, table: string, lists: Record<string, LookupList>) {
   const entriesOf = (name: string, list: LookupList) =>
     cache.get(`lookup ${name}`, async () => {
@@ -193,20 +225,13 @@ function lineSetRange(single: SingleLineSet): { sql: string; params: Param[] } {
 
 export function pgGeneratorReads(sql: Sql, cache: VersionedCache): GeneratorReads {
   const lookup = lookups(sql, cache, 'generators', GENERATOR_LOOKUP_LISTS);
-  const count = async (where: ReturnType<typeof generatorWhere>, signal?: AbortSignal) => {
-    const read = () =>
-      values(sql, `SELECT count(*)::int4 FROM generators t ${where.sql}`, where.params, signal).then(
-        ([row]) => Number(row?.[0] ?? 0),
-      );
-    return where.unfiltered ? cache.get('generators count', read) : read();
-  };
   return {
     async page(query, signal) {
       const where = generatorWhere(query.filterFields, query.searchKey);
       const columns = query.fields.map((field) => `t.${field}`).join(', ');
       const at = where.params.length;
       const [totalElements, content] = await Promise.all([
-        count(where, signal),
+        countOf(sql, cache, 'generators', where, signal),
         rows<Record<string, unknown>>(
           sql,
           `SELECT ${columns} FROM generators t ${where.sql} ${orderBy(query.sort, GENERATOR_QUERY.key)}
@@ -217,21 +242,15 @@ export function pgGeneratorReads(sql: Sql, cache: VersionedCache): GeneratorRead
       ]);
       return { totalElements, content: content.map((row) => ({ ...row })) };
     },
-    async totals(filters, searchKey, signal) {
-      const where = generatorWhere(filters, searchKey);
-      const read = async () =>
-        ({
-          ...(
-            await rows<GeneratorTotalsRow>(
-              sql,
-              `SELECT ${GENERATOR_TOTALS} FROM generators t ${where.sql}`,
-              where.params,
-              signal,
-            )
-          )[0],
-        }) as GeneratorTotalsRow;
-      return where.unfiltered ? cache.get('generators totals', read) : read();
-    },
+    totals: (filters, searchKey, signal) =>
+      totalsOf<GeneratorTotalsRow>(
+        sql,
+        cache,
+        'generators',
+        GENERATOR_TOTALS,
+        generatorWhere(filters, searchKey),
+        signal,
+      ),
     async lookup(field: GeneratorLookupField, search, page, signal) {
       const answer = await lookup(field, search, page, signal);
       if (field !== 'status') return answer;
@@ -302,11 +321,8 @@ export function pgManifestReads(sql: Sql, cache: VersionedCache): ManifestReads 
         return manifestPageBytes(totals.shipped_count, page, fields);
       }
       const at = where.params.length;
-      const countSql = `SELECT count(*)::int4 FROM manifests t ${where.sql}`;
-      const readCount = () =>
-        values(sql, countSql, where.params, signal).then(([row]) => Number(row?.[0] ?? 0));
       const [totalElements, page] = await Promise.all([
-        where.unfiltered ? cache.get('manifests count', readCount) : readCount(),
+        countOf(sql, cache, 'manifests', where, signal),
         values(
           sql,
           `SELECT ${columns.join(', ')}, t.id${lines ? ', octet_length(w.json)' : ''} FROM manifests t
@@ -322,18 +338,7 @@ export function pgManifestReads(sql: Sql, cache: VersionedCache): ManifestReads 
       const single = singleLineSet(filters, searchKey);
       if (single) return singleTotals(single, signal);
       const where = manifestWhere(filters, searchKey);
-      const read = async () =>
-        ({
-          ...(
-            await rows<ManifestTotalsRow>(
-              sql,
-              `SELECT ${MANIFEST_TOTALS} FROM manifests t ${where.sql}`,
-              where.params,
-              signal,
-            )
-          )[0],
-        }) as ManifestTotalsRow;
-      return where.unfiltered ? cache.get('manifests totals', read) : read();
+      return totalsOf<ManifestTotalsRow>(sql, cache, 'manifests', MANIFEST_TOTALS, where, signal);
     },
     lookup: (field: ManifestLookupField, search, page, signal) => lookup(field, search, page, signal),
   };

@@ -2,7 +2,13 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { LoginRequest } from '../../../shared/api/index.ts';
 import { readRequest } from '../../../shared/query/parse.ts';
-import { PASSWORD_COST, hashPassword, needsRehash, verifyPassword } from '../auth/passwords.ts';
+import {
+  type ScryptCost,
+  hashPassword,
+  needsRehash,
+  passwordCost,
+  verifyPassword,
+} from '../auth/passwords.ts';
 import { parseScopes } from '../auth/users.ts';
 import { HttpProblem, validationProblem } from '../http/problem.ts';
 import type { Accounts, SignInThrottle, Tokens } from '../store/store.ts';
@@ -11,14 +17,16 @@ import type { Accounts, SignInThrottle, Tokens } from '../store/store.ts';
  * Verified in place of a password hash for an unknown user, at the current cost, so the answer time does
  * not tell which names exist.
  */
-const UNKNOWN_USER_HASH = [
-  'scrypt',
-  PASSWORD_COST.N,
-  PASSWORD_COST.r,
-  PASSWORD_COST.p,
-  'AAAAAAAAAAAAAAAAAAAAAA==',
-  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
-].join('$');
+function unknownUserHash(cost: ScryptCost): string {
+  return [
+    'scrypt',
+    cost.N,
+    cost.r,
+    cost.p,
+    'AAAAAAAAAAAAAAAAAAAAAA==',
+    'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+  ].join('$');
+}
 
 export interface AuthDeps {
   accounts: Accounts;
@@ -42,15 +50,20 @@ export const authRoutes: FastifyPluginCallback<AuthDeps> = (app, deps, done) => 
       });
     }
     const user = await deps.accounts.findUser(username);
-    const matches = await verifyPassword(password, user?.password_hash ?? UNKNOWN_USER_HASH);
+    const cost = passwordCost();
+    const matches = await verifyPassword(password, user?.password_hash ?? unknownUserHash(cost));
     if (!user || !matches) {
       throw new HttpProblem(401, 'the user name or password is wrong', {
         headers: { 'www-authenticate': 'Bearer realm="tracker"' },
       });
     }
     await reservation.attempt.succeeded();
-    if (needsRehash(user.password_hash)) {
-      await deps.accounts.replacePasswordHash(user.id, user.password_hash, await hashPassword(password));
+    if (needsRehash(user.password_hash, cost)) {
+      await deps.accounts.replacePasswordHash(
+        user.id,
+        user.password_hash,
+        await hashPassword(password, cost),
+      );
     }
     return reply.send({
       access_token: await deps.tokens.issue(user.id),
