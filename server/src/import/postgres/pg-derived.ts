@@ -157,8 +157,20 @@ export async function afterBatch(sql: TransactionSql, touched: Touched): Promise
   if (own.length > 0) await each(sql, GENERATOR_STATUS_SQL, own);
 }
 
-/** The touched manifests' lines as the wire's JSON (db/waste-lines-json.ts), one statement each way. */
+/**
+ * Manifests whose waste-line JSON is made at a time: a batch of EM_WASTE_LINE touches thousands, and their
+ * lines read at once, as objects and as JSON, held more than the importer's heap bound (package.json).
+ */
+const JSON_MANIFESTS = 1000;
+
+/** The touched manifests' lines as the wire's JSON (db/waste-lines-json.ts), one statement each way per chunk. */
 async function wasteLinesJson(sql: TransactionSql, ids: number[]): Promise<void> {
+  for (let start = 0; start < ids.length; start += JSON_MANIFESTS) {
+    await wasteLinesJsonOf(sql, ids.slice(start, start + JSON_MANIFESTS));
+  }
+}
+
+async function wasteLinesJsonOf(sql: TransactionSql, ids: number[]): Promise<void> {
   const rows = await sql
     .unsafe<unknown[][]>(
       `SELECT w.manifest_id, m.manifest_tracking_number, ${WASTE_LINE_COLUMNS.map((column) => `w.${column}`).join(', ')}
