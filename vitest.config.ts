@@ -22,6 +22,12 @@ const BOTH_BACKENDS = [
   'test/server/search-fold.test.ts',
 ];
 
+/**
+ * expect.poll waits 1 s by default: on a busy two-core machine an export or a server's answer can take
+ * longer, and a poll that gives up early fails a test that is right. 10 s keeps a real hang failing.
+ */
+const POLL = { poll: { timeout: 10_000 } };
+
 const postgresProject = process.env.TRACKER_TEST_POSTGRES_URL
   ? [
       {
@@ -30,6 +36,7 @@ const postgresProject = process.env.TRACKER_TEST_POSTGRES_URL
           include: [...BOTH_BACKENDS, 'test/server/postgres/**/*.test.ts'],
           environment: 'node',
           env: { ...SUITE_ENVIRONMENT, TRACKER_TEST_BACKEND: 'postgres' },
+          expect: POLL,
           // Each server loads its own database first: a few seconds more per server on a busy machine.
           testTimeout: 60_000,
           hookTimeout: 180_000,
@@ -49,6 +56,7 @@ export default defineConfig({
           exclude: ['test/renderer/**', 'test/e2e/**', 'test/server/postgres/**'],
           environment: 'node',
           env: SUITE_ENVIRONMENT,
+          expect: POLL,
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },
@@ -59,6 +67,7 @@ export default defineConfig({
           include: ['test/renderer/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           env: SUITE_ENVIRONMENT,
+          expect: POLL,
           setupFiles: ['test/renderer/setup.ts'],
           // AG Grid's first render in jsdom takes seconds on a busy two-core machine; 5 s failed tests
           // that were right.
