@@ -1,5 +1,5 @@
 /**
- * npm run bench:import [-- --append N]
+ * npm run bench:import [-- --manifests N] [-- --append N] [-- --files-only]
  *
  * The importer at national scale, in EPA's file layout, written to docs/benchmarks/import.md:
  * 1. the 1M-manifest demo dataset (data/bench-1m.db, shared with bench:server) written as EPA files
@@ -11,6 +11,10 @@
  *    that database while the tracker server serves it and a client asks for the manifests' first page
  *    back to back: the import's time, the client's latency before and during it, and the totals, a lookup
  *    and the list's count the client saw change.
+ * `--manifests N` takes only the dataset's first N manifests (and their lines; every handler still), for
+ * quicker runs while working on the importer. The document keeps one record per size: the full run's first,
+ * then one section per smaller size, each replaced only by a run of its own size (a 100,000 run never
+ * takes the place of the 1M record). `--files-only` writes the files and stops.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,8 +33,15 @@ import { writeEpaFiles, type EpaFiles } from '../test/helpers/epa-files.ts';
 import { benchDatabasePath, ensureBenchDatabase, startServerProcess } from './tracker-server.ts';
 
 const root = resolve(import.meta.dirname, '..');
-const FILES = resolve(root, 'data/bench-import');
-const IMPORTED = resolve(root, 'data/bench-import.db');
+const FULL = 1_000_000;
+const filesDir = (manifests: number) =>
+  resolve(root, manifests === FULL ? 'data/bench-import' : `data/bench-import-${manifests}`);
+const importedDb = (manifests: number) =>
+  resolve(root, manifests === FULL ? 'data/bench-import.db' : `data/bench-import-${manifests}.db`);
+
+const DOC = resolve(root, 'docs/benchmarks/import.md');
+/** The heading that starts a smaller run's record in DOC: its size is read back from it. */
+const SMALLER = /^## On the first ([\d,]+) manifests$/;
 
 const count = (value: number) => Math.round(value).toLocaleString('en-US');
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
@@ -42,7 +53,8 @@ function percentile(values: readonly number[], p: number): number {
 }
 
 /** Writes the EPA files once (kept with a note of what they hold, as the 1M build takes minutes). */
-async function ensureFiles(append: number): Promise<{ base: EpaFiles; added: EpaFiles }> {
+async function ensureFiles(manifests: number, append: number): Promise<{ base: EpaFiles; added: EpaFiles }> {
+  const FILES = filesDir(manifests);
   const note = resolve(FILES, 'files.json');
   if (existsSync(note)) {
     const saved = JSON.parse(readFileSync(note, 'utf8')) as {
@@ -52,15 +64,15 @@ async function ensureFiles(append: number): Promise<{ base: EpaFiles; added: Epa
     };
     if (saved.append === append) return saved;
   }
-  const source = benchDatabasePath(1_000_000);
-  await ensureBenchDatabase(source, 1_000_000);
+  const source = benchDatabasePath(FULL);
+  await ensureBenchDatabase(source, FULL);
   rmSync(FILES, { recursive: true, force: true });
   mkdirSync(resolve(FILES, 'base'), { recursive: true });
   mkdirSync(resolve(FILES, 'append'), { recursive: true });
   const db = new BetterSqlite3(source, { readonly: true });
   try {
     console.error('Writing the dataset as EPA files…');
-    const base = await writeEpaFiles(db, resolve(FILES, 'base'));
+    const base = await writeEpaFiles(db, resolve(FILES, 'base'), { manifests });
     const added = await writeEpaFiles(db, resolve(FILES, 'append'), {
       handlers: false,
       manifests: append,
@@ -249,11 +261,49 @@ async function appendWhileServing(db: string, dir: string) {
   }
 }
 
+/**
+ * DOC with this run's record in its place: the full run's at the top, a smaller run's in the section of
+ * its size (added, larger sizes first, when there is none); every other record as it was.
+ */
+function withRecord(manifests: number, record: string[]): string {
+  const text = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '';
+  let full: string[] = [];
+  const smaller = new Map<number, string[]>();
+  let current = full;
+  for (const line of text === '' ? [] : text.replace(/\n$/, '').split('\n')) {
+    const size = SMALLER.exec(line)?.[1];
+    if (size !== undefined) {
+      current = [];
+      smaller.set(Number(size.replaceAll(',', '')), current);
+    }
+    current.push(line);
+  }
+  if (manifests === FULL) full = record;
+  else smaller.set(manifests, record);
+  const records = [full, ...[...smaller].sort(([a], [b]) => b - a).map(([, lines]) => lines)];
+  return `${records
+    .filter((lines) => lines.length > 0)
+    .map((lines) => lines.join('\n').trimEnd())
+    .join('\n\n')}\n`;
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { append: { type: 'string', default: '100000' } } });
+  const { values } = parseArgs({
+    options: {
+      manifests: { type: 'string', default: String(FULL) },
+      append: { type: 'string', default: '100000' },
+      'files-only': { type: 'boolean', default: false },
+    },
+  });
+  const manifests = Number(values.manifests);
   const append = Number(values.append);
+  if (!Number.isInteger(manifests) || manifests < 1 || manifests > FULL)
+    throw new Error(`--manifests must be a whole number from 1 to ${FULL}`);
+  const FILES = filesDir(manifests);
+  const IMPORTED = importedDb(manifests);
   const loadStart = loadavg();
-  const { base, added } = await ensureFiles(append);
+  const { base, added } = await ensureFiles(manifests, append);
+  if (values['files-only']) return;
 
   console.error('Raw read and parse…');
   const raw = await rawRead(resolve(FILES, 'base'));
@@ -275,19 +325,22 @@ async function main(): Promise<void> {
   const rows = base.handlers + base.manifests + base.transporters + base.wasteLines;
   const manifestsPerSecond = (base.manifests * 1000) / imported.loadMs;
   const rawManifestsPerSecond = (base.manifests * 1000) / raw.ms;
+  const full = manifests === FULL;
+  // A smaller run's record is a section of DOC: its headings one level down.
+  const h = full ? '##' : '###';
   const lines = [
-    '# Import benchmark',
+    full ? '# Import benchmark' : `## On the first ${count(manifests)} manifests`,
     '',
-    `\`npm run bench:import\` on ${new Date().toISOString().slice(0, 10)}, ${process.platform} ${process.arch}, Node ${process.version}, ${availableParallelism()} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB.`,
+    `\`npm run bench:import${full ? '' : ` -- --manifests ${manifests}`}\` on ${new Date().toISOString().slice(0, 10)}, ${process.platform} ${process.arch}, Node ${process.version}, ${availableParallelism()} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB.`,
     `Load average (1, 5, 15 min), the machine shared with other work: ${loadStart.map((value) => value.toFixed(2)).join(', ')} at the start, ${loadavg()
       .map((value) => value.toFixed(2))
       .join(', ')} at the end.`,
     '',
-    `Files: the 1M demo dataset (\`data/bench-1m.db\`) written in EPA's layout (\`test/helpers/epa-files.ts\`): ` +
+    `Files: ${full ? 'the 1M demo dataset' : `the first ${count(manifests)} manifests of the 1M demo dataset, their lines and every handler`} (\`data/bench-1m.db\`) written in EPA's layout (\`test/helpers/epa-files.ts\`): ` +
       `HD_REPORTING ${count(base.handlers)} handlers, EM_MANIFEST ${count(base.manifests)}, EM_TRANSPORTER ${count(base.transporters)}, ` +
       `EM_WASTE_LINE ${count(base.wasteLines)} lines in parts of 1,000,000; ${count(rows)} rows.`,
     '',
-    '## Into a new database',
+    `${h} Into a new database`,
     '',
     '| measure | value | target |',
     '|---|---:|---|',
@@ -297,7 +350,7 @@ async function main(): Promise<void> {
     `| \`data:import\`: whole run | ${seconds(imported.ms)} s, ${count((base.manifests * 1000) / imported.ms)} manifests/s | |`,
     `| peak RSS of the import process | ${imported.peakRssMb.toFixed(0)} MB | ≤ 300 MB |`,
     '',
-    `## Appending ${count(added.manifests)} manifests (${count(added.wasteLines)} lines) to it while it is served`,
+    `${h} Appending ${count(added.manifests)} manifests (${count(added.wasteLines)} lines) to it while it is served`,
     '',
     'The tracker server (its CLI, own process) serves the imported database; one client asks for the manifests',
     "grid's first page (100 rows with their waste lines) back to back, 5 s before the import and all through it,",
@@ -311,15 +364,24 @@ async function main(): Promise<void> {
     `| first page during the import: p50 / p99 (${served.during.length} requests) | ${percentile(served.during, 50).toFixed(1)} / ${percentile(served.during, 99).toFixed(1)} ms | p99 ≤ 50 ms |`,
     `| peak RSS of the import process | ${served.run.peakRssMb.toFixed(0)} MB | ≤ 300 MB |`,
     '',
-    'What the client saw (list count, totals box, "APP" lookup entries on page 1):',
+    'What the client saw (list count, totals box, "APP" lookup entries on page 1), every 2 s, the rows where',
+    'something changed:',
     '',
     '| when | totalElements | shipped_count | lookup entries |',
     '|---|---:|---:|---:|',
     `| before | ${count(served.seenBefore.totalElements)} | ${count(served.seenBefore.shippedCount)} | ${served.seenBefore.transporters} |`,
-    ...served.seen.map(
-      (seen, index) =>
-        `| during, ${(index + 1) * 2} s | ${count(seen.totalElements)} | ${count(seen.shippedCount)} | ${seen.transporters} |`,
-    ),
+    ...served.seen.flatMap((seen, index) => {
+      const before = index === 0 ? served.seenBefore : served.seen[index - 1];
+      const changed =
+        before?.totalElements !== seen.totalElements ||
+        before.shippedCount !== seen.shippedCount ||
+        before.transporters !== seen.transporters;
+      return changed || index === served.seen.length - 1
+        ? [
+            `| during, ${(index + 1) * 2} s | ${count(seen.totalElements)} | ${count(seen.shippedCount)} | ${seen.transporters} |`,
+          ]
+        : [];
+    }),
     `| after | ${count(served.seenAfter.totalElements)} | ${count(served.seenAfter.shippedCount)} | ${served.seenAfter.transporters} |`,
     '',
     'The import summaries:',
@@ -331,8 +393,8 @@ async function main(): Promise<void> {
     '```',
     '',
   ];
-  writeFileSync(resolve(root, 'docs/benchmarks/import.md'), lines.join('\n'));
-  console.error('Wrote docs/benchmarks/import.md');
+  writeFileSync(DOC, withRecord(manifests, lines));
+  console.error(`Wrote docs/benchmarks/import.md (${full ? 'the full run' : `the ${count(manifests)} run`})`);
 }
 
 await main();

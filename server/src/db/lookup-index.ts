@@ -19,6 +19,7 @@
 import type { Database } from 'better-sqlite3';
 import type { LookupEntry } from '../../../shared/query/lookup.ts';
 import { lookupLists, orderedEntries, type LookupList } from './lookup-lists.ts';
+import type { StatementCache } from './statements.ts';
 
 /** The FTS5 table holding one list ("<table>.<field>"): lookup_generators_epa_handler_id. */
 export function lookupSearchTable(list: string): string {
@@ -81,34 +82,37 @@ export function createLookupIndex(db: Database): void {
   for (const [name, list] of lookupLists()) writeLookupList(db, name, list);
 }
 
-/** Adds an entry after the list's others (its search then sorts matches, lookups.ts); in the caller's transaction. */
-export function addLookupEntry(db: Database, name: string, entry: LookupEntry): void {
+/**
+ * Adds an entry after the list's others (its search then sorts matches, lookups.ts); in the caller's
+ * transaction. The import calls these per value of every batch: statements come from the caller's cache.
+ */
+export function addLookupEntry(statements: StatementCache, name: string, entry: LookupEntry): void {
   const table = lookupSearchTable(name);
-  db.prepare(`INSERT INTO ${table} (text, value) VALUES (?, ?)`).run(entry.text, entry.value);
+  statements.get(`INSERT INTO ${table} (text, value) VALUES (?, ?)`).run(entry.text, entry.value);
   if (!ONE_PER_ROW_LISTS.has(name)) {
-    db.prepare('INSERT INTO lookup_values (list, value, text) VALUES (?, ?, ?)').run(
-      name,
-      entry.value,
-      entry.text,
-    );
+    statements
+      .get('INSERT INTO lookup_values (list, value, text) VALUES (?, ?, ?)')
+      .run(name, entry.value, entry.text);
   }
-  db.prepare('UPDATE lookup_lists SET ordered = 0 WHERE list = ? AND ordered = 1').run(name);
+  statements.get('UPDATE lookup_lists SET ordered = 0 WHERE list = ? AND ordered = 1').run(name);
 }
 
 /**
  * Removes a value's entry from a list other than ONE_PER_ROW_LISTS (a scan of the list's table: values
  * leave lists seldom, only when the last row holding one changes).
  */
-export function removeLookupEntry(db: Database, name: string, value: string): void {
+export function removeLookupEntry(statements: StatementCache, name: string, value: string): void {
   const table = lookupSearchTable(name);
-  db.prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE value = ?)`).run(value);
-  db.prepare('DELETE FROM lookup_values WHERE list = ? AND value = ?').run(name, value);
+  statements
+    .get(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE value = ?)`)
+    .run(value);
+  statements.get('DELETE FROM lookup_values WHERE list = ? AND value = ?').run(name, value);
 }
 
 /** The text a list shows for a value, when it lists it (not for ONE_PER_ROW_LISTS). */
-export function listedText(db: Database, name: string, value: string): string | undefined {
-  return db
-    .prepare('SELECT text FROM lookup_values WHERE list = ? AND value = ?')
+export function listedText(statements: StatementCache, name: string, value: string): string | undefined {
+  return statements
+    .get('SELECT text FROM lookup_values WHERE list = ? AND value = ?')
     .pluck()
     .get(name, value) as string | undefined;
 }

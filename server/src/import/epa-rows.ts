@@ -117,23 +117,37 @@ function generatorStatus(
   fedCode: string,
   genStatus: string,
 ): { code: string; text: string } {
+  const statuses = statusesOf(context);
   for (const [field, code] of [
     ['FED_WASTE_GENERATOR', fedCode],
     ['GENSTATUS', genStatus],
   ] as const) {
     if (code === '') continue;
-    const status = context.generatorStatuses.find(
-      (row) => row.field === field && row.code.toUpperCase() === code.toUpperCase(),
-    );
-    if (status) {
-      return {
-        code: status.label === 'Not a generator' ? 'N' : status.label,
-        text: status.description.split(' (')[0] ?? status.description,
-      };
-    }
+    const status = statuses.get(`${field}\u0000${code.toUpperCase()}`);
+    if (status) return status;
   }
   const code = fedCode || genStatus;
   return { code, text: code };
+}
+
+/** Each context's statuses by field and code, made once rather than searched per handler row. */
+const statusMaps = new WeakMap<MappingContext, Map<string, { code: string; text: string }>>();
+
+function statusesOf(context: MappingContext): Map<string, { code: string; text: string }> {
+  let statuses = statusMaps.get(context);
+  if (!statuses) {
+    statuses = new Map();
+    for (const row of context.generatorStatuses) {
+      const key = `${row.field}\u0000${row.code.toUpperCase()}`;
+      if (statuses.has(key)) continue;
+      statuses.set(key, {
+        code: row.label === 'Not a generator' ? 'N' : row.label,
+        text: row.description.split(' (')[0] ?? row.description,
+      });
+    }
+    statusMaps.set(context, statuses);
+  }
+  return statuses;
 }
 
 type Mapper = (row: Row, context: MappingContext) => ImportRecord['record'];

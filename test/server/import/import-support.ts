@@ -213,6 +213,49 @@ export async function expectSearchIndexesIntact(target: ImportTarget): Promise<v
   }
 }
 
+/**
+ * How many rows of manifests and of waste_lines `run` writes, changed or not: on PostgreSQL the rows whose
+ * version (xmin) is new, on SQLite the rows an UPDATE trigger saw (added for the run, then dropped).
+ */
+export async function rowsWritten(
+  target: ImportTarget,
+  run: () => Promise<unknown>,
+): Promise<{ manifests: number; wasteLines: number }> {
+  if (target.backend === 'postgres') {
+    const versions = async () =>
+      new Map(
+        (
+          await target.values(
+            `SELECT 'm' || id, xmin::text FROM manifests
+             UNION ALL SELECT 'w' || manifest_id || '/' || waste_line_number, xmin::text FROM waste_lines`,
+          )
+        ).map(([key, version]) => [String(key), String(version)]),
+      );
+    const before = await versions();
+    await run();
+    const written = [...(await versions())].filter(([key, version]) => before.get(key) !== version);
+    return {
+      manifests: written.filter(([key]) => key.startsWith('m')).length,
+      wasteLines: written.filter(([key]) => key.startsWith('w')).length,
+    };
+  }
+  const db = new BetterSqlite3(target.db);
+  try {
+    db.exec(`CREATE TABLE test_written (tbl TEXT NOT NULL);
+      CREATE TRIGGER test_manifest_written AFTER UPDATE ON manifests
+        BEGIN INSERT INTO test_written VALUES ('manifests'); END;
+      CREATE TRIGGER test_line_written AFTER UPDATE ON waste_lines
+        BEGIN INSERT INTO test_written VALUES ('waste_lines'); END;`);
+    await run();
+    const count = (table: string) =>
+      Number(db.prepare('SELECT count(*) FROM test_written WHERE tbl = ?').pluck().get(table));
+    return { manifests: count('manifests'), wasteLines: count('waste_lines') };
+  } finally {
+    db.exec('DROP TRIGGER test_manifest_written; DROP TRIGGER test_line_written; DROP TABLE test_written');
+    db.close();
+  }
+}
+
 /** The sink importFiles would open on the target, for tests that wrap it. */
 export async function openSink(target: ImportTarget): Promise<ImportSink> {
   return target.backend === 'postgres' ? await PostgresSink.open(target.db) : new SqliteSink(target.db);

@@ -28,6 +28,7 @@ import {
   expectSearchIndexesIntact,
   newTarget,
   openSink,
+  rowsWritten,
   servedContent,
   sqliteFile,
   type ImportTarget,
@@ -231,6 +232,23 @@ describe('EPA-layout files with the mess real exports carry', () => {
     expect(await contentOf(db)).toEqual(before);
     await expectSearchIndexesIntact(db);
   });
+
+  it('rewrites no manifest or waste line whose transporter and totals a batch leaves as they were', async () => {
+    // A code added to a stored line touches its manifest: the line's codes change, its manifest's
+    // transporter, containers, line count and tons and its other line's transporter do not.
+    const codes = join(dir, 'codes');
+    mkdirSync(codes);
+    writeFileSync(
+      join(codes, 'EM_FEDERAL_WASTE_CODE.csv'),
+      '"MANIFEST TRACKING NUMBER","WASTE LINE NUMBER","FEDERAL WASTE CODE"\r\n"000000101ELC","2","D035"\r\n',
+    );
+    let result: Awaited<ReturnType<typeof importFiles>> | undefined;
+    const written = await rowsWritten(db, async () => {
+      result = await importFiles({ db: db.db, paths: [codes], report: report('codes') });
+    });
+    expect(result?.totals.updated).toBe(1);
+    expect(written).toEqual({ manifests: 0, wasteLines: 1 });
+  });
 });
 
 describe("EPA's and haztrak's example manifests and handler", () => {
@@ -404,6 +422,21 @@ describe('the demo dataset written as EPA files', () => {
     await importFiles({ db: incremental.db, paths: [files], report: report('incremental') });
     expect(await contentOf(incremental)).toEqual(await contentOf(whole));
     await expectSearchIndexesIntact(incremental);
+  });
+
+  it('keeps the totals of manifests whose rows, applied from pending, are read again in the same run', async () => {
+    // Handlers, transporters and lines first (the rows wait for their manifests), then every file: the
+    // manifests let the waiting rows through, and the transporter and line files then read them again.
+    const early = join(dir, 'early');
+    mkdirSync(early);
+    for (const name of ['HD_REPORTING.csv', 'EM_TRANSPORTER.csv', 'EM_WASTE_LINE_0.csv']) {
+      copyFileSync(join(files, name), join(early, name));
+    }
+    const waited = await target('waited.db');
+    await importFiles({ db: waited.db, paths: [early], report: report('early') });
+    const second = await importFiles({ db: waited.db, paths: [files], report: report('waited') });
+    expect(second.appliedFromEarlierRuns).toBeGreaterThan(0);
+    expect(await contentOf(waited)).toEqual(await contentOf(whole));
   });
 
   it('resumes a run stopped between two batches and ends with the same database', async () => {

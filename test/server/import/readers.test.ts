@@ -51,6 +51,28 @@ describe('CSV', () => {
     expect(records[1]?.raw).toBe('"1","x, y","he said ""hi"""');
   });
 
+  it.each([1, 2, 3, 5, 64])(
+    'replaces bytes that are not UTF-8, and a character the file cuts short, in chunks of %i bytes',
+    (size) => {
+      const bytes = Buffer.concat([
+        Buffer.from('"a","😀 b"\n"c', 'utf8'),
+        Buffer.from([0xff]),
+        Buffer.from('d","', 'utf8'),
+        // The first three of the four bytes of 😀: the file ends inside the character.
+        Buffer.from('😀', 'utf8').subarray(0, 3),
+      ]);
+      const parser = new CsvParser();
+      const records: CsvRecord[] = [];
+      for (let start = 0; start < bytes.length; start += size)
+        records.push(...parser.push(bytes.subarray(start, start + size)));
+      records.push(...parser.end());
+      expect(records.map((record) => record.fields)).toEqual([
+        ['a', '😀 b'],
+        ['c\ufffdd', '\ufffd'],
+      ]);
+    },
+  );
+
   it('keeps a last line without a line break', () => {
     expect(parseInChunks('a,b\n1,2', 1).map((record) => record.fields)).toEqual([
       ['a', 'b'],

@@ -23,19 +23,33 @@ import type { Touched } from '../writers/writers.ts';
 
 const IDS = 'ANY($1::int[])';
 
+/**
+ * Each touched manifest's transporter and totals from its rows, written only where they change (as SQLite's,
+ * import/sqlite/derived-sql.ts): an UPDATE writes a new version of every row it matches, changed or not,
+ * and unless no indexed column's value changes (a HOT update), a new entry in every index of the table.
+ * One statement for the transporter and the totals, unlike SQLite's two: a row that changes in both gets
+ * one new version, not two.
+ */
 const MANIFEST_AGGREGATES_SQL = [
-  `UPDATE manifests m SET
-  transporter = coalesce((SELECT coalesce(nullif(t.name, ''), t.epa_id) FROM manifest_transporters t
-                          WHERE t.manifest_id = m.id AND t.transporter_order = 1), ''),
-  container_count = coalesce((SELECT sum(w.container_count) FROM waste_lines w WHERE w.manifest_id = m.id), 0),
-  waste_stream_count = (SELECT count(*) FROM waste_lines w WHERE w.manifest_id = m.id),
-  total_waste_quantity_tons = coalesce(m.source_total_tons,
-    (SELECT round(coalesce(sum(w.waste_quantity_tons::numeric), 0), 4)::float8 FROM waste_lines w
-     WHERE w.manifest_id = m.id))
-WHERE m.id = ${IDS}`,
-  `UPDATE waste_lines w SET transporter = coalesce((SELECT t.epa_id FROM manifest_transporters t
-    WHERE t.manifest_id = w.manifest_id AND t.transporter_order = 1), '')
-WHERE w.manifest_id = ${IDS}`,
+  `UPDATE manifests m SET transporter = a.transporter, container_count = a.containers,
+  waste_stream_count = a.lines, total_waste_quantity_tons = a.tons
+FROM (SELECT x.id,
+        coalesce((SELECT coalesce(nullif(t.name, ''), t.epa_id) FROM manifest_transporters t
+                  WHERE t.manifest_id = x.id AND t.transporter_order = 1), '') AS transporter,
+        coalesce((SELECT sum(w.container_count) FROM waste_lines w WHERE w.manifest_id = x.id), 0) AS containers,
+        (SELECT count(*) FROM waste_lines w WHERE w.manifest_id = x.id) AS lines,
+        coalesce(x.source_total_tons,
+          (SELECT round(coalesce(sum(w.waste_quantity_tons::numeric), 0), 4)::float8 FROM waste_lines w
+           WHERE w.manifest_id = x.id)) AS tons
+      FROM manifests x WHERE x.id = ${IDS}) a
+WHERE m.id = a.id
+  AND (m.transporter, m.container_count, m.waste_stream_count, m.total_waste_quantity_tons)
+      IS DISTINCT FROM (a.transporter, a.containers, a.lines, a.tons)`,
+  `UPDATE waste_lines w SET transporter = a.transporter
+FROM (SELECT x.id, coalesce((SELECT t.epa_id FROM manifest_transporters t
+                             WHERE t.manifest_id = x.id AND t.transporter_order = 1), '') AS transporter
+      FROM manifests x WHERE x.id = ${IDS}) a
+WHERE w.manifest_id = a.id AND w.transporter IS DISTINCT FROM a.transporter`,
 ];
 
 const LINE_SETS_SQL = [
@@ -143,8 +157,20 @@ export async function afterBatch(sql: TransactionSql, touched: Touched): Promise
   if (own.length > 0) await each(sql, GENERATOR_STATUS_SQL, own);
 }
 
-/** The touched manifests' lines as the wire's JSON (db/waste-lines-json.ts), one statement each way. */
+/**
+ * Manifests whose waste-line JSON is made at a time: a batch of EM_WASTE_LINE touches thousands, and their
+ * lines read at once, as objects and as JSON, held more than the importer's heap bound (package.json).
+ */
+const JSON_MANIFESTS = 1000;
+
+/** The touched manifests' lines as the wire's JSON (db/waste-lines-json.ts), one statement each way per chunk. */
 async function wasteLinesJson(sql: TransactionSql, ids: number[]): Promise<void> {
+  for (let start = 0; start < ids.length; start += JSON_MANIFESTS) {
+    await wasteLinesJsonOf(sql, ids.slice(start, start + JSON_MANIFESTS));
+  }
+}
+
+async function wasteLinesJsonOf(sql: TransactionSql, ids: number[]): Promise<void> {
   const rows = await sql
     .unsafe<unknown[][]>(
       `SELECT w.manifest_id, m.manifest_tracking_number, ${WASTE_LINE_COLUMNS.map((column) => `w.${column}`).join(', ')}

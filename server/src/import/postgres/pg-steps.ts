@@ -7,12 +7,30 @@
  * the one thrown (the statements after it fail only because the transaction is aborted).
  */
 import type { ParameterOrJSON, Sql, TransactionSql } from 'postgres';
-import { statementFor, type Step, type Writing } from '../writers/steps.ts';
+import { ListParameter, statementFor, type Step, type Writing } from '../writers/steps.ts';
 
 /** `?` parameters as PostgreSQL numbers them (the writers' statements hold no other question mark). */
 export function numbered(text: string): string {
   let next = 0;
   return text.replace(/\?/g, () => `$${(next += 1)}`);
+}
+
+/** A step's parameters as the client binds them: a list as an array, which `= ANY(?::text[])` reads. */
+function bound(params: unknown[]): ParameterOrJSON<never>[] {
+  if (!params.some((param) => param instanceof ListParameter)) return params as ParameterOrJSON<never>[];
+  return params.map((param) =>
+    param instanceof ListParameter ? [...param.values] : param,
+  ) as ParameterOrJSON<never>[];
+}
+
+/**
+ * The writes a writer sent without waiting, kept as the last one and the first failure, not one by one: a
+ * connection answers in the order it was asked, so once the last has settled every earlier one has, and a
+ * batch's tens of thousands of writes (with their parameters) are not held in memory until it ends.
+ */
+interface Sent {
+  last: Promise<unknown> | undefined;
+  failure: { error: unknown } | undefined;
 }
 
 export class PostgresSteps {
@@ -28,14 +46,16 @@ export class PostgresSteps {
     return text;
   }
 
-  private async answer(sql: Sql | TransactionSql, step: Step, sent: Promise<unknown>[]): Promise<unknown> {
-    const query = sql.unsafe(this.text(step), step.params as ParameterOrJSON<never>[], { prepare: true });
+  private async answer(sql: Sql | TransactionSql, step: Step, sent: Sent): Promise<unknown> {
+    const query = sql.unsafe(this.text(step), bound(step.params), { prepare: true });
     switch (step.kind) {
       case 'exec': {
         const pending = query.execute();
-        // Handled where it is awaited (run); until then a failure must not count as unhandled.
-        pending.catch(() => undefined);
-        sent.push(pending);
+        // Kept only as the first failure: a failure answered before run() awaits must not count as unhandled.
+        pending.catch((error: unknown) => {
+          sent.failure ??= { error };
+        });
+        sent.last = pending;
         return undefined;
       }
       case 'get':
@@ -51,15 +71,15 @@ export class PostgresSteps {
 
   /** Runs a writer to its end on `sql` (a transaction's) and returns its result. */
   async run<T>(sql: Sql | TransactionSql, writing: Writing<T>): Promise<T> {
-    const sent: Promise<unknown>[] = [];
+    const sent: Sent = { last: undefined, failure: undefined };
     try {
       let next = writing.next();
       while (!next.done) next = writing.next(await this.answer(sql, next.value, sent));
-      await Promise.all(sent);
+      await sent.last;
       return next.value;
     } catch (error) {
-      const failed = (await Promise.allSettled(sent)).find((outcome) => outcome.status === 'rejected');
-      throw failed ? failed.reason : error;
+      await sent.last?.catch(() => undefined);
+      throw sent.failure ? sent.failure.error : error;
     }
   }
 }

@@ -15,6 +15,7 @@ import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../../../shared/query/defini
 import { LINE_SET_TOTAL_COLUMNS } from '../../db/fact-storage.ts';
 import { ONE_PER_ROW_LISTS, addLookupEntry, listedText, removeLookupEntry } from '../../db/lookup-index.ts';
 import { entryOf, entrySql, lookupLists, type LookupList } from '../../db/lookup-lists.ts';
+import { StatementCache } from '../../db/statements.ts';
 import { shiftTallies, widenLag } from '../../db/tallies.ts';
 import { WASTE_LINE_COLUMNS, wasteLine } from '../../db/waste-lines-json.ts';
 import type { Touched } from '../writers/writers.ts';
@@ -51,7 +52,7 @@ function listsOf(from: string): [string, LookupList][] {
 export class DerivedData {
   private readonly db: Database;
   private readonly incremental: boolean;
-  private readonly statements = new Map<string, Statement>();
+  private readonly statements: StatementCache;
   /** Old search index entries and list values of the rows the batch changed, read before it changed them. */
   private readonly oldSearch = {
     manifests: new Map<number, unknown[]>(),
@@ -64,15 +65,11 @@ export class DerivedData {
   constructor(db: Database, incremental: boolean) {
     this.db = db;
     this.incremental = incremental;
+    this.statements = new StatementCache(db);
   }
 
   private sql(text: string): Statement {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
+    return this.statements.get(text);
   }
 
   private exec(text: string, ids: string): void {
@@ -153,7 +150,7 @@ export class DerivedData {
     const values = this.sql(`SELECT ${column} FROM ${table} WHERE id IN (${IDS})`)
       .pluck()
       .all(JSON.stringify([...ids])) as string[];
-    for (const value of values) addLookupEntry(this.db, name, { value, text: value });
+    for (const value of values) addLookupEntry(this.statements, name, { value, text: value });
   }
 
   /**
@@ -326,10 +323,10 @@ export class DerivedData {
       for (const value of values) {
         const row = source.get(value) as [string, string | null] | undefined;
         const entry = row ? entryOf(row) : undefined;
-        const current = listedText(this.db, name, value);
+        const current = listedText(this.statements, name, value);
         if (entry?.text === current) continue;
-        if (current !== undefined) removeLookupEntry(this.db, name, value);
-        if (entry) addLookupEntry(this.db, name, entry);
+        if (current !== undefined) removeLookupEntry(this.statements, name, value);
+        if (entry) addLookupEntry(this.statements, name, entry);
       }
     }
     this.candidates.clear();

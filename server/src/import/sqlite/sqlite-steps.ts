@@ -3,7 +3,13 @@
  * once and found again by its text, so that a whole batch stays inside one better-sqlite3 transaction.
  */
 import type { Database, Statement as Prepared } from 'better-sqlite3';
-import { statementFor, type Step, type Writing } from '../writers/steps.ts';
+import { ListParameter, statementFor, type Step, type Writing } from '../writers/steps.ts';
+
+/** A step's parameters as better-sqlite3 binds them: a list as JSON text, which `json_each(?)` reads. */
+function bound(params: unknown[]): unknown[] {
+  if (!params.some((param) => param instanceof ListParameter)) return params;
+  return params.map((param) => (param instanceof ListParameter ? JSON.stringify(param.values) : param));
+}
 
 export class SqliteSteps {
   private readonly db: Database;
@@ -24,18 +30,19 @@ export class SqliteSteps {
 
   private answer(step: Step): unknown {
     const statement = this.statement(step.sql);
+    const params = bound(step.params);
     switch (step.kind) {
       case 'get':
-        return statement.raw().get(...step.params);
+        return statement.raw().get(...params);
       case 'all':
-        return statement.raw().all(...step.params);
+        return statement.raw().all(...params);
       case 'run':
-        return statement.run(...step.params).changes;
+        return statement.run(...params).changes;
       case 'exec':
-        statement.run(...step.params);
+        statement.run(...params);
         return undefined;
       case 'insert':
-        return statement.run(...step.params).lastInsertRowid;
+        return statement.run(...params).lastInsertRowid;
     }
   }
 

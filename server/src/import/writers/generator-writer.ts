@@ -42,7 +42,7 @@ export class GeneratorWriter {
     const values = generatorValues(record);
     if (!stored) {
       const id = yield* insert(SQL.insertGenerator, record.epaHandlerId, ...values);
-      yield* this.naicsList(id, record);
+      yield* this.naicsList(id, record, true);
       this.touched().generators.add(id);
       this.touched().newGenerators.add(id);
       this.touched().arrived.add(record.epaHandlerId);
@@ -88,9 +88,10 @@ export class GeneratorWriter {
   }
 
   /** Replaces a generator's NAICS codes with the record's (the first is its primary). */
-  private *naicsList(id: number, record: GeneratorRecord): Writing<void> {
+  private *naicsList(id: number, record: GeneratorRecord, created = false): Writing<void> {
     if (record.naics.length === 0) return;
-    yield* exec(SQL.deleteNaics, id);
+    // A generator just created has no codes to replace.
+    if (!created) yield* exec(SQL.deleteNaics, id);
     for (const naics of record.naics) {
       yield* exec(
         SQL.upsertNaics,

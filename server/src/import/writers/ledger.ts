@@ -138,7 +138,7 @@ export class Ledger {
    */
   *write(batch: SinkBatch, writers: ImportWriters): Writing<FileCounts> {
     const counts: FileCounts = { ...NO_COUNTS, read: batch.rows, skipped: batch.skipped };
-    writers.startBatch();
+    yield* writers.startBatch(batch.records);
     for (const rejection of batch.rejections) yield* this.reject(rejection);
     counts.rejected += batch.rejections.length;
     for (const entry of batch.records) {

@@ -6,11 +6,23 @@
  * pending) are made here once; how a statement reaches a database is the driver's.
  *
  * A statement is one text both databases accept (`?` parameters, `INSERT … ON CONFLICT`), or, where their
- * SQL differs, one text for each.
+ * SQL differs, one text for each. A list of values (a batch's tracking numbers) is one parameter, bound as
+ * each database reads a list: SQLite as JSON text (`json_each(?)`), PostgreSQL as an array (`= ANY(?)`).
  */
 
 /** A statement: one text for both, or each database's own. */
 export type Statement = string | { sqlite: string; postgres: string };
+
+/** A parameter holding many values (listOf), bound by each driver as its database reads a list. */
+export class ListParameter {
+  readonly values: readonly string[];
+
+  constructor(values: readonly string[]) {
+    this.values = values;
+  }
+}
+
+export const listOf = (values: Iterable<string>): ListParameter => new ListParameter([...values]);
 
 export type Step =
   /** The first row's values, or undefined. */

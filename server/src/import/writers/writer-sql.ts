@@ -1,7 +1,8 @@
 /**
  * What the import writers (writers.ts, generator-writer.ts) share: the columns each record kind writes, every
- * statement they run (in SQL both SQLite and PostgreSQL accept; a driver prepares a statement once and finds
- * it again by its text), the outcome of applying a row, and what a batch touched.
+ * statement they run (in SQL both SQLite and PostgreSQL accept, or each its own where they differ; a driver
+ * prepares a statement once and finds it again by its text), the outcome of applying a row, and what a batch
+ * touched.
  */
 import type { GeneratorRecord } from '../model/records.ts';
 
@@ -112,6 +113,15 @@ export const LINE_COLUMNS = [
 ] as const;
 
 const list = (columns: readonly string[]) => columns.join(', ');
+
+/**
+ * A stored manifest as StoredManifest reads it, with its first transporter; its values are read only when
+ * a row of the same manifest is compared with them (materialising them for every line of a batch was a
+ * tenth of a bulk import's time).
+ */
+const STORED_MANIFEST = `m.id, m.generator_id, m.updated_date, m.import_run, coalesce(t.epa_id, '')
+  FROM manifests m
+  LEFT JOIN manifest_transporters t ON t.manifest_id = m.id AND t.transporter_order = 1`;
 const marks = (columns: readonly string[]) => columns.map(() => '?').join(', ');
 const sets = (columns: readonly string[]) => columns.map((column) => `${column} = ?`).join(', ');
 
@@ -133,11 +143,15 @@ export const SQL = {
   upsertNaicsActive: `INSERT INTO generator_naics (generator_id, naics_code, naics_desc, is_active) VALUES (?, ?, ?, 'Y')
                       ON CONFLICT (generator_id, naics_code) DO UPDATE
                       SET naics_desc = excluded.naics_desc, is_active = excluded.is_active`,
-  manifest: `SELECT m.id, m.generator_id, m.updated_date, m.import_run, coalesce(t.epa_id, ''),
-               ${MANIFEST_COLUMNS.map((column) => `m.${column}`).join(', ')}
-             FROM manifests m
-             LEFT JOIN manifest_transporters t ON t.manifest_id = m.id AND t.transporter_order = 1
-             WHERE m.manifest_tracking_number = ?`,
+  manifest: `SELECT ${STORED_MANIFEST} WHERE m.manifest_tracking_number = ?`,
+  manifestValues: `SELECT ${list(MANIFEST_COLUMNS)} FROM manifests WHERE id = ?`,
+  /** The same for many tracking numbers (one list parameter, steps.ts), each row led by its tracking number. */
+  manifests: {
+    sqlite: `SELECT m.manifest_tracking_number, ${STORED_MANIFEST}
+             WHERE m.manifest_tracking_number IN (SELECT value FROM json_each(?))`,
+    postgres: `SELECT m.manifest_tracking_number, ${STORED_MANIFEST}
+               WHERE m.manifest_tracking_number = ANY(?::text[])`,
+  },
   insertManifest: `INSERT INTO manifests (manifest_tracking_number, ${list(MANIFEST_COLUMNS)}, import_run,
                      transporter, total_waste_quantity_tons, container_count, waste_stream_count)
                    VALUES (?, ${marks(MANIFEST_COLUMNS)}, ?, '', 0, 0, 0)`,
@@ -162,6 +176,8 @@ export const SQL = {
     'SELECT epa_id, name FROM manifest_transporters WHERE manifest_id = ? AND transporter_order = ?',
   insertTransporter:
     'INSERT INTO manifest_transporters (manifest_id, transporter_order, epa_id, name) VALUES (?, ?, ?, ?)',
+  insertNewTransporter: `INSERT INTO manifest_transporters (manifest_id, transporter_order, epa_id, name)
+                         VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
   deleteTransporter: 'DELETE FROM manifest_transporters WHERE manifest_id = ? AND transporter_order = ?',
 } as const;
 
@@ -173,8 +189,21 @@ export interface StoredManifest {
   generator_id: number;
   updated_date: string;
   import_run: number;
-  values: unknown[];
+  /** Its MANIFEST_COLUMNS, once read (SQL.manifestValues). */
+  values?: unknown[];
   firstTransporter: string;
+}
+
+/** A row of SQL.manifest as a StoredManifest. */
+export function storedManifest(row: readonly unknown[]): StoredManifest {
+  const [id, generatorId, updated, run, firstTransporter] = row;
+  return {
+    id: Number(id),
+    generator_id: Number(generatorId),
+    updated_date: String(updated),
+    import_run: Number(run),
+    firstTransporter: String(firstTransporter),
+  };
 }
 
 /** What a batch changed, for derived.ts. */

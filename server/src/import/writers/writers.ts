@@ -14,12 +14,13 @@ import type {
   WasteLineRecord,
 } from '../model/records.ts';
 import { GeneratorWriter } from './generator-writer.ts';
-import { all, exec, get, insert, run, value, type Writing } from './steps.ts';
+import { all, exec, get, insert, listOf, run, value, type Writing } from './steps.ts';
 import {
   LINE_COLUMNS,
   SQL,
   noneTouched,
   same,
+  storedManifest,
   type Outcome,
   type StoredManifest,
   type Touched,
@@ -33,8 +34,14 @@ export class ImportWriters {
   private readonly methodDescriptions: Map<string, string>;
   /** Whether this run has met an older manifest (only then are the stale tracking numbers looked up). */
   private anyStale = false;
-  /** The manifest the last waste line belonged to: a file's lines of one manifest come one after another. */
-  private lastManifest: { tracking: string; stored: StoredManifest } | undefined;
+  /**
+   * The batch's manifests as stored, read with one query for the whole batch (startBatch) rather than one
+   * per row: a statement per row was half of an import's time (bench:import's profile). Rows this batch
+   * writes are kept here as they are written; a tracking number of the batch that is not here is not stored.
+   */
+  private readonly known = new Map<string, StoredManifest>();
+  /** Tracking numbers whose state `known` holds: the batch's, and those looked up one by one since. */
+  private readonly covered = new Set<string>();
   touched: Touched = noneTouched();
   /** Called before an existing manifest or generator is first changed in a batch (SQLite's derived data reads its old index entry). */
   private readonly beforeChange: (table: 'manifests' | 'generators', id: number) => void;
@@ -63,10 +70,21 @@ export class ImportWriters {
     return this.generators.fromManifests;
   }
 
-  /** Starts a new batch's notes; the manifest cache may be stale after a rolled-back batch. */
-  startBatch(): void {
+  /**
+   * Starts a new batch's notes and reads the stored state of every manifest its rows name, in one query
+   * (the cache of the batch before may be stale after a rolled-back batch).
+   */
+  *startBatch(records: readonly ImportRecord[]): Writing<void> {
     this.touched = noneTouched();
-    this.lastManifest = undefined;
+    this.known.clear();
+    this.covered.clear();
+    for (const entry of records) {
+      if (entry.kind !== 'generator' && entry.kind !== 'naics') this.covered.add(entry.record.trackingNumber);
+    }
+    if (this.covered.size === 0) return;
+    for (const [tracking, ...row] of yield* all(SQL.manifests, listOf(this.covered))) {
+      this.known.set(String(tracking), storedManifest(row));
+    }
   }
 
   apply(entry: ImportRecord): Writing<Outcome> {
@@ -101,22 +119,16 @@ export class ImportWriters {
   // ---------------------------------------------------------------------------------------------------
   // Manifests
 
-  /** The stored manifest with this tracking number, read whole (its values compared with a row's). */
+  /** The stored manifest with this tracking number (its values are read when a row is compared with them). */
   private *storedManifest(tracking: string): Writing<StoredManifest | undefined> {
-    if (this.lastManifest?.tracking === tracking) return this.lastManifest.stored;
-    // One statement by the tracking number's index: a miss (the common case in a new database) costs one probe.
+    const known = this.known.get(tracking);
+    if (known || this.covered.has(tracking)) return known;
+    // A row applied outside its batch (a pending one) or a manifest rewritten in this batch: one probe.
     const row = yield* get(SQL.manifest, tracking);
+    this.covered.add(tracking);
     if (row === undefined) return undefined;
-    const [id, generatorId, updated, importRun, firstTransporter, ...values] = row;
-    const stored: StoredManifest = {
-      id: Number(id),
-      generator_id: Number(generatorId),
-      updated_date: String(updated),
-      import_run: Number(importRun),
-      firstTransporter: String(firstTransporter),
-      values,
-    };
-    this.lastManifest = { tracking, stored };
+    const stored = storedManifest(row);
+    this.known.set(tracking, stored);
     return stored;
   }
 
@@ -151,21 +163,19 @@ export class ImportWriters {
       this.touched.newManifests.add(id);
       yield* this.whole(id, record);
       this.noteManifest(id, generator.id, record.trackingNumber);
-      this.lastManifest = {
-        tracking: record.trackingNumber,
-        stored: {
-          id,
-          generator_id: generator.id,
-          updated_date: record.updatedDate,
-          import_run: this.runId,
-          firstTransporter: record.transporters?.[0]?.epaId ?? '',
-          values,
-        },
-      };
+      this.known.set(record.trackingNumber, {
+        id,
+        generator_id: generator.id,
+        updated_date: record.updatedDate,
+        import_run: this.runId,
+        firstTransporter: record.transporters?.[0]?.epaId ?? '',
+        values,
+      });
       return 'stored';
     }
     const newer = record.updatedDate > stored.updated_date;
     if (!newer) {
+      stored.values ??= (yield* get(SQL.manifestValues, stored.id)) ?? [];
       if (same(stored.values, values) && (yield* this.wholeSame(stored.id, record))) return 'unchanged';
       return {
         rejected: `conflicts with the stored manifest of the same UPDATED DATE (${record.updatedDate || 'none'})`,
@@ -181,7 +191,8 @@ export class ImportWriters {
     // (EM_WASTE_LINE, EM_TRANSPORTER) or come with it (JSON).
     yield* exec(SQL.deleteLines, stored.id);
     yield* exec(SQL.deleteTransporters, stored.id);
-    this.lastManifest = undefined;
+    this.known.delete(record.trackingNumber);
+    this.covered.delete(record.trackingNumber);
     yield* this.whole(stored.id, record);
     this.noteManifest(stored.id, generator.id, record.trackingNumber);
     return 'updated';
@@ -284,10 +295,10 @@ export class ImportWriters {
     // already there is compared, and differs only as a conflict within the run.
     if (owner.import_run === this.runId) {
       this.changingManifest(owner.id);
-      if (yield* this.insertLine(owner.id, line, owner.firstTransporter)) {
-        this.noteManifest(owner.id, owner.generator_id, line.trackingNumber);
-        return 'stored';
-      }
+      // Noted as touched whatever follows: a manifest noted as changing whose totals were not read again
+      // would take its totals out of its generator's.
+      this.noteManifest(owner.id, owner.generator_id, line.trackingNumber);
+      if (yield* this.insertLine(owner.id, line, owner.firstTransporter)) return 'stored';
     }
     const stored = yield* get(SQL.line, owner.id, line.lineNumber);
     if (stored && this.sameLine(stored, values)) return 'unchanged';
@@ -312,6 +323,18 @@ export class ImportWriters {
     const found = yield* this.owner(transporter.trackingNumber);
     if ('outcome' in found) return found.outcome;
     const owner = found.manifest;
+    // As for waste lines: a manifest this run wrote takes the transporter at once, unless it has one there.
+    // (Noted as changing only once it has: a transporter changes nothing beforeChange reads, and a manifest
+    // noted as changing must be noted as touched too, or its totals leave its generator's.)
+    if (owner.import_run === this.runId) {
+      const { order, epaId, name } = transporter;
+      if ((yield* run(SQL.insertNewTransporter, owner.id, order, epaId, name)) === 1) {
+        this.changingManifest(owner.id);
+        if (order === 1) owner.firstTransporter = epaId;
+        this.noteManifest(owner.id, owner.generator_id, transporter.trackingNumber);
+        return 'stored';
+      }
+    }
     const stored = yield* get(SQL.transporter, owner.id, transporter.order);
     if (stored && same(stored, [transporter.epaId, transporter.name])) return 'unchanged';
     if (stored) {
