@@ -48,4 +48,14 @@ describe('PostgresSteps', () => {
     await expect(sql.begin((tx) => steps.run(tx, writer()))).rejects.toThrow(/duplicate key/);
     expect(await sql`SELECT id FROM steps_test WHERE id >= 100`).toHaveLength(0);
   });
+
+  it('fails outside a transaction too, when a write after the failing one succeeds', async () => {
+    function* writer(): Writing<string> {
+      yield* exec(INSERT, 2, 'a key already there');
+      yield* exec(INSERT, 200, 'written after the failure');
+      return 'finished';
+    }
+    const steps = new PostgresSteps();
+    await expect(steps.run(sql, writer())).rejects.toThrow(/duplicate key/);
+  });
 });

@@ -76,6 +76,8 @@ export class PostgresSteps {
       let next = writing.next();
       while (!next.done) next = writing.next(await this.answer(sql, next.value, sent));
       await sent.last;
+      // Outside a transaction a later write can succeed after an earlier one failed.
+      if (sent.failure) throw sent.failure.error;
       return next.value;
     } catch (error) {
       await sent.last?.catch(() => undefined);
