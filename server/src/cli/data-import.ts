@@ -14,6 +14,7 @@ import { DatabaseError } from '../db/open.ts';
 import { importFiles } from '../import/import-files.ts';
 import { PostgresSinkError } from '../import/postgres/pg-sink.ts';
 import type { ImportEvent } from '../import/run.ts';
+import { COUNTERS } from '../import/model/sink.ts';
 import { SinkError } from '../import/sqlite/sqlite-sink.ts';
 import { isPostgresUrl, redactUrl } from '../postgres/pg-store.ts';
 import { JsonStreamError } from '../import/json-reader.ts';
@@ -125,29 +126,11 @@ async function main(): Promise<void> {
   });
   if (process.stderr.isTTY) console.error('');
   console.error(`\nImported into ${postgres ? redactUrl(db) : db} in ${duration(result.seconds)}:`);
-  const header = [
-    'file',
-    'table',
-    'read',
-    'stored',
-    'updated',
-    'unchanged',
-    'skipped',
-    'rejected',
-    'pending',
-  ];
+  const header = ['file', 'table', ...COUNTERS];
   const rows = result.files.map((file) => [
     file.path,
     file.refused ? `${file.table} (not read)` : file.table,
-    ...[
-      file.counts.read,
-      file.counts.stored,
-      file.counts.updated,
-      file.counts.unchanged,
-      file.counts.skipped,
-      file.counts.rejected,
-      file.counts.pending,
-    ].map(count),
+    ...COUNTERS.map((counter) => count(file.counts[counter])),
   ]);
   const totals = result.totals;
   rows.push([

@@ -35,16 +35,13 @@ export const NO_COUNTS: FileCounts = {
   pending: 0,
 };
 
+/** The counts in the order the ledger's columns and the CLI's table list them. */
+export const COUNTERS = Object.keys(NO_COUNTS) as readonly (keyof FileCounts)[];
+
 export function addCounts(a: FileCounts, b: FileCounts): FileCounts {
-  return {
-    read: a.read + b.read,
-    stored: a.stored + b.stored,
-    updated: a.updated + b.updated,
-    unchanged: a.unchanged + b.unchanged,
-    skipped: a.skipped + b.skipped,
-    rejected: a.rejected + b.rejected,
-    pending: a.pending + b.pending,
-  };
+  return Object.fromEntries(
+    COUNTERS.map((counter) => [counter, a[counter] + b[counter]]),
+  ) as unknown as FileCounts;
 }
 
 /** One input file as the run knows it; `key` names it across attempts (path, size and modification time). */

@@ -6,6 +6,7 @@
  */
 import type { ImportRecord, Rejection } from '../model/records.ts';
 import {
+  COUNTERS,
   NO_COUNTS,
   type FileCounts,
   type FileProgress,
@@ -17,16 +18,6 @@ import { all, exec, get, insert, type Writing } from './steps.ts';
 import type { ImportWriters, Outcome } from './writers.ts';
 
 type Counter = keyof FileCounts;
-
-export const COUNTERS: readonly Counter[] = [
-  'read',
-  'stored',
-  'updated',
-  'unchanged',
-  'skipped',
-  'rejected',
-  'pending',
-];
 
 const countsOf = (values: readonly unknown[]): FileCounts =>
   Object.fromEntries(
