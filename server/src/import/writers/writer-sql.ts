@@ -4,6 +4,7 @@
  * prepares a statement once and finds it again by its text), the outcome of applying a row, and what a batch
  * touched.
  */
+import { GENERATOR_SITE_COLUMNS } from '../../data/generator-columns.ts';
 import type { GeneratorRecord } from '../model/records.ts';
 
 export type Outcome =
@@ -13,40 +14,7 @@ export type Outcome =
 export const FROM_MANIFESTS_NOTE =
   'Not in the RCRAInfo handler files imported: created from the generator details on its manifests.';
 
-const GENERATOR_COLUMNS = [
-  'generator_name',
-  'physical_address',
-  'location_street_number',
-  'location_street_1',
-  'location_street_2',
-  'location_city',
-  'location_state',
-  'location_zip',
-  'mail_street_number',
-  'mail_street_1',
-  'mail_street_2',
-  'mail_city',
-  'mail_state',
-  'mail_zip',
-  'contact_name',
-  'contact_phone_number',
-  'contact_email',
-  'registration_status',
-  'state_handler_id',
-  'federal_generator_status_universe',
-  'federal_generator_status_universe_code',
-  'land_type',
-  'short_term_generator_activity',
-  'mixed_waste_generator',
-  'transporter_activity',
-  'transfer_facility_activity',
-  'importer_activity',
-  'location_latitude',
-  'location_longitude',
-  'public_notes',
-  'record_source',
-  'source_updated',
-] as const;
+const GENERATOR_COLUMNS = [...GENERATOR_SITE_COLUMNS, 'record_source', 'source_updated'] as const;
 
 export function generatorValues(record: GeneratorRecord): (string | number)[] {
   const { location, mailing } = record;
