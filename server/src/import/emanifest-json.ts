@@ -7,6 +7,8 @@
  */
 import type { MappingContext } from './epa-rows.ts';
 import {
+  NUL,
+  NUL_REASON,
   bareGenerator,
   type Address,
   type GeneratorRecord,
@@ -23,8 +25,6 @@ type Json = Record<string, unknown>;
 
 const object = (value: unknown): Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
-const text = (value: unknown): string =>
-  typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
 const array = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 class JsonProblem extends Error {
@@ -33,6 +33,13 @@ class JsonProblem extends Error {
     super(reason);
     this.path = path;
   }
+}
+
+function text(value: unknown): string {
+  if (typeof value === 'number') return String(value);
+  if (typeof value !== 'string') return '';
+  if (value.includes(NUL)) throw new JsonProblem('', NUL_REASON);
+  return value.trim();
 }
 
 function date(value: unknown, path: string): string {

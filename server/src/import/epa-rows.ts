@@ -7,6 +7,8 @@
 import type { GeneratorStatus } from '../data/reference.ts';
 import type { HeaderMap } from './epa-layouts.ts';
 import {
+  NUL,
+  NUL_REASON,
   bareGenerator,
   type Address,
   type ImportRecord,
@@ -55,7 +57,9 @@ class Row {
 
   text(field: string): string {
     const position = this.header.positions.get(field);
-    return position === undefined ? '' : (this.fields[position] ?? '').trim();
+    const value = position === undefined ? '' : (this.fields[position] ?? '').trim();
+    if (value.includes(NUL)) throw new RowProblem(this.column(field), NUL_REASON);
+    return value;
   }
 
   key(field: string): string {

@@ -251,6 +251,47 @@ describe('EPA-layout files with the mess real exports carry', () => {
   });
 });
 
+describe('a NUL character (U+0000) in a row', () => {
+  it('refuses the row with the column that holds it, keeps the rest, and reports the row with the NUL shown', async () => {
+    const db = await target('nul.db');
+    const folder = join(dir, 'nul');
+    mkdirSync(folder);
+    const [header = '', row = ''] = readFileSync(join(FIXTURES, 'week2', 'EM_MANIFEST.csv'), 'utf8').split(
+      /\r?\n/,
+    );
+    const withNul = row.replace('000000199ELC', '000000302ELC').replace('Lone Star', 'Lone\u0000Star');
+    const good = row.replace('000000199ELC', '000000301ELC');
+    writeFileSync(join(folder, 'EM_MANIFEST.csv'), [header, good, withNul, ''].join('\r\n'));
+    const manifest = (number: string) => ({
+      manifestTrackingNumber: number,
+      status: 'Signed',
+      generator: { epaSiteId: 'TXD000000003', name: number.endsWith('FLE') ? 'Nul\u0000Works' : 'Works' },
+      wastes: [],
+    });
+    writeFileSync(
+      join(folder, 'manifests.jsonl'),
+      [manifest('000000303ELC'), manifest('000000304FLE')].map((value) => JSON.stringify(value)).join('\n'),
+    );
+
+    const result = await importFiles({ db: db.db, paths: [folder], report: report('nul') });
+    expect(counts(result)).toEqual({
+      'EM_MANIFEST.csv': '2 1 0 0 0 1 0',
+      'manifests.jsonl': '2 1 0 0 0 1 0',
+    });
+    const [, ...records] = reportRecords(result.reportPath);
+    const reason = 'holds a NUL character (U+0000), which no database text can hold';
+    expect(
+      records.map(([file = '', line, column, why]) => [file.split('/').at(-1), line, column, why]),
+    ).toEqual([
+      ['EM_MANIFEST.csv', '3', 'GENERATOR NAME', reason],
+      ['manifests.jsonl', '2', '', reason],
+    ]);
+    expect(records[0]?.[4]).toContain('"Lone\u2400Star Metal Finishing"');
+    const stored = await db.rows('SELECT manifest_tracking_number FROM manifests ORDER BY 1');
+    expect(stored.map((entry) => entry.manifest_tracking_number)).toEqual(['000000301ELC', '000000303ELC']);
+  });
+});
+
 describe("EPA's and haztrak's example manifests and handler", () => {
   const SAMPLES = join(FIXTURES, 'samples');
   let db: ImportTarget;

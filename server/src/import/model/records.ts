@@ -12,6 +12,13 @@ export interface Origin {
   raw: string;
 }
 
+/** U+0000: PostgreSQL's text refuses it and SQLite's text functions stop at it, so a value holding it is refused. */
+export const NUL = '\u0000';
+export const NUL_REASON = 'holds a NUL character (U+0000), which no database text can hold';
+
+/** A row as read, as the report and the pending rows keep it: a NUL shown as ␀ (U+2400). */
+export const storableRaw = (raw: string): string => (raw.includes(NUL) ? raw.replaceAll(NUL, '\u2400') : raw);
+
 export interface Address {
   streetNumber: string;
   street1: string;

@@ -4,7 +4,7 @@
  * (import_rejections) and the rows kept pending until what they belong to arrives (import_pending). Written
  * once for both databases as steps (steps.ts); each sink runs a batch's steps in its batch transaction.
  */
-import type { ImportRecord, Rejection } from '../model/records.ts';
+import { storableRaw, type ImportRecord, type Rejection } from '../model/records.ts';
 import {
   COUNTERS,
   NO_COUNTS,
@@ -119,7 +119,7 @@ export class Ledger {
       rejection.line,
       rejection.column,
       rejection.reason,
-      rejection.raw,
+      storableRaw(rejection.raw),
     );
   }
 
@@ -147,7 +147,7 @@ export class Ledger {
           JSON.stringify(entry.record),
           entry.origin.file,
           entry.origin.line,
-          entry.origin.raw,
+          storableRaw(entry.origin.raw),
         );
       }
     }
