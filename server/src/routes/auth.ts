@@ -38,6 +38,9 @@ export interface AuthDeps {
 
 /** Registered on the app as a plugin of its own, with what it needs. */
 export const authRoutes: FastifyPluginCallback<AuthDeps> = (app, deps, done) => {
+  // Read once as the server starts, not at every sign-in.
+  const cost = passwordCost();
+  const unknownUser = unknownUserHash(cost);
   app.post('/api/tracker/auth/login/', { config: { public: true } }, async (request, reply) => {
     const parsed = readRequest(LoginRequest, request.body);
     if (!parsed.ok) throw validationProblem(parsed.issues, 'body');
@@ -50,8 +53,7 @@ export const authRoutes: FastifyPluginCallback<AuthDeps> = (app, deps, done) => 
       });
     }
     const user = await deps.accounts.findUser(username);
-    const cost = passwordCost();
-    const matches = await verifyPassword(password, user?.password_hash ?? unknownUserHash(cost));
+    const matches = await verifyPassword(password, user?.password_hash ?? unknownUser);
     if (!user || !matches) {
       throw new HttpProblem(401, 'the user name or password is wrong', {
         headers: { 'www-authenticate': 'Bearer realm="tracker"' },
