@@ -101,20 +101,31 @@ export async function loadSqliteFile(
         .prepare(`SELECT ${columns.join(', ')} FROM ${table}${where}`)
         .raw()
         .iterate(...(table === 'meta' ? [...FILE_ONLY_META] : []));
-      const stream = await sql.unsafe(`COPY ${table} (${columns.join(', ')}) FROM STDIN`).writable();
-      const finished = once(stream, 'finish');
-      let chunk = '';
-      let rows = 0;
-      for (const row of read as IterableIterator<unknown[]>) {
-        chunk += `${row.map(copyValue).join('\t')}\n`;
-        rows += 1;
-        if (chunk.length >= CHUNK_BYTES) {
-          if (!stream.write(chunk)) await once(stream, 'drain');
-          chunk = '';
+      const rows = await sql.begin(async (tx) => {
+        // Emptied in the same transaction, a table takes its rows frozen and its pages marked all-visible
+        // as they are written (COPY FREEZE): neither the VACUUM after the load nor autovacuum meanwhile has
+        // to read and write every page of it again. `users` is referenced by the tokens, which TRUNCATE
+        // refuses; it holds a few rows.
+        const freeze = table !== 'users';
+        if (freeze) await tx.unsafe(`TRUNCATE ${table}`);
+        const stream = await tx
+          .unsafe(`COPY ${table} (${columns.join(', ')}) FROM STDIN${freeze ? ' (FREEZE)' : ''}`)
+          .writable();
+        const finished = once(stream, 'finish');
+        let chunk = '';
+        let count = 0;
+        for (const row of read as IterableIterator<unknown[]>) {
+          chunk += `${row.map(copyValue).join('\t')}\n`;
+          count += 1;
+          if (chunk.length >= CHUNK_BYTES) {
+            if (!stream.write(chunk)) await once(stream, 'drain');
+            chunk = '';
+          }
         }
-      }
-      stream.end(chunk);
-      await finished;
+        stream.end(chunk);
+        await finished;
+        return count;
+      });
       onTable?.({ table, rows, seconds: (performance.now() - started) / 1000 });
     }
     // Accounts were copied with their ids: new ones are numbered after them.
