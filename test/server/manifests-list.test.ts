@@ -541,6 +541,34 @@ describe('paging', () => {
     }
   });
 
+  it('answers deep pages of the whole table over HTTP, in any order of asking and in any order', async () => {
+    // Past BOOKMARK_STEP rows a page of the whole table starts from a bookmark of its order (on PostgreSQL,
+    // noted by the server as pages reach it): deep first, then across boundaries, by text and by number.
+    const pageSize = 37;
+    for (const sort of [
+      { field: 'total_waste_quantity_tons', direction: 'asc' },
+      { field: 'transporter', direction: 'desc' },
+      { field: 'manifest_tracking_number', direction: 'asc' },
+    ] as const) {
+      const expected = ordered(manifests, sort.field, sort.direction).map((m) => m.id);
+      const last = Math.ceil(expected.length / pageSize) - 1;
+      expect(last * pageSize).toBeGreaterThan(2 * BOOKMARK_STEP);
+      for (const page of [last, 28, 27, 54, 26, 0, last + 1]) {
+        const answer = await listPage(session, 'manifests', {
+          page,
+          pageSize,
+          sort: `${sort.field} ${sort.direction}`,
+          selectedFields: 'manifest_tracking_number,waste_lines',
+        });
+        expect(answer.totalElements).toBe(expected.length);
+        expect(
+          identify('manifests', answer.content, manifests).map((m) => m.id),
+          `${sort.field} ${sort.direction} page ${page}`,
+        ).toEqual(expected.slice(page * pageSize, (page + 1) * pageSize));
+      }
+    }
+  });
+
   it('sends a page as the exact UTF-8 bytes of the page serialised, for any selection of fields', () => {
     // One manifest given multi-byte text in a column and in its stored waste lines, and in three others text
     // that JSON escapes (one character each: a quote, a backslash, control characters), for this test only.

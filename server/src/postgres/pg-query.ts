@@ -16,6 +16,7 @@ import {
   MANIFEST_QUERY,
   boundMembers,
   valuesMembers,
+  type GeneratorMember,
   type Reduction,
   type Sort,
 } from '../../../shared/query/definition.ts';
@@ -142,4 +143,15 @@ export function totalsSelect<Quantity extends string, Total extends string>(
       }
     })
     .join(', ');
+}
+
+/**
+ * Each value of a generator filter member and the ids of the generators holding it, as PostgreSQL arrays (the
+ * sibling of db/sqlite-query.ts `memberIdsSql`): what the in-memory matches are built from (pg-matches.ts).
+ */
+export function memberIdsSql(name: GeneratorMember): string {
+  const member = GENERATOR_QUERY.members[name];
+  if (member.match === 'equals') return `SELECT ${member.field}, array_agg(id) FROM generators GROUP BY 1`;
+  const { table, column } = GENERATOR_FACT_TABLES[member.fact];
+  return `SELECT ${column}, array_agg(generator_id) FROM ${table} GROUP BY 1`;
 }

@@ -7,7 +7,10 @@ import postgres, { type Sql } from 'postgres';
 import { DatabaseError } from '../db/open.ts';
 import type { TrackerStore } from '../store/store.ts';
 import { pgAccounts } from './pg-accounts.ts';
-import { VersionedCache, pgDetailReads, pgGeneratorReads, pgManifestReads } from './pg-reads.ts';
+import { VersionedCache } from './pg-cache.ts';
+import { pgManifestReads } from './pg-manifest-reads.ts';
+import { PgMatches } from './pg-matches.ts';
+import { pgDetailReads, pgGeneratorReads } from './pg-reads.ts';
 import { PG_SCHEMA_VERSION, appliedVersion, migrate } from './pg-schema.ts';
 
 /** True when `db` names a PostgreSQL database rather than a SQLite file. */
@@ -75,7 +78,8 @@ export async function openPostgresStore(
     throw error;
   }
   const cache = new VersionedCache(sql);
-  const generators = pgGeneratorReads(sql, cache);
+  const matches = new PgMatches(sql, cache);
+  const generators = pgGeneratorReads(sql, cache, matches);
   const manifests = pgManifestReads(sql, cache);
   return {
     backend: 'postgres',
@@ -85,7 +89,7 @@ export async function openPostgresStore(
     details: pgDetailReads(sql),
     accounts: pgAccounts(sql),
     async warm() {
-      await Promise.all([generators.totals({}, ''), manifests.totals({}, '')]);
+      await Promise.all([generators.totals({}, ''), manifests.totals({}, ''), matches.read()]);
     },
     checkData: () => undefined,
     async close() {

@@ -44,14 +44,17 @@ export interface MatchesSnapshot {
 }
 
 export class GeneratorMatches {
-  private readonly statements: StatementCache;
+  private readonly statements: StatementCache | undefined;
   private readonly members = new Map<GeneratorMember, Map<string, Ids>>();
   private perGenerator: PerGenerator | undefined;
   /** The matching ids of the last request; requests run one at a time on this connection. */
   private matched = new Int32Array(0);
 
-  /** `statements` reads what a snapshot did not bring. */
-  constructor(statements: StatementCache, snapshot?: MatchesSnapshot) {
+  /**
+   * `statements` reads what a snapshot did not bring; without it (the PostgreSQL store, postgres/pg-matches.ts)
+   * the snapshot brings everything.
+   */
+  constructor(statements: StatementCache | undefined, snapshot?: MatchesSnapshot) {
     this.statements = statements;
     if (snapshot) {
       for (const { member, values, offsets, ids } of snapshot.members) {
@@ -131,10 +134,15 @@ export class GeneratorMatches {
     return reduceTotals(GENERATOR_QUERY.totals, quantities, this.matching(filters, searchIds));
   }
 
+  private reader(): StatementCache {
+    if (!this.statements) throw new Error('matches built from a snapshot hold every list and quantity');
+    return this.statements;
+  }
+
   private idsByValue(member: GeneratorMember): Map<string, Ids> {
     let byValue = this.members.get(member);
     if (!byValue) {
-      const rows = this.statements.get(memberIdsSql(member)).raw().all() as [string, string][];
+      const rows = this.reader().get(memberIdsSql(member)).raw().all() as [string, string][];
       byValue = new Map(rows.map(([value, ids]): [string, Ids] => [value, JSON.parse(ids) as number[]]));
       this.members.set(member, byValue);
     }
@@ -145,14 +153,12 @@ export class GeneratorMatches {
   private generators(): PerGenerator {
     if (!this.perGenerator) {
       const size =
-        (this.statements.get('SELECT coalesce(max(id), 0) FROM generators').pluck().get() as number) + 1;
+        (this.reader().get('SELECT coalesce(max(id), 0) FROM generators').pluck().get() as number) + 1;
       const exists = new Uint8Array(size);
       const quantities = Object.fromEntries(
         QUANTITIES.map((quantity) => [quantity, new Float64Array(size)]),
       ) as PerGenerator['quantities'];
-      const rows = this.statements.get(generatorQuantitiesSql()).raw().iterate() as IterableIterator<
-        number[]
-      >;
+      const rows = this.reader().get(generatorQuantitiesSql()).raw().iterate() as IterableIterator<number[]>;
       for (const [id = 0, ...values] of rows) {
         exists[id] = 1;
         QUANTITIES.forEach((quantity, index) => {

@@ -22,7 +22,7 @@ import { PagedList } from './paged-list.ts';
 import { TrigramSearch } from './trigram-search.ts';
 
 /** Rows skipped beyond which a received-date page is read the ordinary way (walking far is slower). */
-const RECEIVED_WINDOW_MAX_OFFSET = 5_000;
+export const RECEIVED_WINDOW_MAX_OFFSET = 5_000;
 
 /** The totals over the rows of `manifests t`, and over one value's rows of manifest_line_sets, as SQL. */
 const TOTALS_SELECT = totalsSelect(MANIFEST_QUERY.totals, (quantity) => `t.${quantity}`);
