@@ -40,7 +40,8 @@ export function postgresSection(report: string): string {
 function targetOf(item: Case): string {
   if (/aggregated_data/.test(item.path))
     return /searchKey|search/.test(item.name) ? 'p50 ≤ 100' : 'p50 ≤ 100';
-  if (/searchKey/.test(item.name)) return 'p50 ≤ 50';
+  // A search row is named by its key and match count; its group says it is a search.
+  if (item.group === 'searchKey') return 'p50 ≤ 50';
   return 'p50 ≤ 10, p99 ≤ 50';
 }
 
@@ -162,6 +163,9 @@ export async function benchPostgres(url: string, manifests: number, requests: nu
   const store = await openPostgresStore(url, {
     debug: (_connection, query, parameters) => captured.push({ query, parameters }),
   });
+  // Warmed as a server process is at start, so that what it reads once per data version (the generators'
+  // matches, in a transaction of their own) is not taken for a request's statements.
+  await store.warm();
   const app = buildApp({ store, warm: false });
   const login = await app.inject({
     method: 'POST',
