@@ -3,8 +3,6 @@ import { AgGridReact } from 'ag-grid-react';
 import {
   AllCommunityModule,
   ModuleRegistry,
-  colorSchemeVariable,
-  themeQuartz,
   type ColDef,
   type GridApi,
   type SortChangedEvent,
@@ -20,29 +18,18 @@ import { queryDatasource, type FetchPage } from './grid-datasource.ts';
 import { copyOf, writeClipboard } from './grid-copy.ts';
 import { useFollowedSelection, type GridSelection } from './grid-selection.ts';
 import { Problem } from './problems.tsx';
+import { gridTheme, headerMinWidth } from './grid-look.ts';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
 
 /** Blocks kept in memory: scrolling a million rows keeps at most this many pages. */
 const MAX_BLOCKS = 40;
 
+/** No column narrower, whatever its header (grid-look.ts widens a column for its header's words). */
+const MIN_COLUMN_WIDTH = 72;
+
 /** How long "Copied …" stays under the grid: long enough to read, gone before it is stale. */
 const COPY_NOTICE_MS = 4000;
-
-// The colour scheme follows the app's theme through data-ag-theme-mode on the root (theme.ts); each mode's
-// background and text match the app's own surface and text colours.
-const theme = themeQuartz
-  .withPart(colorSchemeVariable)
-  // Cells a little tighter than Quartz's 16 px a side, which cost a 1280 px screen a whole column.
-  .withParams({
-    headerFontWeight: 600,
-    fontSize: 13,
-    rowHeight: 34,
-    headerHeight: 38,
-    cellHorizontalPaddingScale: 0.7,
-  })
-  .withParams({ backgroundColor: '#ffffff', foregroundColor: '#1b1f24', accentColor: '#0b5fff' }, 'light')
-  .withParams({ backgroundColor: '#16191e', foregroundColor: '#e6e9ee', accentColor: '#4d8bff' }, 'dark');
 
 export type { PageAnswer } from './grid-datasource.ts';
 
@@ -211,11 +198,21 @@ export function ResultsGrid<Row>(props: Props<Row>) {
     api.current?.ensureIndexVisible(0, 'top');
   }, [queryKey]);
 
+  /** The user dragged a column since the order was last saved. */
+  const columnsDragged = useRef(false);
+  const saveColumnOrder = (grid: GridApi<Row>) => {
+    if (!columnsDragged.current) return;
+    columnsDragged.current = false;
+    latest.current.onColumnsMoved?.(grid.getColumnState().map((state) => state.colId));
+  };
+
   const columns = useMemo(
     () =>
-      columnDefs.map((column) =>
-        sort && column.field === sort.field ? { ...column, initialSort: sort.direction } : column,
-      ),
+      columnDefs.map((column) => ({
+        ...column,
+        minWidth: headerMinWidth(column.headerName, column.minWidth ?? MIN_COLUMN_WIDTH),
+        ...(sort && column.field === sort.field ? { initialSort: sort.direction } : {}),
+      })),
     // The saved sort only seeds new columns; later sorting is the grid's own state.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [columnDefs],
@@ -283,14 +280,14 @@ export function ResultsGrid<Row>(props: Props<Row>) {
         }}
       >
         <AgGridReact<Row>
-          theme={theme}
+          theme={gridTheme}
           columnDefs={columns}
           // A header longer than its column wraps onto a second line rather than hide its last words; a cell
           // too narrow for its text ends in an ellipsis, and its tooltip says it whole.
           defaultColDef={{
             sortable: true,
             resizable: true,
-            minWidth: 72,
+            minWidth: MIN_COLUMN_WIDTH,
             wrapHeaderText: true,
             autoHeaderHeight: true,
             tooltip: true,
@@ -339,9 +336,13 @@ export function ResultsGrid<Row>(props: Props<Row>) {
           }}
           onSelectionChanged={(event) => followSelection(event.api)}
           onColumnMoved={(event) => {
-            if (!event.finished || event.source !== 'uiColumnMoved') return;
-            latest.current.onColumnsMoved?.(event.api.getColumnState().map((state) => state.colId));
+            if (event.source !== 'uiColumnMoved') return;
+            columnsDragged.current = true;
+            if (event.finished) saveColumnOrder(event.api);
           }}
+          // A drag whose drop needs no further move ends without a finished columnMoved: the order the
+          // drag left is saved when it stops.
+          onDragStopped={(event) => saveColumnOrder(event.api)}
           onColumnResized={(event) => {
             if (!event.finished || event.source !== 'uiColumnResized' || !event.columns) return;
             const widths: Record<string, number> = {};
