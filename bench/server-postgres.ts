@@ -166,6 +166,7 @@ export async function benchPostgres(url: string, manifests: number, requests: nu
   // Warmed as a server process is at start, so that what it reads once per data version (the generators'
   // matches, in a transaction of their own) is not taken for a request's statements.
   await store.warm();
+  await store.matchesReady();
   const app = buildApp({ store, warm: false });
   const login = await app.inject({
     method: 'POST',

@@ -85,6 +85,12 @@ export class PgMatches {
     return undefined;
   }
 
+  /** Resolves once matches of the data as it is now are in (or their read has failed). */
+  async ready(): Promise<void> {
+    if (await this.get()) return;
+    await this.reading;
+  }
+
   /** Reads the matches of the data as it is now, unless a read is already under way; settles when done. */
   read(): Promise<void> {
     this.reading ??= readSnapshot(this.sql)
