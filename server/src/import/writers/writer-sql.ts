@@ -96,7 +96,9 @@ const sets = (columns: readonly string[]) => columns.map((column) => `${column} 
 /** Every statement the writers run, written once for both databases. */
 export const SQL = {
   generator: `SELECT id, record_source, source_updated, ${list(GENERATOR_COLUMNS)} FROM generators WHERE epa_handler_id = ?`,
-  insertGenerator: `INSERT INTO generators (epa_handler_id, ${list(GENERATOR_COLUMNS)}) VALUES (?, ${marks(GENERATOR_COLUMNS)})`,
+  /** A new generator with its primary NAICS code and title (one statement, not an insert and an update). */
+  insertGenerator: `INSERT INTO generators (epa_handler_id, ${list(GENERATOR_COLUMNS)}, primary_naics_code, primary_naics_desc)
+                    VALUES (?, ${marks(GENERATOR_COLUMNS)}, ?, ?)`,
   updateGenerator: `UPDATE generators SET ${sets(GENERATOR_COLUMNS)} WHERE id = ?`,
   generatorId: 'SELECT id FROM generators WHERE epa_handler_id = ?',
   naicsDescriptions: 'SELECT code, description FROM naics_codes',
