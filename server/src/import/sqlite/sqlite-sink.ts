@@ -93,7 +93,9 @@ export class SqliteSink implements ImportSink {
     const derived = new DerivedData(this.db, this.mode === 'incremental');
     const writers = new ImportWriters(this.runId, derived.beforeChange);
     this.steps.run(writers.init());
-    this.running = { ledger: new Ledger(this.runId), writers, derived };
+    const ledger = new Ledger(this.runId);
+    this.steps.run(ledger.init());
+    this.running = { ledger, writers, derived };
     return Promise.resolve({ runId: opened.runId, resumed: opened.resumed, progress: opened.progress });
   }
 
