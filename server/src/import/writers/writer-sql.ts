@@ -122,9 +122,14 @@ export const SQL = {
     postgres: `SELECT m.manifest_tracking_number, ${STORED_MANIFEST}
                WHERE m.manifest_tracking_number = ANY(?::text[])`,
   },
+  /**
+   * A new manifest with the totals it has before any line or transporter is stored: its source total (else
+   * 0), no transporter, no containers or lines; the derived data work them out again only when its lines or
+   * transporters change.
+   */
   insertManifest: `INSERT INTO manifests (manifest_tracking_number, ${list(MANIFEST_COLUMNS)}, import_run,
                      transporter, total_waste_quantity_tons, container_count, waste_stream_count)
-                   VALUES (?, ${marks(MANIFEST_COLUMNS)}, ?, '', 0, 0, 0)`,
+                   VALUES (?, ${marks(MANIFEST_COLUMNS)}, ?, '', ?, 0, 0)`,
   updateManifest: `UPDATE manifests SET ${sets(MANIFEST_COLUMNS)}, import_run = ? WHERE id = ?`,
   touchManifest: 'UPDATE manifests SET import_run = ? WHERE id = ?',
   stale: 'SELECT 1 FROM import_stale WHERE run_id = ? AND tracking_number = ?',
@@ -193,6 +198,13 @@ export interface Touched {
    * corrected): their sets and totals are worked out again from their rows; the others' only grow.
    */
   rewrittenGenerators: Set<number>;
+  /**
+   * Manifests whose waste lines changed (added, replaced, removed, given codes) or whose first transporter
+   * did, which each line carries: only their stored waste-line JSON and line sets are written again. A
+   * manifest that only arrived (EM_MANIFEST, its lines to follow) or only gained a later transporter has
+   * the same lines as before.
+   */
+  lines: Set<number>;
 }
 
 export function noneTouched(): Touched {
@@ -205,5 +217,6 @@ export function noneTouched(): Touched {
     newManifests: new Set(),
     newGenerators: new Set(),
     rewrittenGenerators: new Set(),
+    lines: new Set(),
   };
 }
