@@ -63,6 +63,11 @@ export class DerivedData {
     generators: new Map<number, unknown[]>(),
   };
   private readonly candidates: Candidates = new Map();
+  /**
+   * Of the candidates, the values the rows or sets hold after the batch: such a value is in its list, and
+   * where a list shows the value alone, being listed is all there is to check (no read of its source).
+   */
+  private readonly held: Candidates = new Map();
   /** The method line counts of the manifests the batch changed, as they were before (beforeChange). */
   private oldMethodLines: MethodLines[] = [];
 
@@ -86,14 +91,16 @@ export class DerivedData {
     }
   }
 
-  private candidate(list: string, value: unknown): void {
+  private candidate(list: string, value: unknown, held = false): void {
     if (typeof value !== 'string' || value === '') return;
-    let values = this.candidates.get(list);
-    if (!values) {
-      values = new Set();
-      this.candidates.set(list, values);
+    for (const candidates of held ? [this.candidates, this.held] : [this.candidates]) {
+      let values = candidates.get(list);
+      if (!values) {
+        values = new Set();
+        candidates.set(list, values);
+      }
+      values.add(value);
     }
-    values.add(value);
   }
 
   /** Before an existing row first changes in a batch: its index entry and the list values it held. */
@@ -139,7 +146,7 @@ export class DerivedData {
       touched.lines.size > 0 ? (this.sql(WITH_LINES_SQL).pluck().all(changedLines) as number[]) : [];
     if (touched.lines.size > 0) this.exec(MANIFEST_AGGREGATES_SQL, changedLines);
     const linedIds = JSON.stringify(lined);
-    this.noteSetValues(lined.length, linedIds, touched.generators.size, generators);
+    this.noteSetValues(lined.length, linedIds, touched.generators.size, generators, false);
     if (lined.length > 0) {
       this.wasteLinesJson(lined);
       this.lineSets(linedIds);
@@ -154,7 +161,7 @@ export class DerivedData {
     ]);
     this.noteRowValues('manifests', touched.manifests);
     this.noteRowValues('generators', touched.generators);
-    this.noteSetValues(lined.length, linedIds, touched.generators.size, generators);
+    this.noteSetValues(lined.length, linedIds, touched.generators.size, generators, true);
     this.lookups();
     this.newRows('manifests.manifest_number', 'manifests', 'manifest_tracking_number', touched.newManifests);
     this.newRows('generators.epa_handler_id', 'generators', 'epa_handler_id', touched.newGenerators);
@@ -251,12 +258,16 @@ export class DerivedData {
     if (lagMin !== null && lagMin !== undefined) widenLag(this.db, { minDays: lagMin, maxDays: lagMax ?? 0 });
   }
 
-  /** The values the set-fed lists hold for these manifests' line sets and generators' sets (called before and after they are rebuilt). */
+  /**
+   * The values the set-fed lists hold for these manifests' line sets and generators' sets, read before
+   * they are rebuilt and after (`held`).
+   */
   private noteSetValues(
     manifestCount: number,
     manifests: string,
     generatorCount: number,
     generators: string,
+    held: boolean,
   ): void {
     for (const [name, list] of lookupLists()) {
       const ids = list.from === 'manifest_line_sets' ? manifests : generators;
@@ -268,7 +279,7 @@ export class DerivedData {
       )
         .pluck()
         .all(ids) as string[];
-      for (const value of values) this.candidate(name, value);
+      for (const value of values) this.candidate(name, value, held);
     }
   }
 
@@ -281,7 +292,7 @@ export class DerivedData {
     )
       .raw()
       .all(JSON.stringify(list)) as unknown[][];
-    for (const row of rows) lists.forEach(([name], index) => this.candidate(name, row[index]));
+    for (const row of rows) lists.forEach(([name], index) => this.candidate(name, row[index], true));
   }
 
   /**
@@ -358,7 +369,15 @@ export class DerivedData {
       const list = lists.get(name);
       if (!list) continue;
       const source = this.sql(entrySql(list)).raw();
+      const held = list.description ? undefined : this.held.get(name);
       for (const value of values) {
+        if (held?.has(value)) {
+          const listed = listedText(this.statements, name, value);
+          if (listed === value) continue;
+          if (listed !== undefined) removeLookupEntry(this.statements, name, value);
+          addLookupEntry(this.statements, name, { value, text: value });
+          continue;
+        }
         const row = source.get(value) as [string, string | null] | undefined;
         const entry = row ? entryOf(row) : undefined;
         const current = listedText(this.statements, name, value);
@@ -368,5 +387,6 @@ export class DerivedData {
       }
     }
     this.candidates.clear();
+    this.held.clear();
   }
 }
