@@ -160,7 +160,10 @@ export class DerivedData {
       ...touched.existingGenerators,
     ]);
     this.noteRowValues('manifests', touched.manifests);
-    this.noteRowValues('generators', touched.generators);
+    // A generator touched only through its manifests kept its own columns (name, place, NAICS code): only
+    // those the batch created or changed can bring a value to its lists. (The NAICS list's entries are read
+    // from every generator of the code, which for each touched generator was most of an append's lookups.)
+    this.noteRowValues('generators', [...touched.newGenerators, ...touched.existingGenerators]);
     this.noteSetValues(lined.length, linedIds, touched.generators.size, generators, true);
     this.lookups();
     this.newRows('manifests.manifest_number', 'manifests', 'manifest_tracking_number', touched.newManifests);
