@@ -154,12 +154,12 @@ export class DerivedData {
     const generatorsBefore = this.sums(GENERATOR_SUMS_SQL, generators);
     this.generators(touched, manifests, shippedBefore);
     this.tallies(touched, manifests, generators, manifestsBefore, generatorsBefore);
-    this.search('manifests', MANIFEST_QUERY.searchFields, touched.manifests);
+    this.search('manifests', MANIFEST_QUERY.searchFields, touched.rows);
     this.search('generators', GENERATOR_QUERY.searchFields, [
       ...touched.newGenerators,
       ...touched.existingGenerators,
     ]);
-    this.noteRowValues('manifests', touched.manifests);
+    this.noteRowValues('manifests', touched.rows);
     // A generator touched only through its manifests kept its own columns (name, place, NAICS code): only
     // those the batch created or changed can bring a value to its lists. (The NAICS list's entries are read
     // from every generator of the code, which for each touched generator was most of an append's lookups.)

@@ -205,6 +205,12 @@ export interface Touched {
    * the same lines as before.
    */
   lines: Set<number>;
+  /**
+   * Manifests whose own searched and listed columns may have changed: created, replaced by a newer version,
+   * or given another first transporter (whose name is the manifest's transporter). A manifest that only
+   * gained lines keeps its search index entry and list values.
+   */
+  rows: Set<number>;
 }
 
 export function noneTouched(): Touched {
@@ -218,5 +224,6 @@ export function noneTouched(): Touched {
     newGenerators: new Set(),
     rewrittenGenerators: new Set(),
     lines: new Set(),
+    rows: new Set(),
   };
 }

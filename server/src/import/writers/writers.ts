@@ -162,6 +162,7 @@ export class ImportWriters {
       const sourceTons = values[9] ?? 0;
       const id = yield* insert(SQL.insertManifest, record.trackingNumber, ...values, this.runId, sourceTons);
       this.touched.newManifests.add(id);
+      this.touched.rows.add(id);
       yield* this.whole(id, record);
       this.noteManifest(id, generator.id, record.trackingNumber);
       this.known.set(record.trackingNumber, {
@@ -193,6 +194,7 @@ export class ImportWriters {
     yield* exec(SQL.deleteLines, stored.id);
     yield* exec(SQL.deleteTransporters, stored.id);
     this.touched.lines.add(stored.id);
+    this.touched.rows.add(stored.id);
     this.known.delete(record.trackingNumber);
     this.covered.delete(record.trackingNumber);
     yield* this.whole(stored.id, record);
@@ -361,6 +363,7 @@ export class ImportWriters {
   private firstTransporter(manifest: StoredManifest, epaId: string): void {
     manifest.firstTransporter = epaId;
     this.touched.lines.add(manifest.id);
+    this.touched.rows.add(manifest.id);
   }
 
   private *wasteCode(record: WasteCodeRecord): Writing<Outcome> {
