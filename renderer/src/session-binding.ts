@@ -2,7 +2,8 @@
  * Ties the saved data to the session: the database of the signed-in server and user is opened as soon as
  * main says who is signed in (before any view asks for data), kept while a session has only expired, and
  * closed, with its downloads stopped, when the user signs out or another signs in; the UI state kept per
- * user (filters, sort, columns, place: ../state/user-storage.ts) follows the same way. Downloads cut short
+ * user (filters, sort, columns, place: ../state/user-storage.ts) follows the same way, and the exports panel
+ * shows only the signed-in user's exports. Downloads cut short
  * resume when their user's data opens and whenever the app comes back online. The connectivity's probe
  * starts here too, so a server out of reach shows before any view asks.
  */
@@ -12,6 +13,7 @@ import { followServerReach, isOffline, useConnectivity } from './data/connectivi
 import { interruptDownloads, resumeInterrupted, stopAllDownloads } from './offline/downloads.ts';
 import { setStateOwner } from './state/user-storage.ts';
 import { activateOfflineStore } from './offline/offline-store.ts';
+import { sessionOwner, useExports } from './exports/export-store.ts';
 
 function who(): { baseUrl: string; username: string } | null {
   const { status } = useSession.getState();
@@ -27,6 +29,8 @@ export function followSessionForOffline(): () => void {
     if (key === last) return;
     last = key;
     void stopAllDownloads();
+    const owner = sessionOwner();
+    if (owner) useExports.getState().signedIn(owner);
     setStateOwner(next);
     activateOfflineStore(next);
     void resumeInterrupted();

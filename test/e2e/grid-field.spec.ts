@@ -9,7 +9,7 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { DEMO_USERS, type App, type AppWindow } from './support/app.ts';
 import { appTest } from './support/fixtures.ts';
-import { column, openWorkspace, results, signInThroughUi } from './support/workspace.ts';
+import { column, openWorkspace, results, signInThroughUi, type Workspace } from './support/workspace.ts';
 
 const test = appTest({ gate: true });
 
@@ -133,7 +133,30 @@ test('a new search or sort starts at the first row, wherever the user had scroll
   expect(await scrollTop()).toBe(0);
 });
 
-test('at 1280 × 800 every default manifests column is on screen, and the names have room', async ({
+/**
+ * Header words a workspace's grid broke inside ("Shippe" / "d"), as "header: word": words whose text
+ * spans two lines. Evaluated as a string: the page's types are not the test's (it has no DOM types).
+ */
+function splitHeaderWords(page: Page, name: Workspace): Promise<string[]> {
+  return page.evaluate<string[]>(`(() => {
+    const split = [];
+    const grid = document.querySelector(${JSON.stringify(`[aria-label="${name} results"]`)});
+    for (const text of grid.querySelectorAll('.ag-header-cell-text')) {
+      const node = text.firstChild;
+      if (!node) continue;
+      for (const word of node.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+        if (lines.size > 1) split.push(node.textContent + ': ' + word[0]);
+      }
+    }
+    return split;
+  })()`);
+}
+
+test('at 1280 × 800 every default manifests column is on screen, the names have room, and a sorted header keeps its words whole', async ({
   window,
 }) => {
   const { page } = window;
@@ -152,4 +175,20 @@ test('at 1280 × 800 every default manifests column is on screen, and the names 
   expect(containers.x + containers.width).toBeLessThanOrEqual((rows?.x ?? 0) + (rows?.width ?? 0) + 0.5);
   for (const name of ['generator_name', 'transporter', 'designated_facility_name'])
     expect((await box(name)).width).toBeGreaterThanOrEqual(110);
+
+  // Sorted by any column, its header keeps its words whole beside the sort arrow.
+  for (const workspace of ['Manifests', 'Generators'] as const) {
+    await openWorkspace(page, workspace);
+    const headers = results(page, workspace).locator('.ag-header-cell');
+    const ids = await headers.evaluateAll((cells) =>
+      cells.map((cell) => (cell as unknown as { getAttribute(name: string): string }).getAttribute('col-id')),
+    );
+    expect(ids.length).toBeGreaterThan(5);
+    for (const id of ids) {
+      const cell = results(page, workspace).locator(`.ag-header-cell[col-id="${id}"]`);
+      await cell.locator('.ag-header-cell-label').click();
+      await expect(cell).toHaveAttribute('aria-sort', /ascending|descending/);
+      expect(await splitHeaderWords(page, workspace), `sorted by ${id}`).toEqual([]);
+    }
+  }
 });

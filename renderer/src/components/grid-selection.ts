@@ -54,6 +54,8 @@ export function useFollowedSelection<Row>(options: {
   });
   /** The row last shown, and the query whose rows it was among. */
   const shown = useRef<{ row: Row; key: string } | null>(null);
+  /** The query whose rows left the selected row out, while its notice stands. */
+  const leftIn = useRef<string | null>(null);
   /** The last selection told, so clearing the grid's own selection does not undo a "left" notice. */
   const told = useRef<GridSelection<Row>>(null);
   const tell = (selection: GridSelection<Row>) => {
@@ -63,6 +65,12 @@ export function useFollowedSelection<Row>(options: {
 
   useEffect(() => {
     const held = shown.current;
+    // "The new results do not show …" speaks of the query that left the row out; under a later one it is
+    // stale (the row may well be back), so the detail goes back to asking for a selection.
+    if (!held && told.current !== null && 'left' in told.current && leftIn.current !== queryKey) {
+      tell(null);
+      return;
+    }
     if (!held || held.key === queryKey) return;
     if (!settled) {
       tell({ pending: held.row });
@@ -77,6 +85,7 @@ export function useFollowedSelection<Row>(options: {
       return;
     }
     shown.current = null;
+    leftIn.current = queryKey;
     tell({ left: held.row });
     // Otherwise the grid would select the row again by itself should a later query bring it back.
     grid?.deselectAll();

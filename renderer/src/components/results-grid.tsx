@@ -20,11 +20,21 @@ import { queryDatasource, type FetchPage } from './grid-datasource.ts';
 import { copyOf, writeClipboard } from './grid-copy.ts';
 import { useFollowedSelection, type GridSelection } from './grid-selection.ts';
 import { Problem } from './problems.tsx';
+import {
+  CELL_PADDING_SCALE,
+  GRID_FONT_FAMILY,
+  GRID_FONT_SIZE,
+  HEADER_FONT_WEIGHT,
+  headerMinWidth,
+} from './header-room.ts';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
 
 /** Blocks kept in memory: scrolling a million rows keeps at most this many pages. */
 const MAX_BLOCKS = 40;
+
+/** No column narrower, whatever its header (header-room.ts widens a column for its header's words). */
+const MIN_COLUMN_WIDTH = 72;
 
 /** How long "Copied …" stays under the grid: long enough to read, gone before it is stale. */
 const COPY_NOTICE_MS = 4000;
@@ -35,11 +45,12 @@ const theme = themeQuartz
   .withPart(colorSchemeVariable)
   // Cells a little tighter than Quartz's 16 px a side, which cost a 1280 px screen a whole column.
   .withParams({
-    headerFontWeight: 600,
-    fontSize: 13,
+    fontFamily: GRID_FONT_FAMILY,
+    headerFontWeight: HEADER_FONT_WEIGHT,
+    fontSize: GRID_FONT_SIZE,
     rowHeight: 34,
     headerHeight: 38,
-    cellHorizontalPaddingScale: 0.7,
+    cellHorizontalPaddingScale: CELL_PADDING_SCALE,
   })
   .withParams({ backgroundColor: '#ffffff', foregroundColor: '#1b1f24', accentColor: '#0b5fff' }, 'light')
   .withParams({ backgroundColor: '#16191e', foregroundColor: '#e6e9ee', accentColor: '#4d8bff' }, 'dark');
@@ -213,9 +224,11 @@ export function ResultsGrid<Row>(props: Props<Row>) {
 
   const columns = useMemo(
     () =>
-      columnDefs.map((column) =>
-        sort && column.field === sort.field ? { ...column, initialSort: sort.direction } : column,
-      ),
+      columnDefs.map((column) => ({
+        ...column,
+        minWidth: headerMinWidth(column.headerName, column.minWidth ?? MIN_COLUMN_WIDTH),
+        ...(sort && column.field === sort.field ? { initialSort: sort.direction } : {}),
+      })),
     // The saved sort only seeds new columns; later sorting is the grid's own state.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [columnDefs],
@@ -290,7 +303,7 @@ export function ResultsGrid<Row>(props: Props<Row>) {
           defaultColDef={{
             sortable: true,
             resizable: true,
-            minWidth: 72,
+            minWidth: MIN_COLUMN_WIDTH,
             wrapHeaderText: true,
             autoHeaderHeight: true,
             tooltip: true,

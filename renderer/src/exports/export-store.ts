@@ -7,6 +7,7 @@ import { create } from 'zustand';
 import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
 import type { ExportEvent } from '../data/exports.ts';
 import { SLOW_MS, serverSlow } from '../data/connectivity.ts';
+import { useSession } from '../data/session.ts';
 
 export type ExportState = 'running' | 'waiting' | 'done' | 'failed';
 
@@ -26,6 +27,13 @@ export interface ExportEntry {
   networkLost?: boolean;
   /** The grid's query, for an export from the server: what an offline copy would have to cover. */
   grid?: ExportGridInput;
+  /** Who started it (sessionOwner), so another user who signs in next never sees it. */
+  owner: string | null;
+}
+
+/** The signed-in server and user, as one key; null when nobody is signed in. */
+export function sessionOwner(status = useSession.getState().status): string | null {
+  return status?.signedIn && status.username ? JSON.stringify([status.baseUrl, status.username]) : null;
 }
 
 type ExportsState = {
@@ -35,6 +43,11 @@ type ExportsState = {
   started: (id: string, title: string, grid?: ExportGridInput) => void;
   apply: (event: ExportEvent) => void;
   dismiss: (id: string) => void;
+  /**
+   * Someone signed in: exports another user or server started leave the panel (main already stopped them
+   * at sign-out, and the one who signed out read why on the sign-in screen).
+   */
+  signedIn: (owner: string) => void;
   setCurrent: (action: (() => void) | undefined) => void;
 };
 
@@ -61,6 +74,7 @@ export const useExports = create<ExportsState>()((set, get) => ({
           total: 0,
           startedAt: Date.now(),
           ...(grid ? { grid } : {}),
+          owner: sessionOwner(),
         },
       ],
     }));
@@ -120,6 +134,7 @@ export const useExports = create<ExportsState>()((set, get) => ({
     dismissed.add(id);
     set((state) => ({ entries: state.entries.filter((entry) => entry.id !== id) }));
   },
+  signedIn: (owner) => set((state) => ({ entries: state.entries.filter((entry) => entry.owner === owner) })),
   setCurrent: (current) => set({ current }),
 }));
 

@@ -226,7 +226,15 @@ export async function pauseDownload(packId: string): Promise<void> {
 export async function resumeInterrupted(): Promise<void> {
   const db = activeDatabase();
   if (!db || networkSkipped() || serverOutOfReach()) return;
-  const packs = await db.packs.where('status').anyOf(RESUMING_STATUSES).toArray();
+  const packs = await db.packs
+    .where('status')
+    .anyOf(RESUMING_STATUSES)
+    .toArray()
+    .catch((error: unknown) => {
+      // Signed out (or another user in) meanwhile: that database closed, and its downloads wait for it.
+      if (activeDatabase() !== db) return [];
+      throw error;
+    });
   if (activeDatabase() !== db) return;
   for (const pack of packs) {
     if (!running.has(pack.id)) void startDownload(pack.id, { retrying: true });

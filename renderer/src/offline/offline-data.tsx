@@ -6,10 +6,12 @@
  * user confirms (offline, a deleted pack cannot be downloaded again), or with all of the user's data at
  * sign-out (../remove-user-data.ts). Refresh is a whole download, so offline it says why it cannot run.
  *
- * Sizes: the browser tells only the storage used by the whole app (`navigator.storage.estimate()`), and
- * stores rows compressed, so what each pack holds (its JSON length, recorded as it is stored) is several
- * times what it takes on disk. Each size shown is the storage used shared out in proportion to what each
- * pack and the saved pages hold: estimates, labelled so, that add up to the total shown beside them.
+ * Sizes: the browser tells only the storage used by the whole app (`navigator.storage.estimate()`), every
+ * user's data together, and stores rows compressed, so what each pack holds (its JSON length, recorded as
+ * it is stored) is several times what it takes on disk. Each size shown is the storage used shared out in
+ * proportion to what each pack and the saved pages hold, among every user's records on this computer
+ * (others-recorded.ts): estimates, labelled so, that add up to the total shown beside them when the
+ * signed-in user is the only one with data here.
  */
 import { useEffect, useState } from 'react';
 import { useSession } from '../data/session.ts';
@@ -20,6 +22,7 @@ import { cannotDownload, clearPageCache, refreshPack, removePack, useDownloads }
 import { describeChanges } from './pack-changes.ts';
 import { listPacks, refreshOf } from './packs.ts';
 import { storageEstimate } from './storage-estimate.ts';
+import { othersRecorded } from './others-recorded.ts';
 import { activeDatabase, activePageCache, useOfflineStore } from './offline-store.ts';
 import { PackProgress } from './pack-progress.tsx';
 import { useNow } from './clock.ts';
@@ -29,6 +32,8 @@ interface Listing {
   packs: { pack: PackRecord; refresh: PackRecord | undefined }[];
   cacheSize: number;
   cacheCount: number;
+  /** What the other users' databases here record: their share of the storage used. */
+  othersSize: number;
   usage: number | undefined;
   quota: number | undefined;
 }
@@ -46,6 +51,7 @@ async function readListing(): Promise<Listing | null> {
     packs: withRefresh,
     cacheSize: await cache.totalSize(),
     cacheCount: await cache.count(),
+    othersSize: await othersRecorded(db.name),
     usage: estimate.usage,
     quota: estimate.quota,
   };
@@ -58,7 +64,8 @@ function estimator(listing: Listing): (recorded: number) => number {
     listing.cacheSize;
   if (listing.usage === undefined || recorded === 0) return (size) => size;
   const usage = listing.usage;
-  return (size) => (size / recorded) * usage;
+  const everyone = recorded + listing.othersSize;
+  return (size) => (size / everyone) * usage;
 }
 
 /** "about 12 MB": a size that is an estimate says so. */
@@ -131,7 +138,7 @@ export function OfflineData() {
         Offline packs {about(packBytes)}, saved pages {about(estimate(listing.cacheSize))} (
         {formatCount(listing.cacheCount)}).
         {listing.usage !== undefined &&
-          ` Storage used on this computer: ${formatBytes(listing.usage)}${
+          ` Storage used on this computer${listing.othersSize > 0 ? ', by every user of the app' : ''}: ${formatBytes(listing.usage)}${
             listing.quota !== undefined ? ` of ${formatBytes(listing.quota)} allowed` : ''
           }.`}{' '}
         <button type="button" onClick={() => void clearPageCache()}>

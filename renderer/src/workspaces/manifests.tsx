@@ -25,15 +25,16 @@ export const MANIFESTS: WorkspaceDefinition<ManifestFilterFields, ManifestRecord
   scope: 'manifests',
   store: useManifestWorkspace,
   columns: MANIFEST_COLUMNS,
-  // Sized at 1280 px: fixed columns to their cells (12-character ids, dates, figures), the three names
-  // sharing the rest, so that every default column, Containers last, is on screen.
+  // Sized at 1280 px: fixed columns to their cells (12-character ids, dates, figures) or, where wider, to
+  // their header with its sort arrow (header-room.ts), the three names sharing the rest, so that every
+  // default column, Containers last, is on screen.
   layout: {
     manifest_tracking_number: { width: 118 },
-    generator_name: { flex: 3, minWidth: 120, long: true, profileOf },
+    generator_name: { flex: 3, long: true, profileOf },
     generator_epa_id: { width: 124, profileOf },
     generator_location_state: { width: 72 },
-    transporter: { flex: 2.5, minWidth: 100, long: true },
-    designated_facility_name: { flex: 3, minWidth: 120, long: true },
+    transporter: { flex: 2.5, long: true },
+    designated_facility_name: { flex: 3, long: true },
     shipped_date: { width: 92 },
     received_date: { width: 92 },
     total_waste_quantity_tons: { width: 90 },

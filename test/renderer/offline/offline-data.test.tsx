@@ -27,6 +27,16 @@ const USAGE = 20_000;
 let unique = 0;
 
 beforeEach(async () => {
+  // Each story starts on a computer with no user's data yet.
+  await Promise.all(
+    (await indexedDB.databases()).map(
+      ({ name }) =>
+        new Promise((done) => {
+          const request = indexedDB.deleteDatabase(name ?? '');
+          request.onsuccess = request.onerror = done;
+        }),
+    ),
+  );
   useSession.setState({ status: null, expired: false });
   useConnectivity.setState({ workOffline: false, browserOffline: false, reach: 'online' });
   installTracker(dataset(120, 10));
@@ -68,6 +78,30 @@ describe('the Offline data screen', () => {
     const shown = bytesOf(within(row).getByText(/^about/).textContent ?? '');
     expect(shown).toBeLessThan(recorded);
     expect(shown).toBe(packs);
+  });
+
+  it('counts another user’s data on this computer in no size of this user’s', async () => {
+    const me = useSession.getState().status!;
+    const other = `inspector-${(unique += 1)}`;
+    sessionChanged({ signedIn: true, username: other, baseUrl: SERVER }, 'signed-in');
+    activateOfflineStore({ baseUrl: SERVER, username: other });
+    const theirs = await createPack(activeDatabase()!, ALL, describeQuery(ALL));
+    await runDownload(activeDatabase()!, theirs.id, new AbortController().signal);
+    sessionChanged(me, 'signed-in');
+    activateOfflineStore({ baseUrl: SERVER, username: me.username! });
+
+    render(<OfflineData />);
+    const summary = await screen.findByText(/^Offline packs about/);
+    const [packs, pages] = [...(summary.textContent ?? '').matchAll(/about [\d.]+ \w+/g)].map(([text]) =>
+      bytesOf(text),
+    );
+    expect(summary.textContent).toContain(
+      'Storage used on this computer, by every user of the app: 20 KB of 195 KB allowed',
+    );
+    // The same pack each, and this user's saved page besides: a little over half the storage, not all of it.
+    const mine = (packs! + pages!) / USAGE;
+    expect(mine).toBeGreaterThan(0.5);
+    expect(mine).toBeLessThan(0.75);
   });
 
   it('deletes a pack only once the user confirms, and says offline that it cannot come back for now', async () => {
