@@ -2,8 +2,8 @@
  * Ties the saved data to the session: the database of the signed-in server and user is opened as soon as
  * main says who is signed in (before any view asks for data), kept while a session has only expired, and
  * closed, with its downloads stopped, when the user signs out or another signs in; the UI state kept per
- * user (filters, sort, columns, place: ../state/user-storage.ts) follows the same way, and the exports panel
- * shows only the signed-in user's exports. Downloads cut short
+ * user (filters, sort, columns, place: ../state/user-storage.ts) follows the same way, and after a sign-out
+ * the exports panel shows only the next user's exports. Downloads cut short
  * resume when their user's data opens and whenever the app comes back online. The connectivity's probe
  * starts here too, so a server out of reach shows before any view asks.
  */
@@ -27,10 +27,13 @@ export function followSessionForOffline(): () => void {
     const next = who();
     const key = JSON.stringify(next);
     if (key === last) return;
+    const afterSignOut = last === 'null';
     last = key;
     void stopAllDownloads();
+    // After a sign-out the one who left read why their export stopped; whoever signs in next never sees
+    // it. Over an expired session, the one at the keyboard signed in as someone else and reads why.
     const owner = sessionOwner();
-    if (owner) useExports.getState().signedIn(owner);
+    if (owner && afterSignOut) useExports.getState().signedIn(owner);
     setStateOwner(next);
     activateOfflineStore(next);
     void resumeInterrupted();

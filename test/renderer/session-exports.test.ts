@@ -1,7 +1,8 @@
 /**
  * The exports panel across sessions on a shared desktop: an export stopped by its user's sign-out stays on
  * the sign-in screen saying why, and the same user signing in again still sees it; another user, or the same
- * name on another server, signing in next never sees it.
+ * name on another server, signing in next never sees it. Over an expired session, whoever signs in at the
+ * prompt is the one at the keyboard, and reads why the export stopped.
  */
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -62,6 +63,23 @@ describe('the exports panel across sessions', () => {
     stoppedBySignOut();
     signIn('generators-only');
     expect(titles()).toEqual([]);
+  });
+
+  it('keeps it, over an expired session, for the one who signs in as someone else to read why', () => {
+    signIn('inspector');
+    useExports.getState().started(ID, 'Manifests to Excel');
+    sessionChanged({ signedIn: false, baseUrl: SERVER }, 'expired');
+    signIn('generators-only');
+    useExports.getState().apply({
+      kind: 'failed',
+      payload: {
+        id: ID,
+        message: 'generators-only signed in, so the export for inspector stopped; no file was written.',
+      },
+    });
+    expect(titles()).toEqual([
+      'Manifests to Excel: generators-only signed in, so the export for inspector stopped; no file was written.',
+    ]);
   });
 
   it('drops it when the same name signs in to another server', () => {

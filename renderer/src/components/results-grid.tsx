@@ -3,8 +3,6 @@ import { AgGridReact } from 'ag-grid-react';
 import {
   AllCommunityModule,
   ModuleRegistry,
-  colorSchemeVariable,
-  themeQuartz,
   type ColDef,
   type GridApi,
   type SortChangedEvent,
@@ -20,40 +18,18 @@ import { queryDatasource, type FetchPage } from './grid-datasource.ts';
 import { copyOf, writeClipboard } from './grid-copy.ts';
 import { useFollowedSelection, type GridSelection } from './grid-selection.ts';
 import { Problem } from './problems.tsx';
-import {
-  CELL_PADDING_SCALE,
-  GRID_FONT_FAMILY,
-  GRID_FONT_SIZE,
-  HEADER_FONT_WEIGHT,
-  headerMinWidth,
-} from './header-room.ts';
+import { gridTheme, headerMinWidth } from './grid-look.ts';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
 
 /** Blocks kept in memory: scrolling a million rows keeps at most this many pages. */
 const MAX_BLOCKS = 40;
 
-/** No column narrower, whatever its header (header-room.ts widens a column for its header's words). */
+/** No column narrower, whatever its header (grid-look.ts widens a column for its header's words). */
 const MIN_COLUMN_WIDTH = 72;
 
 /** How long "Copied …" stays under the grid: long enough to read, gone before it is stale. */
 const COPY_NOTICE_MS = 4000;
-
-// The colour scheme follows the app's theme through data-ag-theme-mode on the root (theme.ts); each mode's
-// background and text match the app's own surface and text colours.
-const theme = themeQuartz
-  .withPart(colorSchemeVariable)
-  // Cells a little tighter than Quartz's 16 px a side, which cost a 1280 px screen a whole column.
-  .withParams({
-    fontFamily: GRID_FONT_FAMILY,
-    headerFontWeight: HEADER_FONT_WEIGHT,
-    fontSize: GRID_FONT_SIZE,
-    rowHeight: 34,
-    headerHeight: 38,
-    cellHorizontalPaddingScale: CELL_PADDING_SCALE,
-  })
-  .withParams({ backgroundColor: '#ffffff', foregroundColor: '#1b1f24', accentColor: '#0b5fff' }, 'light')
-  .withParams({ backgroundColor: '#16191e', foregroundColor: '#e6e9ee', accentColor: '#4d8bff' }, 'dark');
 
 export type { PageAnswer } from './grid-datasource.ts';
 
@@ -222,6 +198,14 @@ export function ResultsGrid<Row>(props: Props<Row>) {
     api.current?.ensureIndexVisible(0, 'top');
   }, [queryKey]);
 
+  /** The user dragged a column since the order was last saved. */
+  const columnsDragged = useRef(false);
+  const saveColumnOrder = (grid: GridApi<Row>) => {
+    if (!columnsDragged.current) return;
+    columnsDragged.current = false;
+    latest.current.onColumnsMoved?.(grid.getColumnState().map((state) => state.colId));
+  };
+
   const columns = useMemo(
     () =>
       columnDefs.map((column) => ({
@@ -296,7 +280,7 @@ export function ResultsGrid<Row>(props: Props<Row>) {
         }}
       >
         <AgGridReact<Row>
-          theme={theme}
+          theme={gridTheme}
           columnDefs={columns}
           // A header longer than its column wraps onto a second line rather than hide its last words; a cell
           // too narrow for its text ends in an ellipsis, and its tooltip says it whole.
@@ -352,9 +336,13 @@ export function ResultsGrid<Row>(props: Props<Row>) {
           }}
           onSelectionChanged={(event) => followSelection(event.api)}
           onColumnMoved={(event) => {
-            if (!event.finished || event.source !== 'uiColumnMoved') return;
-            latest.current.onColumnsMoved?.(event.api.getColumnState().map((state) => state.colId));
+            if (event.source !== 'uiColumnMoved') return;
+            columnsDragged.current = true;
+            if (event.finished) saveColumnOrder(event.api);
           }}
+          // A drag whose drop needs no further move ends without a finished columnMoved: the order the
+          // drag left is saved when it stops.
+          onDragStopped={(event) => saveColumnOrder(event.api)}
           onColumnResized={(event) => {
             if (!event.finished || event.source !== 'uiColumnResized' || !event.columns) return;
             const widths: Record<string, number> = {};

@@ -44,8 +44,8 @@ type ExportsState = {
   apply: (event: ExportEvent) => void;
   dismiss: (id: string) => void;
   /**
-   * Someone signed in: exports another user or server started leave the panel (main already stopped them
-   * at sign-out, and the one who signed out read why on the sign-in screen).
+   * Someone signed in after a sign-out: exports another user or server started leave the panel (main
+   * stopped them at sign-out, and the one who signed out read why on the sign-in screen).
    */
   signedIn: (owner: string) => void;
   setCurrent: (action: (() => void) | undefined) => void;

@@ -26,7 +26,7 @@ export const MANIFESTS: WorkspaceDefinition<ManifestFilterFields, ManifestRecord
   store: useManifestWorkspace,
   columns: MANIFEST_COLUMNS,
   // Sized at 1280 px: fixed columns to their cells (12-character ids, dates, figures) or, where wider, to
-  // their header with its sort arrow (header-room.ts), the three names sharing the rest, so that every
+  // their header with its sort arrow (grid-look.ts), the three names sharing the rest, so that every
   // default column, Containers last, is on screen.
   layout: {
     manifest_tracking_number: { width: 118 },
