@@ -75,7 +75,9 @@ export class PostgresSink implements ImportSink {
     // PostgreSQL keeps its derived data current batch by batch whatever the mode: nothing reads it otherwise.
     const writers = new ImportWriters(this.runId, () => undefined);
     await this.steps.run(this.sql, writers.init());
-    this.running = { ledger: new Ledger(this.runId), writers };
+    const ledger = new Ledger(this.runId);
+    await this.steps.run(this.sql, ledger.init());
+    this.running = { ledger, writers };
     return { runId: opened.runId, resumed: opened.resumed, progress: opened.progress };
   }
 

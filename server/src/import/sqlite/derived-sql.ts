@@ -58,6 +58,11 @@ UPDATE waste_lines SET transporter = t.epa_id
 FROM manifest_transporters t
 WHERE t.manifest_id = waste_lines.manifest_id AND t.transporter_order = 1 AND waste_lines.transporter <> t.epa_id;`;
 
+/** Of these manifests, those that have waste lines or their stored JSON (they had lines). */
+export const WITH_LINES_SQL = `SELECT value FROM json_each(?) WHERE
+  EXISTS (SELECT 1 FROM waste_lines WHERE manifest_id = value)
+  OR EXISTS (SELECT 1 FROM manifest_waste_lines_json WHERE manifest_id = value)`;
+
 export const MANIFEST_SUMS_SQL = `SELECT ${tallySelect('manifests')} FROM manifests WHERE id IN (${IDS})`;
 export const GENERATOR_SUMS_SQL = `SELECT ${tallySelect('generators')} FROM generators WHERE id IN (${IDS})`;
 export const LAG_SQL = `SELECT ${LAG_SELECT} FROM manifests WHERE id IN (${IDS})`;

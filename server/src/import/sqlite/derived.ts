@@ -31,10 +31,14 @@ import {
   MANIFEST_AGGREGATES_SQL,
   MANIFEST_SUMS_SQL,
   METHOD_LINES_SQL,
+  WITH_LINES_SQL,
   SHIPPED_SQL,
   lineSetTotalsShiftSql,
   lineSetsSql,
 } from './derived-sql.ts';
+
+/** Manifests whose waste-line JSON is written per statement: their lines held in memory at once. */
+const JSON_CHUNK = 1000;
 
 /** [generator id, tons, manifests, containers] */
 type Shipped = [number, number, number, number];
@@ -59,6 +63,11 @@ export class DerivedData {
     generators: new Map<number, unknown[]>(),
   };
   private readonly candidates: Candidates = new Map();
+  /**
+   * Of the candidates, the values the rows or sets hold after the batch: such a value is in its list, and
+   * where a list shows the value alone, being listed is all there is to check (no read of its source).
+   */
+  private readonly held: Candidates = new Map();
   /** The method line counts of the manifests the batch changed, as they were before (beforeChange). */
   private oldMethodLines: MethodLines[] = [];
 
@@ -82,14 +91,16 @@ export class DerivedData {
     }
   }
 
-  private candidate(list: string, value: unknown): void {
+  private candidate(list: string, value: unknown, held = false): void {
     if (typeof value !== 'string' || value === '') return;
-    let values = this.candidates.get(list);
-    if (!values) {
-      values = new Set();
-      this.candidates.set(list, values);
+    for (const candidates of held ? [this.candidates, this.held] : [this.candidates]) {
+      let values = candidates.get(list);
+      if (!values) {
+        values = new Set();
+        candidates.set(list, values);
+      }
+      values.add(value);
     }
-    values.add(value);
   }
 
   /** Before an existing row first changes in a batch: its index entry and the list values it held. */
@@ -118,27 +129,42 @@ export class DerivedData {
     if (!this.incremental) return;
     const manifests = JSON.stringify([...touched.manifests]);
     const generators = JSON.stringify([...touched.generators]);
-    const manifestsBefore = this.sums(MANIFEST_SUMS_SQL, manifests);
+    // What the touched manifests held before the batch: a manifest it created held nothing (though it is
+    // stored with its source total already).
+    const manifestsBefore = this.sums(
+      MANIFEST_SUMS_SQL,
+      JSON.stringify([...touched.manifests].filter((id) => !touched.newManifests.has(id))),
+    );
     const shippedBefore = this.sql(SHIPPED_SQL)
       .raw()
       .all(JSON.stringify([...touched.existingManifests])) as Shipped[];
-    if (touched.manifests.size > 0) this.exec(MANIFEST_AGGREGATES_SQL, manifests);
-    this.noteSetValues(touched, manifests, generators);
-    if (touched.manifests.size > 0) {
-      this.wasteLinesJson(touched.manifests);
-      this.lineSets(manifests);
+    // Only a manifest whose lines or first transporter changed has other totals than it was stored with.
+    const changedLines = JSON.stringify([...touched.lines]);
+    // Of those, the ones that have lines or had them (the JSON of their lines): a manifest whose lines are
+    // still to come (EM_TRANSPORTER read before EM_WASTE_LINE) has neither JSON nor line sets to write.
+    const lined =
+      touched.lines.size > 0 ? (this.sql(WITH_LINES_SQL).pluck().all(changedLines) as number[]) : [];
+    if (touched.lines.size > 0) this.exec(MANIFEST_AGGREGATES_SQL, changedLines);
+    const linedIds = JSON.stringify(lined);
+    this.noteSetValues(lined.length, linedIds, touched.generators.size, generators, false);
+    if (lined.length > 0) {
+      this.wasteLinesJson(lined);
+      this.lineSets(linedIds);
     }
     const generatorsBefore = this.sums(GENERATOR_SUMS_SQL, generators);
     this.generators(touched, manifests, shippedBefore);
     this.tallies(touched, manifests, generators, manifestsBefore, generatorsBefore);
-    this.search('manifests', MANIFEST_QUERY.searchFields, touched.manifests);
+    this.search('manifests', MANIFEST_QUERY.searchFields, touched.rows);
     this.search('generators', GENERATOR_QUERY.searchFields, [
       ...touched.newGenerators,
       ...touched.existingGenerators,
     ]);
-    this.noteRowValues('manifests', touched.manifests);
-    this.noteRowValues('generators', touched.generators);
-    this.noteSetValues(touched, manifests, generators);
+    this.noteRowValues('manifests', touched.rows);
+    // A generator touched only through its manifests kept its own columns (name, place, NAICS code): only
+    // those the batch created or changed can bring a value to its lists. (The NAICS list's entries are read
+    // from every generator of the code, which for each touched generator was most of an append's lookups.)
+    this.noteRowValues('generators', [...touched.newGenerators, ...touched.existingGenerators]);
+    this.noteSetValues(lined.length, linedIds, touched.generators.size, generators, true);
     this.lookups();
     this.newRows('manifests.manifest_number', 'manifests', 'manifest_tracking_number', touched.newManifests);
     this.newRows('generators.epa_handler_id', 'generators', 'epa_handler_id', touched.newGenerators);
@@ -235,19 +261,28 @@ export class DerivedData {
     if (lagMin !== null && lagMin !== undefined) widenLag(this.db, { minDays: lagMin, maxDays: lagMax ?? 0 });
   }
 
-  /** The values the set-fed lists hold for the touched rows (called before and after they are rebuilt). */
-  private noteSetValues(touched: Touched, manifests: string, generators: string): void {
+  /**
+   * The values the set-fed lists hold for these manifests' line sets and generators' sets, read before
+   * they are rebuilt and after (`held`).
+   */
+  private noteSetValues(
+    manifestCount: number,
+    manifests: string,
+    generatorCount: number,
+    generators: string,
+    held: boolean,
+  ): void {
     for (const [name, list] of lookupLists()) {
       const ids = list.from === 'manifest_line_sets' ? manifests : generators;
       const key = list.from === 'manifest_line_sets' ? 'manifest_id' : 'generator_id';
       if (list.from === 'manifests' || list.from === 'generators') continue;
-      if ((key === 'manifest_id' ? touched.manifests : touched.generators).size === 0) continue;
+      if ((key === 'manifest_id' ? manifestCount : generatorCount) === 0) continue;
       const values = this.sql(
         `SELECT DISTINCT ${list.column} FROM ${list.from} WHERE ${key} IN (${IDS})${list.where ? ` AND ${list.where}` : ''}`,
       )
         .pluck()
         .all(ids) as string[];
-      for (const value of values) this.candidate(name, value);
+      for (const value of values) this.candidate(name, value, held);
     }
   }
 
@@ -260,21 +295,38 @@ export class DerivedData {
     )
       .raw()
       .all(JSON.stringify(list)) as unknown[][];
-    for (const row of rows) lists.forEach(([name], index) => this.candidate(name, row[index]));
+    for (const row of rows) lists.forEach(([name], index) => this.candidate(name, row[index], true));
   }
 
-  private wasteLinesJson(ids: Set<number>): void {
+  /**
+   * The stored waste-line JSON of these manifests written again: a few statements per thousand manifests
+   * rather than two per manifest (a manifest without lines has no JSON row).
+   */
+  private wasteLinesJson(ids: readonly number[]): void {
+    const remove = this.sql(`DELETE FROM manifest_waste_lines_json WHERE manifest_id IN (${IDS})`);
     const read = this.sql(
-      `SELECT m.manifest_tracking_number, ${WASTE_LINE_COLUMNS.map((column) => `w.${column}`).join(', ')}
+      `SELECT w.manifest_id, m.manifest_tracking_number, ${WASTE_LINE_COLUMNS.map((column) => `w.${column}`).join(', ')}
        FROM waste_lines w JOIN manifests m ON m.id = w.manifest_id
-       WHERE w.manifest_id = ? ORDER BY w.waste_line_number`,
+       WHERE w.manifest_id IN (${IDS}) ORDER BY w.manifest_id, w.waste_line_number`,
     ).raw();
-    const remove = this.sql('DELETE FROM manifest_waste_lines_json WHERE manifest_id = ?');
     const insert = this.sql('INSERT INTO manifest_waste_lines_json (manifest_id, json) VALUES (?, ?)');
-    for (const id of ids) {
-      remove.run(id);
-      const lines = (read.all(id) as unknown[][]).map(([number, ...values]) => wasteLine(number, values));
-      if (lines.length > 0) insert.run(id, JSON.stringify(lines));
+    for (let start = 0; start < ids.length; start += JSON_CHUNK) {
+      const chunk = JSON.stringify(ids.slice(start, start + JSON_CHUNK));
+      remove.run(chunk);
+      let manifest: unknown;
+      let lines: Record<string, unknown>[] = [];
+      const write = () => {
+        if (lines.length > 0) insert.run(manifest, JSON.stringify(lines));
+      };
+      for (const [id, number, ...values] of read.all(chunk) as unknown[][]) {
+        if (id !== manifest) {
+          write();
+          manifest = id;
+          lines = [];
+        }
+        lines.push(wasteLine(number, values));
+      }
+      write();
     }
   }
 
@@ -320,7 +372,15 @@ export class DerivedData {
       const list = lists.get(name);
       if (!list) continue;
       const source = this.sql(entrySql(list)).raw();
+      const held = list.description ? undefined : this.held.get(name);
       for (const value of values) {
+        if (held?.has(value)) {
+          const listed = listedText(this.statements, name, value);
+          if (listed === value) continue;
+          if (listed !== undefined) removeLookupEntry(this.statements, name, value);
+          addLookupEntry(this.statements, name, { value, text: value });
+          continue;
+        }
         const row = source.get(value) as [string, string | null] | undefined;
         const entry = row ? entryOf(row) : undefined;
         const current = listedText(this.statements, name, value);
@@ -330,5 +390,6 @@ export class DerivedData {
       }
     }
     this.candidates.clear();
+    this.held.clear();
   }
 }

@@ -41,8 +41,12 @@ export class GeneratorWriter {
     const stored = yield* get(SQL.generator, record.epaHandlerId);
     const values = generatorValues(record);
     if (!stored) {
-      const id = yield* insert(SQL.insertGenerator, record.epaHandlerId, ...values);
-      yield* this.naicsList(id, record, true);
+      const primary = record.naics[0]?.code ?? '';
+      const description = this.naicsDescriptions.get(primary) ?? '';
+      const id = yield* insert(SQL.insertGenerator, record.epaHandlerId, ...values, primary, description);
+      yield* this.naicsCodes(id, record);
+      // Every manifest of this handler then finds it here rather than reading the row again.
+      if (record.source === 'handler') this.rememberHandler(record.epaHandlerId, id);
       this.touched().generators.add(id);
       this.touched().newGenerators.add(id);
       this.touched().arrived.add(record.epaHandlerId);
@@ -88,10 +92,16 @@ export class GeneratorWriter {
   }
 
   /** Replaces a generator's NAICS codes with the record's (the first is its primary). */
-  private *naicsList(id: number, record: GeneratorRecord, created = false): Writing<void> {
+  private *naicsList(id: number, record: GeneratorRecord): Writing<void> {
     if (record.naics.length === 0) return;
-    // A generator just created has no codes to replace.
-    if (!created) yield* exec(SQL.deleteNaics, id);
+    yield* exec(SQL.deleteNaics, id);
+    yield* this.naicsCodes(id, record);
+    const primary = record.naics[0]?.code ?? '';
+    yield* exec(SQL.setPrimaryNaics, primary, this.naicsDescriptions.get(primary) ?? '', id);
+  }
+
+  /** Writes the record's NAICS codes for the generator (a new one has none to replace). */
+  private *naicsCodes(id: number, record: GeneratorRecord): Writing<void> {
     for (const naics of record.naics) {
       yield* exec(
         SQL.upsertNaics,
@@ -101,8 +111,6 @@ export class GeneratorWriter {
         naics.active ? 'Y' : 'N',
       );
     }
-    const primary = record.naics[0]?.code ?? '';
-    yield* exec(SQL.setPrimaryNaics, primary, this.naicsDescriptions.get(primary) ?? '', id);
   }
 
   *naics(record: NaicsRecord): Writing<Outcome> {

@@ -42,6 +42,7 @@ const SQL = {
                WHERE wait_key IN (SELECT jsonb_array_elements_text(?::text::jsonb)) ORDER BY id`,
   },
   applied: 'DELETE FROM import_pending WHERE id = ?',
+  anyPending: 'SELECT 1 FROM import_pending LIMIT 1',
   fileDone: `UPDATE import_files SET rows_done = ?, done = ?,
                ${COUNTERS.map((counter) => `${counter} = ${counter} + ?`).join(', ')}
              WHERE run_id = ? AND file_key = ?`,
@@ -106,9 +107,20 @@ export class Ledger {
   private readonly runId: number;
   /** Rows kept pending by earlier runs that this run's data let through. */
   appliedFromEarlierRuns = 0;
+  /**
+   * Whether a row may be waiting (kept by an earlier run or attempt, or by this one since): only then does
+   * a batch look up what its rows let through. An import of whole files keeps none, and the lookup was a
+   * query per batch over every tracking number and handler id it stored.
+   */
+  private anyPending = true;
 
   constructor(runId: number) {
     this.runId = runId;
+  }
+
+  /** Reads, before the first batch, whether any row waits already. */
+  *init(): Writing<void> {
+    this.anyPending = (yield* get(SQL.anyPending)) !== undefined;
   }
 
   private *reject(rejection: Rejection): Writing<void> {
@@ -138,6 +150,7 @@ export class Ledger {
       if (typeof outcome === 'object' && 'rejected' in outcome) {
         yield* this.reject({ ...entry.origin, column: outcome.column, reason: outcome.rejected });
       } else if (typeof outcome === 'object') {
+        this.anyPending = true;
         yield* exec(
           SQL.pend,
           this.runId,
@@ -169,6 +182,7 @@ export class Ledger {
    * repeats until nothing new arrives.
    */
   private *applyPending(writers: ImportWriters, batchFile: string, counts: FileCounts): Writing<void> {
+    if (!this.anyPending) return;
     let seen = 0;
     for (let round = 0; round < 4; round += 1) {
       const arrived = [...writers.touched.arrived];

@@ -96,7 +96,9 @@ const sets = (columns: readonly string[]) => columns.map((column) => `${column} 
 /** Every statement the writers run, written once for both databases. */
 export const SQL = {
   generator: `SELECT id, record_source, source_updated, ${list(GENERATOR_COLUMNS)} FROM generators WHERE epa_handler_id = ?`,
-  insertGenerator: `INSERT INTO generators (epa_handler_id, ${list(GENERATOR_COLUMNS)}) VALUES (?, ${marks(GENERATOR_COLUMNS)})`,
+  /** A new generator with its primary NAICS code and title (one statement, not an insert and an update). */
+  insertGenerator: `INSERT INTO generators (epa_handler_id, ${list(GENERATOR_COLUMNS)}, primary_naics_code, primary_naics_desc)
+                    VALUES (?, ${marks(GENERATOR_COLUMNS)}, ?, ?)`,
   updateGenerator: `UPDATE generators SET ${sets(GENERATOR_COLUMNS)} WHERE id = ?`,
   generatorId: 'SELECT id FROM generators WHERE epa_handler_id = ?',
   naicsDescriptions: 'SELECT code, description FROM naics_codes',
@@ -120,9 +122,14 @@ export const SQL = {
     postgres: `SELECT m.manifest_tracking_number, ${STORED_MANIFEST}
                WHERE m.manifest_tracking_number = ANY(?::text[])`,
   },
+  /**
+   * A new manifest with the totals it has before any line or transporter is stored: its source total (else
+   * 0), no transporter, no containers or lines; the derived data work them out again only when its lines or
+   * transporters change.
+   */
   insertManifest: `INSERT INTO manifests (manifest_tracking_number, ${list(MANIFEST_COLUMNS)}, import_run,
                      transporter, total_waste_quantity_tons, container_count, waste_stream_count)
-                   VALUES (?, ${marks(MANIFEST_COLUMNS)}, ?, '', 0, 0, 0)`,
+                   VALUES (?, ${marks(MANIFEST_COLUMNS)}, ?, '', ?, 0, 0)`,
   updateManifest: `UPDATE manifests SET ${sets(MANIFEST_COLUMNS)}, import_run = ? WHERE id = ?`,
   touchManifest: 'UPDATE manifests SET import_run = ? WHERE id = ?',
   stale: 'SELECT 1 FROM import_stale WHERE run_id = ? AND tracking_number = ?',
@@ -191,6 +198,19 @@ export interface Touched {
    * corrected): their sets and totals are worked out again from their rows; the others' only grow.
    */
   rewrittenGenerators: Set<number>;
+  /**
+   * Manifests whose waste lines changed (added, replaced, removed, given codes) or whose first transporter
+   * did, which each line carries: only their stored waste-line JSON and line sets are written again. A
+   * manifest that only arrived (EM_MANIFEST, its lines to follow) or only gained a later transporter has
+   * the same lines as before.
+   */
+  lines: Set<number>;
+  /**
+   * Manifests whose own searched and listed columns may have changed: created, replaced by a newer version,
+   * or given another first transporter (whose name is the manifest's transporter). A manifest that only
+   * gained lines keeps its search index entry and list values.
+   */
+  rows: Set<number>;
 }
 
 export function noneTouched(): Touched {
@@ -203,5 +223,7 @@ export function noneTouched(): Touched {
     newManifests: new Set(),
     newGenerators: new Set(),
     rewrittenGenerators: new Set(),
+    lines: new Set(),
+    rows: new Set(),
   };
 }

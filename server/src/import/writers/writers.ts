@@ -159,8 +159,10 @@ export class ImportWriters {
       record.totalTons === undefined ? null : Math.round(record.totalTons * 1e6) / 1e6,
     ];
     if (!stored) {
-      const id = yield* insert(SQL.insertManifest, record.trackingNumber, ...values, this.runId);
+      const sourceTons = values[9] ?? 0;
+      const id = yield* insert(SQL.insertManifest, record.trackingNumber, ...values, this.runId, sourceTons);
       this.touched.newManifests.add(id);
+      this.touched.rows.add(id);
       yield* this.whole(id, record);
       this.noteManifest(id, generator.id, record.trackingNumber);
       this.known.set(record.trackingNumber, {
@@ -191,6 +193,8 @@ export class ImportWriters {
     // (EM_WASTE_LINE, EM_TRANSPORTER) or come with it (JSON).
     yield* exec(SQL.deleteLines, stored.id);
     yield* exec(SQL.deleteTransporters, stored.id);
+    this.touched.lines.add(stored.id);
+    this.touched.rows.add(stored.id);
     this.known.delete(record.trackingNumber);
     this.covered.delete(record.trackingNumber);
     yield* this.whole(stored.id, record);
@@ -206,6 +210,7 @@ export class ImportWriters {
 
   /** A JSON manifest's own transporters and lines. */
   private *whole(id: number, record: ManifestRecord): Writing<void> {
+    if (record.lines?.length || record.transporters?.length) this.touched.lines.add(id);
     for (const transporter of record.transporters ?? []) yield* this.insertTransporter(id, transporter);
     const first = record.transporters?.[0]?.epaId ?? '';
     for (const line of record.lines ?? []) {
@@ -266,7 +271,10 @@ export class ImportWriters {
 
   /** Inserts the line unless the manifest already has one of its number; true when it did. */
   private *insertLine(id: number, line: WasteLineRecord, transporter: string): Writing<boolean> {
-    return (yield* run(SQL.insertLine, id, line.lineNumber, ...this.lineValues(line), transporter)) === 1;
+    const inserted =
+      (yield* run(SQL.insertLine, id, line.lineNumber, ...this.lineValues(line), transporter)) === 1;
+    if (inserted) this.touched.lines.add(id);
+    return inserted;
   }
 
   /** The manifest a row of one of its tables belongs to, or why the row cannot apply now. */
@@ -308,6 +316,7 @@ export class ImportWriters {
       this.changingManifest(owner.id);
       this.touched.rewrittenGenerators.add(owner.generator_id);
       yield* exec(SQL.deleteLine, owner.id, line.lineNumber);
+      this.touched.lines.add(owner.id);
     }
     this.changingManifest(owner.id);
     yield* this.insertLine(owner.id, line, owner.firstTransporter);
@@ -330,7 +339,7 @@ export class ImportWriters {
       const { order, epaId, name } = transporter;
       if ((yield* run(SQL.insertNewTransporter, owner.id, order, epaId, name)) === 1) {
         this.changingManifest(owner.id);
-        if (order === 1) owner.firstTransporter = epaId;
+        if (order === 1) this.firstTransporter(owner, epaId);
         this.noteManifest(owner.id, owner.generator_id, transporter.trackingNumber);
         return 'stored';
       }
@@ -345,9 +354,16 @@ export class ImportWriters {
     }
     this.changingManifest(owner.id);
     yield* this.insertTransporter(owner.id, transporter);
-    if (transporter.order === 1) owner.firstTransporter = transporter.epaId;
+    if (transporter.order === 1) this.firstTransporter(owner, transporter.epaId);
     this.noteManifest(owner.id, owner.generator_id, transporter.trackingNumber);
     return stored ? 'updated' : 'stored';
+  }
+
+  /** A manifest's first transporter, which each of its waste lines carries (its JSON with them). */
+  private firstTransporter(manifest: StoredManifest, epaId: string): void {
+    manifest.firstTransporter = epaId;
+    this.touched.lines.add(manifest.id);
+    this.touched.rows.add(manifest.id);
   }
 
   private *wasteCode(record: WasteCodeRecord): Writing<Outcome> {
@@ -360,6 +376,7 @@ export class ImportWriters {
     if (list.includes(record.code)) return 'unchanged';
     this.changingManifest(owner.id);
     yield* exec(SQL.setLineCodes, [...list, record.code].join(','), owner.id, record.lineNumber);
+    this.touched.lines.add(owner.id);
     this.noteManifest(owner.id, owner.generator_id, record.trackingNumber);
     return 'updated';
   }
