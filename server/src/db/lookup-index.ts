@@ -109,12 +109,20 @@ export function removeLookupEntry(statements: StatementCache, name: string, valu
   statements.get('DELETE FROM lookup_values WHERE list = ? AND value = ?').run(name, value);
 }
 
-/** The text a list shows for a value, when it lists it (not for ONE_PER_ROW_LISTS). */
-export function listedText(statements: StatementCache, name: string, value: string): string | undefined {
-  return statements
-    .get('SELECT text FROM lookup_values WHERE list = ? AND value = ?')
-    .pluck()
-    .get(name, value) as string | undefined;
+/**
+ * The texts a list shows for these values, those it lists (not for ONE_PER_ROW_LISTS): one statement for a
+ * batch's values rather than one per value.
+ */
+export function listedTexts(
+  statements: StatementCache,
+  name: string,
+  values: Iterable<string>,
+): Map<string, string> {
+  const rows = statements
+    .get('SELECT value, text FROM lookup_values WHERE list = ? AND value IN (SELECT value FROM json_each(?))')
+    .raw()
+    .all(name, JSON.stringify([...values])) as [string, string][];
+  return new Map(rows);
 }
 
 /** Lists an import left out of order, to be written in order again. */

@@ -109,6 +109,11 @@ export const METHOD_LINES_SQL = `SELECT m.generator_id, w.management_method_code
 FROM waste_lines w JOIN manifests m ON m.id = w.manifest_id
 WHERE m.id IN (${IDS}) AND w.management_method_code <> '' GROUP BY 1, 2`;
 
+/** The same per manifest, for the stored manifests of some tracking numbers (led by the manifest's id). */
+export const STORED_METHOD_LINES_SQL = `SELECT m.id, m.generator_id, w.management_method_code, count(*)
+FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
+WHERE m.manifest_tracking_number IN (${IDS}) AND w.management_method_code <> '' GROUP BY m.id, 3`;
+
 export const SHIPPED_SQL = `SELECT generator_id, total(total_waste_quantity_tons), count(*), total(container_count)
 FROM manifests WHERE id IN (${IDS}) GROUP BY generator_id`;
 

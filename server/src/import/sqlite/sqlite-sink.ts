@@ -116,6 +116,7 @@ export class SqliteSink implements ImportSink {
   write(batch: SinkBatch): Promise<FileCounts> {
     const { ledger, writers, derived } = this.ready;
     const counts = this.db.transaction(() => {
+      derived.beforeBatch(batch.records);
       const written = this.steps.run(ledger.write(batch, writers));
       derived.afterBatch(writers.touched);
       return written;
