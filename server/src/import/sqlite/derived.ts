@@ -241,12 +241,19 @@ export class DerivedData {
       `INSERT INTO generator_method_lines (generator_id, code, lines) VALUES (?, ?, ?)
        ON CONFLICT (generator_id, code) DO UPDATE SET lines = lines + excluded.lines`,
     );
+    // Only a count the batch lowered can reach 0: those generators' are looked at, not the whole table.
+    const lowered = new Set<number>();
     for (const [key, change] of lines) {
       if (change === 0) continue;
       const [generator, code] = key.split('\u0000');
       addLines.run(Number(generator), code, change);
+      if (change < 0) lowered.add(Number(generator));
     }
-    this.sql('DELETE FROM generator_method_lines WHERE lines <= 0').run();
+    if (lowered.size > 0) {
+      this.sql(`DELETE FROM generator_method_lines WHERE generator_id IN (${IDS}) AND lines <= 0`).run(
+        JSON.stringify([...lowered]),
+      );
+    }
     if (rewritten.size > 0) this.exec(GENERATOR_SQL, JSON.stringify([...rewritten]));
     const own = JSON.stringify([...touched.newGenerators, ...touched.existingGenerators]);
     if (touched.newGenerators.size + touched.existingGenerators.size > 0)
