@@ -95,7 +95,9 @@ export class SqliteSink implements ImportSink {
     } else {
       // A batch's pages stay in the WAL until it holds WAL_CHECKPOINT_BYTES (close() checkpoints the rest):
       // with SQLite's default of 4 MB every commit of an append (~100 MB of index pages a batch) copied its
-      // pages into the file again and synced it, the pages each batch rewrites batch after batch.
+      // pages into the file again and synced it, the pages each batch rewrites batch after batch. Measured
+      // (100,000 manifests into the 100k bench database, runs alternating): 90 and 119 s, 161 and 127 s
+      // with the default.
       const pageSize = Number(this.db.pragma('page_size', { simple: true }));
       this.db.pragma(`wal_autocheckpoint = ${Math.floor(WAL_CHECKPOINT_BYTES / pageSize)}`);
     }
