@@ -1,5 +1,5 @@
 /**
- * npm run bench:import [-- --manifests N] [-- --append N] [-- --files-only]
+ * npm run bench:import [-- --manifests N] [-- --append N] [-- --batch-rows N] [-- --files-only]
  *
  * The importer at national scale, in EPA's file layout, written to docs/benchmarks/import.md:
  * 1. the 1M-manifest demo dataset (data/bench-1m.db, shared with bench:server) written as EPA files
@@ -14,7 +14,9 @@
  * `--manifests N` takes only the dataset's first N manifests (and their lines; every handler still), for
  * quicker runs while working on the importer. The document keeps one record per size: the full run's first,
  * then one section per smaller size, each replaced only by a run of its own size (a 100,000 run never
- * takes the place of the 1M record). `--files-only` writes the files and stops.
+ * takes the place of the 1M record). `--batch-rows N` runs the append in transactions of N rows (data:import's
+ * option; the record says so), to weigh an append's time against the client's latency. `--files-only` writes
+ * the files and stops.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -133,13 +135,13 @@ function importCommand(): string[] {
 }
 
 /** `npm run data:import` in its own process, its stderr read for the phases and /proc for its peak RSS. */
-function importProcess(db: string, dir: string): Promise<ImportRun> {
+function importProcess(db: string, dir: string, options: readonly string[] = []): Promise<ImportRun> {
   return new Promise((done, fail) => {
     const started = performance.now();
     let loadMs = Number.NaN;
     let peak = 0;
     let stdout = '';
-    const child = spawn(process.execPath, [...importCommand(), '--db', db, dir], {
+    const child = spawn(process.execPath, [...importCommand(), ...options, '--db', db, dir], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const sample = setInterval(() => {
@@ -213,7 +215,7 @@ async function look(origin: string, token: string): Promise<Seen> {
   };
 }
 
-async function appendWhileServing(db: string, dir: string) {
+async function appendWhileServing(db: string, dir: string, options: readonly string[]) {
   const setup = new BetterSqlite3(db);
   await createDemoAccounts(setup);
   setup.close();
@@ -242,7 +244,7 @@ async function appendWhileServing(db: string, dir: string) {
     const during: number[] = [];
     const seen: Seen[] = [];
     let finished = false;
-    const importing = importProcess(db, dir).finally(() => {
+    const importing = importProcess(db, dir, options).finally(() => {
       finished = true;
     });
     let lastLook = 0;
@@ -292,11 +294,15 @@ async function main(): Promise<void> {
     options: {
       manifests: { type: 'string', default: String(FULL) },
       append: { type: 'string', default: '100000' },
+      'batch-rows': { type: 'string' },
       'files-only': { type: 'boolean', default: false },
     },
   });
   const manifests = Number(values.manifests);
   const append = Number(values.append);
+  const batchRows = values['batch-rows'];
+  if (batchRows !== undefined && !/^[1-9]\d*$/.test(batchRows))
+    throw new Error('--batch-rows must be a whole number above 0');
   if (!Number.isInteger(manifests) || manifests < 1 || manifests > FULL)
     throw new Error(`--manifests must be a whole number from 1 to ${FULL}`);
   const FILES = filesDir(manifests);
@@ -317,7 +323,11 @@ async function main(): Promise<void> {
   );
 
   console.error(`Append ${count(append)} manifests while serving…`);
-  const served = await appendWhileServing(IMPORTED, resolve(FILES, 'append'));
+  const served = await appendWhileServing(
+    IMPORTED,
+    resolve(FILES, 'append'),
+    batchRows === undefined ? [] : ['--batch-rows', batchRows],
+  );
   console.error(
     `  ${seconds(served.run.ms)} s; first page p99 ${percentile(served.during, 99).toFixed(1)} ms`,
   );
@@ -355,7 +365,7 @@ async function main(): Promise<void> {
     'The tracker server (its CLI, own process) serves the imported database; one client asks for the manifests',
     "grid's first page (100 rows with their waste lines) back to back, 5 s before the import and all through it,",
     'and every 2 s reads the list count, the totals box and the manifest-number lookup for "APP" (the appended',
-    "manifests' suffix).",
+    `manifests' suffix).${batchRows === undefined ? '' : ` The append ran in transactions of ${count(Number(batchRows))} rows (\`--batch-rows\`).`}`,
     '',
     '| measure | value | target |',
     '|---|---:|---|',
