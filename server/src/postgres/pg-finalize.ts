@@ -16,16 +16,26 @@ CREATE INDEX IF NOT EXISTS generators_handler_id_folded
   ON generators USING gin (tracker_fold(epa_handler_id) gin_trgm_ops);
 CREATE INDEX IF NOT EXISTS manifests_tracking_number_folded
   ON manifests USING gin (tracker_fold(manifest_tracking_number) gin_trgm_ops);
--- A waste-line member probed per manifest, and the sets of one generator.
-CREATE INDEX IF NOT EXISTS manifest_line_sets_by_manifest ON manifest_line_sets (manifest_id, member, code);
-CREATE INDEX IF NOT EXISTS generator_shipped_years_by_generator ON generator_shipped_years (generator_id);
-CREATE INDEX IF NOT EXISTS generator_statuses_by_generator ON generator_statuses (generator_id);
+-- A waste-line member probed per manifest (pg-query.ts: EXISTS … s.member = … AND s.code IN … AND
+-- s.manifest_id = t.id), answered from this index alone, and the importer's deletes by manifest (its prefix).
+CREATE INDEX IF NOT EXISTS manifest_line_sets_by_manifest_code ON manifest_line_sets (manifest_id, member, code);
 CREATE INDEX IF NOT EXISTS waste_lines_by_manifest ON waste_lines (manifest_id);
 `;
 
+/**
+ * SQLite's index on manifest_line_sets (manifest_id) alone (db/indexes.ts), which the one above replaces on
+ * PostgreSQL: left out of the build, and dropped where an earlier build made it under that name.
+ */
+const REPLACED_SHARED_INDEX = 'manifest_line_sets_by_manifest';
+
+/** The index a `CREATE INDEX IF NOT EXISTS name …` statement builds. */
+export function indexName(statement: string): string | undefined {
+  return /CREATE INDEX IF NOT EXISTS (\w+)/.exec(statement)?.[1];
+}
+
 /** The index statements, one by one (PostgreSQL builds each with its own parallel workers). */
 export function indexStatements(): string[] {
-  return [
+  const creates = [
     FILTER_INDEXES_SQL,
     sortIndexes('generators', GENERATOR_QUERY.sortFields, GENERATOR_QUERY.key),
     sortIndexes('manifests', MANIFEST_QUERY.sortFields, MANIFEST_QUERY.key),
@@ -40,7 +50,8 @@ export function indexStatements(): string[] {
         .join('\n')
         .trim(),
     )
-    .filter((statement) => statement !== '');
+    .filter((statement) => statement !== '' && indexName(statement) !== REPLACED_SHARED_INDEX);
+  return [`DROP INDEX IF EXISTS ${REPLACED_SHARED_INDEX}`, ...creates];
 }
 
 /** Raises the data version: every serving process reads its in-memory lists again. */
