@@ -15,7 +15,7 @@ import { manifestPageBytes } from '../repositories/page-bytes.ts';
 import type { ManifestReads, ManifestTotalsRow } from '../store/store.ts';
 import { Bookmarks } from './pg-bookmarks.ts';
 import type { VersionedCache } from './pg-cache.ts';
-import { manifestWhere, orderBy, totalsSelect, type Param, type PgWhere } from './pg-query.ts';
+import { manifestWhere, totalsSelect, type Param, type PgWhere } from './pg-query.ts';
 import { countOf, lookups, rows, totalsOf, values } from './pg-reads.ts';
 
 const MANIFEST_TOTALS = totalsSelect(MANIFEST_QUERY.totals, (quantity) => `t.${quantity}`);
@@ -107,6 +107,8 @@ export function pgManifestReads(sql: Sql, cache: VersionedCache): ManifestReads 
       const fields: readonly ManifestField[] = query.fields;
       const lines = fields.includes('waste_lines');
       const columns = fields.map((field) => (field === 'waste_lines' ? 'w.json' : `t.${field}`));
+      const select = `SELECT ${columns.join(', ')}, t.id${lines ? ', octet_length(w.json)' : ''}`;
+      const withLines = lines ? 'LEFT JOIN manifest_waste_lines_json w ON w.manifest_id = t.id' : '';
       const single = singleLineSet(query.filterFields, query.searchKey);
       const byDefaultOrder =
         query.sort.field === MANIFEST_QUERY.defaultSort.field &&
@@ -118,12 +120,11 @@ export function pgManifestReads(sql: Sql, cache: VersionedCache): ManifestReads 
           singleTotals(single, signal),
           values(
             sql,
-            `SELECT ${columns.join(', ')}, t.id${lines ? ', octet_length(w.json)' : ''}
+            `${select}
              FROM (SELECT s.manifest_id, s.shipped_date, s.manifest_tracking_number FROM manifest_line_sets s
                    WHERE ${range.sql} ORDER BY s.shipped_date DESC, s.manifest_tracking_number DESC
                    LIMIT $${at + 1} OFFSET $${at + 2}) s
-             JOIN manifests t ON t.id = s.manifest_id
-             ${lines ? 'LEFT JOIN manifest_waste_lines_json w ON w.manifest_id = t.id' : ''}
+             JOIN manifests t ON t.id = s.manifest_id ${withLines}
              ORDER BY s.shipped_date DESC, s.manifest_tracking_number DESC`,
             [...range.params, query.pageSize, query.page * query.pageSize],
             signal,
@@ -137,31 +138,16 @@ export function pgManifestReads(sql: Sql, cache: VersionedCache): ManifestReads 
         byDefaultOrder && offset <= RECEIVED_WINDOW_MAX_OFFSET
           ? await receivedWindowOf(query.filterFields, query.searchKey, signal)
           : undefined;
-      const pageWhere = window ?? where;
-      const at = pageWhere.params.length;
-      const select = `SELECT ${columns.join(', ')}, t.id${lines ? ', octet_length(w.json)' : ''}`;
-      const withLines = lines ? 'LEFT JOIN manifest_waste_lines_json w ON w.manifest_id = t.id' : '';
-      const read = async (): Promise<unknown[][]> => {
-        if (!Bookmarks.applies(where.unfiltered, offset)) {
-          return values(
-            sql,
-            `${select} FROM manifests t ${withLines}
-             ${pageWhere.sql} ${orderBy(query.sort, MANIFEST_QUERY.key)} LIMIT $${at + 1} OFFSET $${at + 2}`,
-            [...pageWhere.params, query.pageSize, offset],
-            signal,
-          );
-        }
-        const keys = await bookmarks.page(query.sort, offset, query.pageSize);
-        if (!keys) return [];
-        return values(
-          sql,
-          `${select} FROM (${keys.sql}) p
-           JOIN manifests t ON t.${MANIFEST_QUERY.key} = p.${MANIFEST_QUERY.key} ${withLines}
-           ${orderBy(query.sort, MANIFEST_QUERY.key)}`,
-          keys.params,
-          signal,
-        );
-      };
+      const read = () =>
+        bookmarks.read({
+          select,
+          joins: withLines,
+          where: window ?? where,
+          sort: query.sort,
+          offset,
+          pageSize: query.pageSize,
+          run: (text, params) => values(sql, text, params, signal),
+        });
       const [totalElements, page] = await Promise.all([
         countOf(sql, cache, 'manifests', where, signal),
         read(),

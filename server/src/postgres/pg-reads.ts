@@ -32,14 +32,7 @@ import type { DetailReads, GeneratorReads, GeneratorTotalsRow } from '../store/s
 import { Bookmarks } from './pg-bookmarks.ts';
 import type { VersionedCache } from './pg-cache.ts';
 import type { PgMatches } from './pg-matches.ts';
-import {
-  containsPattern,
-  generatorWhere,
-  orderBy,
-  totalsSelect,
-  type Param,
-  type PgWhere,
-} from './pg-query.ts';
+import { containsPattern, generatorWhere, totalsSelect, type Param, type PgWhere } from './pg-query.ts';
 
 const PAGE = LIMITS.lookupPageSize;
 
@@ -171,29 +164,16 @@ export function pgGeneratorReads(sql: Sql, cache: VersionedCache, matches: PgMat
   return {
     async page(query, signal) {
       const where = generatorWhere(query.filterFields, query.searchKey);
-      const columns = query.fields.map((field) => `t.${field}`).join(', ');
-      const at = where.params.length;
-      const offset = query.page * query.pageSize;
-      const read = async (): Promise<Record<string, unknown>[]> => {
-        if (!Bookmarks.applies(where.unfiltered, offset)) {
-          return rows(
-            sql,
-            `SELECT ${columns} FROM generators t ${where.sql} ${orderBy(query.sort, GENERATOR_QUERY.key)}
-             LIMIT $${at + 1} OFFSET $${at + 2}`,
-            [...where.params, query.pageSize, offset],
-            signal,
-          );
-        }
-        const keys = await bookmarks.page(query.sort, offset, query.pageSize);
-        if (!keys) return [];
-        return rows(
-          sql,
-          `SELECT ${columns} FROM (${keys.sql}) p JOIN generators t ON t.${GENERATOR_QUERY.key} = p.${GENERATOR_QUERY.key}
-           ${orderBy(query.sort, GENERATOR_QUERY.key)}`,
-          keys.params,
-          signal,
-        );
-      };
+      const read = () =>
+        bookmarks.read<Record<string, unknown>>({
+          select: `SELECT ${query.fields.map((field) => `t.${field}`).join(', ')}`,
+          joins: '',
+          where,
+          sort: query.sort,
+          offset: query.page * query.pageSize,
+          pageSize: query.pageSize,
+          run: (text, params) => rows(sql, text, params, signal),
+        });
       const count = async () => {
         const known = query.searchKey === '' && !where.unfiltered ? await matches.get() : undefined;
         return known ? known.count(query.filterFields) : countOf(sql, cache, 'generators', where, signal);
