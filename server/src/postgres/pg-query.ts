@@ -155,3 +155,15 @@ export function memberIdsSql(name: GeneratorMember): string {
   const { table, column } = GENERATOR_FACT_TABLES[member.fact];
   return `SELECT ${column}, array_agg(generator_id) FROM ${table} GROUP BY 1`;
 }
+
+/** Days between a manifest `t`'s shipment and its receipt. */
+export const RECEIPT_LAG_DAYS = 't.received_date::date - t.shipped_date::date';
+
+/** The manifests the receipt lag is taken over: those with both dates. */
+export const RECEIPT_LAG_ROWS = "t.received_date <> '' AND t.shipped_date <> ''";
+
+/**
+ * The fewest and most days between shipment and receipt (db/tallies.ts `LAG_SELECT`) over the manifests
+ * `t` read, as two float8 (null for none): what bounds a received-date page's window of shipped dates.
+ */
+export const RECEIPT_LAG_SELECT = `min(${RECEIPT_LAG_DAYS})::float8, max(${RECEIPT_LAG_DAYS})::float8`;
