@@ -138,7 +138,8 @@ export async function benchPostgres(url: string, manifests: number, requests: nu
   const dbPath = benchDatabasePath(manifests);
   await ensureBenchDatabase(dbPath, manifests);
   let loadLine = 'The database already held the dataset (not loaded in this run).';
-  const admin = await connect(url, { max: 1 });
+  // Two connections: the load's index build runs its trigram indexes beside the others (pg-finalize.ts).
+  const admin = await connect(url, { max: 2 });
   try {
     await migrateOrRefuse(admin, url);
     if (await isEmpty(admin)) {

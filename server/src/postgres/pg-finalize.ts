@@ -33,7 +33,7 @@ export function indexName(statement: string): string | undefined {
   return /CREATE INDEX IF NOT EXISTS (\w+)/.exec(statement)?.[1];
 }
 
-/** The index statements, one by one (PostgreSQL builds each with its own parallel workers). */
+/** The index statements, one by one (PostgreSQL builds each B-tree with its own parallel workers). */
 export function indexStatements(): string[] {
   const creates = [
     FILTER_INDEXES_SQL,
@@ -66,8 +66,18 @@ export async function bumpDataVersion(sql: Sql): Promise<void> {
  */
 const BUILD_MEMORY_MB = 1024;
 
-export async function finalizePostgres(sql: Sql, onStep?: (step: string) => void): Promise<void> {
-  // One connection of the pool, given the build settings for as long as the build runs and reset after.
+/** A trigram (GIN) index: built by one process each, unlike a B-tree, whose build takes parallel workers. */
+const isTrigram = (statement: string) => /USING gin/.test(statement);
+
+/**
+ * Runs `statements` in order on one connection of the pool, given the build memory for as long as they run
+ * and reset after.
+ */
+async function build(
+  sql: Sql,
+  statements: readonly string[],
+  onStep?: (step: string) => void,
+): Promise<void> {
   const reserved = await sql.reserve();
   try {
     const [memory] = await reserved<{ mb: number }[]>`
@@ -75,17 +85,34 @@ export async function finalizePostgres(sql: Sql, onStep?: (step: string) => void
     if ((memory?.mb ?? 0) < BUILD_MEMORY_MB) {
       await reserved.unsafe(`SET maintenance_work_mem = '${BUILD_MEMORY_MB}MB'`);
     }
-    for (const statement of indexStatements()) {
+    for (const statement of statements) {
       await reserved.unsafe(statement);
       onStep?.(statement.split('\n')[0] ?? statement);
     }
-    // VACUUM too: it marks the loaded pages all-visible, so that counts and sums over a covering index
-    // (a date range's totals) read the index alone instead of every row it points to.
-    await reserved`VACUUM (ANALYZE)`;
-    onStep?.('VACUUM (ANALYZE)');
     await reserved`RESET maintenance_work_mem`;
   } finally {
     reserved.release();
   }
+}
+
+/**
+ * Builds the indexes, then VACUUM (ANALYZE). The trigram indexes (a million manifests' search text: the
+ * longest build, on one process) are built on a second connection beside the others when the pool has two
+ * (a CREATE INDEX shares its table with another); with one, the second waits for the first's connection.
+ */
+export async function finalizePostgres(sql: Sql, onStep?: (step: string) => void): Promise<void> {
+  const statements = indexStatements();
+  await Promise.all([
+    build(
+      sql,
+      statements.filter((statement) => !isTrigram(statement)),
+      onStep,
+    ),
+    build(sql, statements.filter(isTrigram), onStep),
+  ]);
+  // VACUUM too: it marks the loaded pages all-visible, so that counts and sums over a covering index
+  // (a date range's totals) read the index alone instead of every row it points to.
+  await sql`VACUUM (ANALYZE)`;
+  onStep?.('VACUUM (ANALYZE)');
   await bumpDataVersion(sql);
 }
