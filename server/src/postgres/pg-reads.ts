@@ -73,7 +73,14 @@ export async function values(
 const SEARCHED_IN_SQL = new Set(['generators.epa_handler_id', 'manifests.manifest_number']);
 
 /** Lookups over a table's lists (lookup-lists.ts), as the SQLite backend defines them. */
-/** How many rows of `table` match `where`: counted once per data version when nothing filters them. */
+/**
+ * How many rows of `table` match `where`: counted once per data version when nothing filters them, and for
+ * the latest searches (pg-cache.ts `recent`). A search's count reads every matching row (its trigram index
+ * is lossy: each row is checked), 90 ms for the 50,419 manifests holding "pacific" among a million, where
+ * its first page walks the sort index and stops after 50 (6 ms): the grid asks for the count with every
+ * page, so a search paged through is counted once. A count kept for others is not cancelled with the
+ * request that asked first.
+ */
 export function countOf(
   sql: Sql,
   cache: VersionedCache,
@@ -81,11 +88,15 @@ export function countOf(
   where: PgWhere,
   signal?: AbortSignal,
 ): Promise<number> {
-  const read = () =>
-    values(sql, `SELECT count(*)::int4 FROM ${table} t ${where.sql}`, where.params, signal).then(([row]) =>
+  const read = (cancel?: AbortSignal) =>
+    values(sql, `SELECT count(*)::int4 FROM ${table} t ${where.sql}`, where.params, cancel).then(([row]) =>
       Number(row?.[0] ?? 0),
     );
-  return where.unfiltered ? cache.get(`${table} count`, read) : read();
+  if (where.unfiltered) return cache.get(`${table} count`, () => read());
+  if (where.searched) {
+    return cache.recent(`${table} count ${where.sql} ${JSON.stringify(where.params)}`, () => read());
+  }
+  return read(signal);
 }
 
 /** The totals row of `table`'s rows matching `where`: read once per data version when nothing filters them. */
