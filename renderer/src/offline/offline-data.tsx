@@ -42,19 +42,25 @@ async function readListing(): Promise<Listing | null> {
   const db = activeDatabase();
   const cache = activePageCache();
   if (!db || !cache) return null;
-  const packs = await listPacks(db);
-  const withRefresh = await Promise.all(
-    packs.map(async (pack) => ({ pack, refresh: await refreshOf(db, pack.id) })),
-  );
-  const estimate = await storageEstimate();
-  return {
-    packs: withRefresh,
-    cacheSize: await cache.totalSize(),
-    cacheCount: await cache.count(),
-    othersSize: await othersRecorded(db.name),
-    usage: estimate.usage,
-    quota: estimate.quota,
-  };
+  try {
+    const packs = await listPacks(db);
+    const withRefresh = await Promise.all(
+      packs.map(async (pack) => ({ pack, refresh: await refreshOf(db, pack.id) })),
+    );
+    const estimate = await storageEstimate();
+    return {
+      packs: withRefresh,
+      cacheSize: await cache.totalSize(),
+      cacheCount: await cache.count(),
+      othersSize: await othersRecorded(db),
+      usage: estimate.usage,
+      quota: estimate.quota,
+    };
+  } catch (error) {
+    // Signed out (or another user in) meanwhile: that database closed, and this screen goes with the session.
+    if (activeDatabase() !== db) return null;
+    throw error;
+  }
 }
 
 /** Recorded sizes as shares of the storage used, when the browser says how much that is. */
@@ -108,17 +114,34 @@ export function OfflineData() {
     Object.values(state.live).reduce((sum, live) => sum + live.done, 0),
   );
   const [listing, setListing] = useState<Listing | null>(null);
+  const [failure, setFailure] = useState<string>();
   const now = useNow();
   useEffect(() => {
     let current = true;
-    void readListing().then((read) => {
-      if (current) setListing(read);
-    });
+    readListing().then(
+      (read) => {
+        if (!current) return;
+        setListing(read);
+        setFailure(undefined);
+      },
+      (error: unknown) => {
+        if (current) setFailure(error instanceof Error ? error.message : String(error));
+      },
+    );
     return () => {
       current = false;
     };
   }, [version, progress]);
 
+  const unread = failure && <p role="alert">What this computer keeps could not be read: {failure}</p>;
+  if (!listing && unread) {
+    return (
+      <section className="offline-data" aria-label="Offline data">
+        <h1>Offline data</h1>
+        {unread}
+      </section>
+    );
+  }
   if (!listing) return <section className="offline-data" aria-label="Offline data" aria-busy="true" />;
   const estimate = estimator(listing);
   const packBytes = listing.packs.reduce(
@@ -128,6 +151,7 @@ export function OfflineData() {
   return (
     <section className="offline-data" aria-label="Offline data">
       <h1>Offline data</h1>
+      {unread}
       <p className="offline-data-kept">
         Kept on this computer for {who}: every page, box, lookup and profile you were shown, and your offline
         packs, in this app’s profile folder. They are <strong>not encrypted</strong>: anyone who can use this

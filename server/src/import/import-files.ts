@@ -9,6 +9,7 @@ import type { ImportSink } from './model/sink.ts';
 import { PostgresSink } from './postgres/pg-sink.ts';
 import { writeReport } from './report.ts';
 import { runImport, type ImportEvent, type ImportResult } from './run.ts';
+import { discoverSources } from './sources.ts';
 import { SqliteSink } from './sqlite/sqlite-sink.ts';
 
 export interface ImportFilesOptions {
@@ -33,11 +34,13 @@ export interface ImportFilesResult extends ImportResult {
 
 export async function importFiles(options: ImportFilesOptions): Promise<ImportFilesResult> {
   const postgres = isPostgresUrl(options.db);
+  // Found before the database is opened: a wrong path or an empty folder leaves no new database behind.
+  const sources = await discoverSources(options.paths);
   const sink: ImportSink = postgres ? await PostgresSink.open(options.db) : new SqliteSink(options.db);
   try {
     const result = await runImport({
       sink,
-      paths: options.paths,
+      sources,
       restart: options.restart,
       batchRows: options.batchRows,
       onEvent: options.onEvent,

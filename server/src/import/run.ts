@@ -13,7 +13,7 @@ import { mapRow, type MappingContext } from './epa-rows.ts';
 import { jsonValueBatches } from './json-reader.ts';
 import type { ImportRecord, Origin, Rejection } from './model/records.ts';
 import { NO_COUNTS, addCounts, type FileCounts, type ImportSink, type RunFinish } from './model/sink.ts';
-import { discoverSources } from './sources.ts';
+import type { Source } from './sources.ts';
 import { loadUnits } from './units.ts';
 
 /** Rows per transaction: bounds memory and how long a reader waits to see new rows. */
@@ -23,7 +23,8 @@ export const JSON_BATCH_ROWS = 2_000;
 
 export interface ImportOptions {
   sink: ImportSink;
-  paths: readonly string[];
+  /** The files to read, from discoverSources. */
+  sources: readonly Source[];
   /** Start over rather than resume an unfinished run over the same files. */
   restart?: boolean;
   /** Rows per batch; defaults as above (tests lower it to cross batch boundaries on small files). */
@@ -102,7 +103,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   const started = performance.now();
   const { sink, onEvent } = options;
   const context = mappingContext();
-  const sources = await discoverSources(options.paths);
+  const { sources } = options;
   const run = await sink.begin(sources, { restart: options.restart ?? false });
   const totalBytes = sources.reduce((sum, source) => sum + source.storedBytes, 0);
   onEvent?.({

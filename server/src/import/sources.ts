@@ -138,6 +138,11 @@ async function peekTable(source: Source): Promise<TableName | undefined> {
 export async function discoverSources(paths: readonly string[]): Promise<Source[]> {
   const sources: Source[] = [];
   for (const path of paths) await collect(resolve(path), sources);
+  if (sources.length === 0) {
+    throw new SourceError(
+      `nothing to import: ${paths.join(', ')} hold${paths.length === 1 ? 's' : ''} no .csv, .txt, .json, .jsonl, .ndjson or .zip file, nor a zip entry of those kinds`,
+    );
+  }
   for (const source of sources) {
     if (source.format === 'csv' && !source.table) source.table = await peekTable(source);
   }

@@ -4,7 +4,7 @@
  * come back for now); Refresh says why it cannot download while the user works offline.
  */
 import 'fake-indexeddb/auto';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionChanged, useSession } from '../../../renderer/src/data/session.ts';
 import { useConnectivity } from '../../../renderer/src/data/connectivity.ts';
@@ -17,6 +17,7 @@ import {
 } from '../../../renderer/src/offline/offline-store.ts';
 import { createPack, runDownload } from '../../../renderer/src/offline/pack-download.ts';
 import { describeQuery } from '../../../renderer/src/offline/packs.ts';
+import { useDownloads } from '../../../renderer/src/offline/downloads.ts';
 import { dataset, installTracker } from './fake-tracker.ts';
 
 const SERVER = 'http://127.0.0.1:4010';
@@ -102,6 +103,33 @@ describe('the Offline data screen', () => {
     const mine = (packs! + pages!) / USAGE;
     expect(mine).toBeGreaterThan(0.5);
     expect(mine).toBeLessThan(0.75);
+  });
+
+  it('reads the other users’ databases once while a download’s progress moves, not at every page', async () => {
+    const estimate = vi.fn(() => Promise.resolve({ usage: USAGE, quota: 10 * USAGE }));
+    vi.stubGlobal('navigator', { ...navigator, storage: { estimate } });
+    const databases = vi.spyOn(indexedDB, 'databases');
+    render(<OfflineData />);
+    await screen.findByText(/^Offline packs about/);
+    const packId = (await activeDatabase()!.packs.toArray())[0]!.id;
+    for (const done of [500, 1_000, 1_500]) {
+      const listings = estimate.mock.calls.length;
+      const live = { part: 'rows', done, total: 2_000, rate: undefined, running: true } as const;
+      act(() => useDownloads.setState({ live: { [packId]: live } }));
+      // The listing is read again at each step of the progress…
+      await waitFor(() => expect(estimate.mock.calls.length).toBeGreaterThan(listings));
+    }
+    // …the other users' databases, which cannot change while this user is signed in, only once.
+    expect(databases).toHaveBeenCalledTimes(1);
+    act(() => useDownloads.setState({ live: {} }));
+  });
+
+  it('says so when what this computer keeps cannot be read, instead of waiting for ever', async () => {
+    vi.spyOn(activePageCache()!, 'count').mockRejectedValue(new Error('The disk is not readable.'));
+    render(<OfflineData />);
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'What this computer keeps could not be read: The disk is not readable.',
+    );
   });
 
   it('deletes a pack only once the user confirms, and says offline that it cannot come back for now', async () => {

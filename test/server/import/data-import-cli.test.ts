@@ -1,7 +1,8 @@
 /**
  * npm run data:import: bad arguments get a clear message, the usage line and exit code 2; an import prints
  * each file's counts and where the report is; a file that cannot be read is named with why, the rest is
- * imported, and the exit code is 1; a database of another kind is refused without being touched.
+ * imported, and the exit code is 1; a database of another kind, or a file that is no database, is refused
+ * without being touched; a path with nothing to import is refused before any database is made.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -79,5 +80,29 @@ describe('npm run data:import', () => {
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain(`${other} is not a tracker database`);
     expect(readFileSync(other).equals(before)).toBe(true);
+  });
+
+  it('refuses a file that is not SQLite at all, leaving it as it was', () => {
+    const csv = join(dir, 'EM_MANIFEST.csv');
+    writeFileSync(csv, 'MANIFEST TRACKING NUMBER\n000000001ELC\n');
+    const refused = run('--db', csv, join(FIXTURES, 'week2'));
+    expect(refused.status).toBe(1);
+    expect(refused.stderr.trim()).toBe(`${csv} is not a tracker database (not a SQLite file)`);
+    expect(readFileSync(csv, 'utf8')).toBe('MANIFEST TRACKING NUMBER\n000000001ELC\n');
+  });
+
+  it.each([
+    ['a path that does not exist', () => join(dir, 'nowhere'), /^no file or folder at .*nowhere$/],
+    [
+      'a folder with nothing to import',
+      () => mkdtempSync(join(dir, 'empty-')),
+      /^nothing to import: .*empty-\w+ holds no \.csv, \.txt, \.json, \.jsonl, \.ndjson or \.zip file/,
+    ],
+  ])('refuses %s before making a database', (_name, input, message) => {
+    const db = join(dir, 'never.db');
+    const refused = run('--db', db, input());
+    expect(refused.status).toBe(1);
+    expect(refused.stderr.trim()).toMatch(message);
+    expect(existsSync(db)).toBe(false);
   });
 });

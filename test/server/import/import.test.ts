@@ -17,6 +17,7 @@ import { buildDemoDatabase } from '../../../server/src/data/demo/build-demo.ts';
 import { parseCsv } from '../../../server/src/data/reference.ts';
 import { importFiles } from '../../../server/src/import/import-files.ts';
 import { runImport } from '../../../server/src/import/run.ts';
+import { discoverSources } from '../../../server/src/import/sources.ts';
 import type { ImportSink, SinkBatch } from '../../../server/src/import/model/sink.ts';
 import { FROM_MANIFESTS_NOTE } from '../../../server/src/import/writers/writers.ts';
 import { writeEpaFiles } from '../../helpers/epa-files.ts';
@@ -496,7 +497,9 @@ describe('the demo dataset written as EPA files', () => {
       reportRows: () => sink.reportRows(),
       close: () => sink.close(),
     };
-    await expect(runImport({ sink: dying, paths: [files], batchRows: 500 })).rejects.toThrow('killed');
+    await expect(
+      runImport({ sink: dying, sources: await discoverSources([files]), batchRows: 500 }),
+    ).rejects.toThrow('killed');
     await sink.close();
     const resumed = await importFiles({
       db: stopped.db,

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFiles } from '../../../server/src/import/import-files.ts';
 import { runImport } from '../../../server/src/import/run.ts';
+import { discoverSources } from '../../../server/src/import/sources.ts';
 import type { ImportSink } from '../../../server/src/import/model/sink.ts';
 import { startTrackerServer, type TrackerServer } from '../../helpers/tracker-server.ts';
 import { INSPECTOR, PATHS, get, listPage, post, signInAs, type Session } from '../support.ts';
@@ -141,7 +142,11 @@ describe('an import into the served database', () => {
       close: () => sink.close(),
     };
     try {
-      await runImport({ sink: watching, paths: [join(FIXTURES, 'week2')], batchRows: 1 });
+      await runImport({
+        sink: watching,
+        sources: await discoverSources([join(FIXTURES, 'week2')]),
+        batchRows: 1,
+      });
     } finally {
       await sink.close();
     }

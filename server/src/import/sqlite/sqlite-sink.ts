@@ -36,7 +36,11 @@ function openForImport(path: string): Database.Database {
   try {
     version = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() as
       string | undefined;
-  } catch {
+  } catch (error) {
+    if (error instanceof Database.SqliteError && error.code === 'SQLITE_NOTADB') {
+      db.close();
+      throw new SinkError(`${path} is not a tracker database (not a SQLite file)`);
+    }
     version = undefined;
   }
   const empty = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get() === 0;
