@@ -13,6 +13,7 @@ import { buildDemoDatabase } from '../../../server/src/data/demo/build-demo.ts';
 import { importFiles } from '../../../server/src/import/import-files.ts';
 import type { ImportSink, SinkBatch } from '../../../server/src/import/model/sink.ts';
 import { runImport } from '../../../server/src/import/run.ts';
+import { discoverSources } from '../../../server/src/import/sources.ts';
 import { writeEpaFiles } from '../../helpers/epa-files.ts';
 import { newTarget, openSink, type ImportTarget } from '../import/import-support.ts';
 
@@ -90,7 +91,7 @@ it('widens the stored receipt lag with each batch that commits, not only at the 
     close: () => sink.close(),
   };
   try {
-    await runImport({ sink: watched, paths: [all], batchRows: 100 });
+    await runImport({ sink: watched, sources: await discoverSources([all]), batchRows: 100 });
   } finally {
     await sink.close();
   }
