@@ -39,7 +39,8 @@ export async function createTestDatabase(sqlitePath?: string): Promise<TestDatab
   }
   const url = new URL(clusterUrl());
   url.pathname = `/${name}`;
-  const sql = await connect(url.toString(), { max: 1 });
+  // Two connections: the index build after a load runs its trigram indexes beside the others.
+  const sql = await connect(url.toString(), { max: 2 });
   try {
     await migrate(sql);
     if (sqlitePath) await loadIntoPostgres(sqlitePath, sql);

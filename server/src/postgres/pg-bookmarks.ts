@@ -13,8 +13,8 @@
 import type { Sql } from 'postgres';
 import type { Sort } from '../../../shared/query/definition.ts';
 import { BOOKMARK_STEP } from '../repositories/paged-list.ts';
-import type { Param } from './pg-query.ts';
 import type { VersionedCache } from './pg-cache.ts';
+import { orderBy, type Param, type PgWhere } from './pg-query.ts';
 
 /** The sort key of a row: its sort field's value and its unique key (just the key when sorting by it). */
 type SortKey = Param[];
@@ -26,9 +26,23 @@ interface Marks {
 }
 
 /** The sort keys of one page of the whole table, as a subquery over `t`, and the values it binds from $1. */
-export interface PageKeys {
+interface PageKeys {
   sql: string;
   params: Param[];
+}
+
+/** One page of a list, as its reads ask for it: what differs between the generators' and the manifests'. */
+export interface PageRequest<Row> {
+  /** `SELECT …` of the page's columns over `t`, the table, and what `joins` joins to it. */
+  select: string;
+  joins: string;
+  /** The request's rows: a deep page is read from a bookmark only when this is the whole table. */
+  where: PgWhere;
+  sort: Sort<string>;
+  offset: number;
+  pageSize: number;
+  /** Runs the statement (rows or values, cancelled with the request). */
+  run: (text: string, params: Param[]) => Promise<Row[]>;
 }
 
 export class Bookmarks {
@@ -49,13 +63,6 @@ export class Bookmarks {
     return sort.field === this.key ? [this.key] : [sort.field, this.key];
   }
 
-  private orderBy(sort: Sort<string>): string {
-    const direction = sort.direction === 'asc' ? 'ASC' : 'DESC';
-    return `ORDER BY ${this.columns(sort)
-      .map((column) => `t.${column} ${direction}`)
-      .join(', ')}`;
-  }
-
   /** Rows from a sort key on (that row included), in the sort's order, binding the key from `$${first}`. */
   private fromKey(sort: Sort<string>, first: number): string {
     const columns = this.columns(sort);
@@ -65,16 +72,33 @@ export class Bookmarks {
       .join(', ')})`;
   }
 
-  /** True when a page at `offset` is read from a bookmark: deep enough, and of the whole table. */
-  static applies(unfiltered: boolean, offset: number): boolean {
-    return unfiltered && offset >= BOOKMARK_STEP;
+  /**
+   * A page of the list: with LIMIT/OFFSET over the request's rows, or, deep in the whole table, its keys
+   * from the nearest bookmark and then only its own rows.
+   */
+  async read<Row>(request: PageRequest<Row>): Promise<Row[]> {
+    const { select, joins, where, sort, offset, pageSize, run } = request;
+    const order = orderBy(sort, this.key);
+    if (!where.unfiltered || offset < BOOKMARK_STEP) {
+      const at = where.params.length;
+      return run(
+        `${select} FROM ${this.table} t ${joins} ${where.sql} ${order} LIMIT $${at + 1} OFFSET $${at + 2}`,
+        [...where.params, pageSize, offset],
+      );
+    }
+    const keys = await this.page(sort, offset, pageSize);
+    if (!keys) return [];
+    return run(
+      `${select} FROM (${keys.sql}) p JOIN ${this.table} t ON t.${this.key} = p.${this.key} ${joins} ${order}`,
+      keys.params,
+    );
   }
 
   /**
    * The keys of the page of the whole table at `offset`, in order: from the nearest bookmark before it,
    * skipping fewer than BOOKMARK_STEP keys, on the (field, key) index alone. Undefined past the end.
    */
-  async page(sort: Sort<string>, offset: number, pageSize: number): Promise<PageKeys | undefined> {
+  private async page(sort: Sort<string>, offset: number, pageSize: number): Promise<PageKeys | undefined> {
     const mark = await this.bookmark(sort, Math.floor(offset / BOOKMARK_STEP));
     if (!mark) return undefined;
     const at = mark.length;
@@ -82,7 +106,7 @@ export class Bookmarks {
       sql: `SELECT ${this.columns(sort)
         .map((column) => `t.${column}`)
         .join(', ')} FROM ${this.table} t WHERE ${this.fromKey(sort, 1)}
-        ${this.orderBy(sort)} LIMIT $${at + 1} OFFSET $${at + 2}`,
+        ${orderBy(sort, this.key)} LIMIT $${at + 1} OFFSET $${at + 2}`,
       params: [...mark, pageSize, offset % BOOKMARK_STEP],
     };
   }
@@ -104,7 +128,7 @@ export class Bookmarks {
     const columns = this.columns(sort).map((column) => `t.${column}`);
     if (marks.keys.length === 0) {
       const [firstKey] = await this.sql
-        .unsafe(`SELECT ${columns.join(', ')} FROM ${this.table} t ${this.orderBy(sort)} LIMIT 1`, [], {
+        .unsafe(`SELECT ${columns.join(', ')} FROM ${this.table} t ${orderBy(sort, this.key)} LIMIT 1`, [], {
           prepare: true,
         })
         .values();
@@ -112,7 +136,7 @@ export class Bookmarks {
       marks.keys.push(firstKey as SortKey);
     }
     const step = `SELECT ${columns.join(', ')} FROM ${this.table} t WHERE ${this.fromKey(sort, 1)}
-      ${this.orderBy(sort)} LIMIT 1 OFFSET ${BOOKMARK_STEP}`;
+      ${orderBy(sort, this.key)} LIMIT 1 OFFSET ${BOOKMARK_STEP}`;
     let last = marks.keys.at(-1);
     while (last && marks.keys.length <= index) {
       const [next] = await this.sql.unsafe(step, last, { prepare: true }).values();

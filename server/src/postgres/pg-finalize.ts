@@ -16,16 +16,26 @@ CREATE INDEX IF NOT EXISTS generators_handler_id_folded
   ON generators USING gin (tracker_fold(epa_handler_id) gin_trgm_ops);
 CREATE INDEX IF NOT EXISTS manifests_tracking_number_folded
   ON manifests USING gin (tracker_fold(manifest_tracking_number) gin_trgm_ops);
--- A waste-line member probed per manifest, and the sets of one generator.
-CREATE INDEX IF NOT EXISTS manifest_line_sets_by_manifest ON manifest_line_sets (manifest_id, member, code);
-CREATE INDEX IF NOT EXISTS generator_shipped_years_by_generator ON generator_shipped_years (generator_id);
-CREATE INDEX IF NOT EXISTS generator_statuses_by_generator ON generator_statuses (generator_id);
+-- A waste-line member probed per manifest (pg-query.ts: EXISTS … s.member = … AND s.code IN … AND
+-- s.manifest_id = t.id), answered from this index alone, and the importer's deletes by manifest (its prefix).
+CREATE INDEX IF NOT EXISTS manifest_line_sets_by_manifest_code ON manifest_line_sets (manifest_id, member, code);
 CREATE INDEX IF NOT EXISTS waste_lines_by_manifest ON waste_lines (manifest_id);
 `;
 
-/** The index statements, one by one (PostgreSQL builds each with its own parallel workers). */
+/**
+ * SQLite's index on manifest_line_sets (manifest_id) alone (db/indexes.ts), which the one above replaces on
+ * PostgreSQL: left out of the build, and dropped where an earlier build made it under that name.
+ */
+const REPLACED_SHARED_INDEX = 'manifest_line_sets_by_manifest';
+
+/** The index a `CREATE INDEX IF NOT EXISTS name …` statement builds. */
+export function indexName(statement: string): string | undefined {
+  return /CREATE INDEX IF NOT EXISTS (\w+)/.exec(statement)?.[1];
+}
+
+/** The index statements, one by one (PostgreSQL builds each B-tree with its own parallel workers). */
 export function indexStatements(): string[] {
-  return [
+  const creates = [
     FILTER_INDEXES_SQL,
     sortIndexes('generators', GENERATOR_QUERY.sortFields, GENERATOR_QUERY.key),
     sortIndexes('manifests', MANIFEST_QUERY.sortFields, MANIFEST_QUERY.key),
@@ -40,7 +50,8 @@ export function indexStatements(): string[] {
         .join('\n')
         .trim(),
     )
-    .filter((statement) => statement !== '');
+    .filter((statement) => statement !== '' && indexName(statement) !== REPLACED_SHARED_INDEX);
+  return [`DROP INDEX IF EXISTS ${REPLACED_SHARED_INDEX}`, ...creates];
 }
 
 /** Raises the data version: every serving process reads its in-memory lists again. */
@@ -55,8 +66,18 @@ export async function bumpDataVersion(sql: Sql): Promise<void> {
  */
 const BUILD_MEMORY_MB = 1024;
 
-export async function finalizePostgres(sql: Sql, onStep?: (step: string) => void): Promise<void> {
-  // One connection of the pool, given the build settings for as long as the build runs and reset after.
+/** A trigram (GIN) index: built by one process each, unlike a B-tree, whose build takes parallel workers. */
+const isTrigram = (statement: string) => /USING gin/.test(statement);
+
+/**
+ * Runs `statements` in order on one connection of the pool, given the build memory for as long as they run
+ * and reset after.
+ */
+async function build(
+  sql: Sql,
+  statements: readonly string[],
+  onStep?: (step: string) => void,
+): Promise<void> {
   const reserved = await sql.reserve();
   try {
     const [memory] = await reserved<{ mb: number }[]>`
@@ -64,17 +85,34 @@ export async function finalizePostgres(sql: Sql, onStep?: (step: string) => void
     if ((memory?.mb ?? 0) < BUILD_MEMORY_MB) {
       await reserved.unsafe(`SET maintenance_work_mem = '${BUILD_MEMORY_MB}MB'`);
     }
-    for (const statement of indexStatements()) {
+    for (const statement of statements) {
       await reserved.unsafe(statement);
       onStep?.(statement.split('\n')[0] ?? statement);
     }
-    // VACUUM too: it marks the loaded pages all-visible, so that counts and sums over a covering index
-    // (a date range's totals) read the index alone instead of every row it points to.
-    await reserved`VACUUM (ANALYZE)`;
-    onStep?.('VACUUM (ANALYZE)');
     await reserved`RESET maintenance_work_mem`;
   } finally {
     reserved.release();
   }
+}
+
+/**
+ * Builds the indexes, then VACUUM (ANALYZE). The trigram indexes (a million manifests' search text: the
+ * longest build, on one process) are built on a second connection beside the others when the pool has two
+ * (a CREATE INDEX shares its table with another); with one, the second waits for the first's connection.
+ */
+export async function finalizePostgres(sql: Sql, onStep?: (step: string) => void): Promise<void> {
+  const statements = indexStatements();
+  await Promise.all([
+    build(
+      sql,
+      statements.filter((statement) => !isTrigram(statement)),
+      onStep,
+    ),
+    build(sql, statements.filter(isTrigram), onStep),
+  ]);
+  // VACUUM too: it marks the loaded pages all-visible, so that counts and sums over a covering index
+  // (a date range's totals) read the index alone instead of every row it points to.
+  await sql`VACUUM (ANALYZE)`;
+  onStep?.('VACUUM (ANALYZE)');
   await bumpDataVersion(sql);
 }

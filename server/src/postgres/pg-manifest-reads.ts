@@ -15,7 +15,14 @@ import { manifestPageBytes } from '../repositories/page-bytes.ts';
 import type { ManifestReads, ManifestTotalsRow } from '../store/store.ts';
 import { Bookmarks } from './pg-bookmarks.ts';
 import type { VersionedCache } from './pg-cache.ts';
-import { manifestWhere, orderBy, totalsSelect, type Param, type PgWhere } from './pg-query.ts';
+import {
+  RECEIPT_LAG_ROWS,
+  RECEIPT_LAG_SELECT,
+  manifestWhere,
+  totalsSelect,
+  type Param,
+  type PgWhere,
+} from './pg-query.ts';
 import { countOf, lookups, rows, totalsOf, values } from './pg-reads.ts';
 
 const MANIFEST_TOTALS = totalsSelect(MANIFEST_QUERY.totals, (quantity) => `t.${quantity}`);
@@ -47,8 +54,9 @@ export function pgManifestReads(sql: Sql, cache: VersionedCache): ManifestReads 
   /**
    * A received-date request's page walks the shipped-date index within the shipped dates the receipt lag
    * allows, newest first, instead of every newer manifest (301,648 rows filtered out, 1.1 s, for the first
-   * page of 2024-Q1 among a million). The lag is read from the rows once per data version, so that it holds
-   * for manifests an import is adding before its tallies are written.
+   * page of 2024-Q1 among a million). The lag is read once per data version from the stored tally, which the
+   * importer widens in each batch's transaction (import/postgres/pg-derived.ts), so that it holds for the
+   * manifests an import is adding; from the rows where no import has stored it (a scan of every manifest).
    */
   const receivedWindowOf = async (
     filters: ManifestFilterFields,
@@ -57,15 +65,28 @@ export function pgManifestReads(sql: Sql, cache: VersionedCache): ManifestReads 
   ): Promise<PgWhere | undefined> => {
     if (!filters.received_date_start && !filters.received_date_end) return undefined;
     const lag = await cache.get('receipt lag', async () => {
-      const [row] = await values(
-        sql,
-        `SELECT coalesce(min(received_date::date - shipped_date::date), 0)::int4,
-                coalesce(max(received_date::date - shipped_date::date), 0)::int4
-         FROM manifests WHERE received_date <> '' AND shipped_date <> ''`,
-        [],
-        signal,
+      const stored = new Map(
+        (
+          await values(
+            sql,
+            "SELECT name, value FROM data_tallies WHERE name IN ('lag_min_days', 'lag_max_days')",
+            [],
+            signal,
+          )
+        ).map(([name, value]) => [String(name), Number(value)]),
       );
-      return { minDays: Number(row?.[0] ?? 0), maxDays: Number(row?.[1] ?? 0) };
+      const [low, high] =
+        stored.size === 2
+          ? [stored.get('lag_min_days'), stored.get('lag_max_days')]
+          : ((
+              await values(
+                sql,
+                `SELECT ${RECEIPT_LAG_SELECT} FROM manifests t WHERE ${RECEIPT_LAG_ROWS}`,
+                [],
+                signal,
+              )
+            )[0] ?? []);
+      return { minDays: Number(low ?? 0), maxDays: Number(high ?? 0) };
     });
     const window = receivedWindow(filters, searchKey, lag);
     if (!window) return undefined;
@@ -107,6 +128,8 @@ export function pgManifestReads(sql: Sql, cache: VersionedCache): ManifestReads 
       const fields: readonly ManifestField[] = query.fields;
       const lines = fields.includes('waste_lines');
       const columns = fields.map((field) => (field === 'waste_lines' ? 'w.json' : `t.${field}`));
+      const select = `SELECT ${columns.join(', ')}, t.id${lines ? ', octet_length(w.json)' : ''}`;
+      const withLines = lines ? 'LEFT JOIN manifest_waste_lines_json w ON w.manifest_id = t.id' : '';
       const single = singleLineSet(query.filterFields, query.searchKey);
       const byDefaultOrder =
         query.sort.field === MANIFEST_QUERY.defaultSort.field &&
@@ -118,12 +141,11 @@ export function pgManifestReads(sql: Sql, cache: VersionedCache): ManifestReads 
           singleTotals(single, signal),
           values(
             sql,
-            `SELECT ${columns.join(', ')}, t.id${lines ? ', octet_length(w.json)' : ''}
+            `${select}
              FROM (SELECT s.manifest_id, s.shipped_date, s.manifest_tracking_number FROM manifest_line_sets s
                    WHERE ${range.sql} ORDER BY s.shipped_date DESC, s.manifest_tracking_number DESC
                    LIMIT $${at + 1} OFFSET $${at + 2}) s
-             JOIN manifests t ON t.id = s.manifest_id
-             ${lines ? 'LEFT JOIN manifest_waste_lines_json w ON w.manifest_id = t.id' : ''}
+             JOIN manifests t ON t.id = s.manifest_id ${withLines}
              ORDER BY s.shipped_date DESC, s.manifest_tracking_number DESC`,
             [...range.params, query.pageSize, query.page * query.pageSize],
             signal,
@@ -137,31 +159,16 @@ export function pgManifestReads(sql: Sql, cache: VersionedCache): ManifestReads 
         byDefaultOrder && offset <= RECEIVED_WINDOW_MAX_OFFSET
           ? await receivedWindowOf(query.filterFields, query.searchKey, signal)
           : undefined;
-      const pageWhere = window ?? where;
-      const at = pageWhere.params.length;
-      const select = `SELECT ${columns.join(', ')}, t.id${lines ? ', octet_length(w.json)' : ''}`;
-      const withLines = lines ? 'LEFT JOIN manifest_waste_lines_json w ON w.manifest_id = t.id' : '';
-      const read = async (): Promise<unknown[][]> => {
-        if (!Bookmarks.applies(where.unfiltered, offset)) {
-          return values(
-            sql,
-            `${select} FROM manifests t ${withLines}
-             ${pageWhere.sql} ${orderBy(query.sort, MANIFEST_QUERY.key)} LIMIT $${at + 1} OFFSET $${at + 2}`,
-            [...pageWhere.params, query.pageSize, offset],
-            signal,
-          );
-        }
-        const keys = await bookmarks.page(query.sort, offset, query.pageSize);
-        if (!keys) return [];
-        return values(
-          sql,
-          `${select} FROM (${keys.sql}) p
-           JOIN manifests t ON t.${MANIFEST_QUERY.key} = p.${MANIFEST_QUERY.key} ${withLines}
-           ${orderBy(query.sort, MANIFEST_QUERY.key)}`,
-          keys.params,
-          signal,
-        );
-      };
+      const read = () =>
+        bookmarks.read({
+          select,
+          joins: withLines,
+          where: window ?? where,
+          sort: query.sort,
+          offset,
+          pageSize: query.pageSize,
+          run: (text, params) => values(sql, text, params, signal),
+        });
       const [totalElements, page] = await Promise.all([
         countOf(sql, cache, 'manifests', where, signal),
         read(),

@@ -32,12 +32,15 @@ export interface PgWhere {
   params: Param[];
   /** True when nothing restricts the rows: the whole table. */
   unfiltered: boolean;
+  /** True when a search key restricts them. */
+  searched?: boolean;
 }
 
 /** Collects clauses and numbers their parameters in the order they are bound. */
 class PgWhereBuilder {
   private readonly clauses: string[] = [];
   readonly params: Param[] = [];
+  searched = false;
 
   /** `$n` for a new parameter. */
   bind(value: Param): string {
@@ -58,6 +61,7 @@ class PgWhereBuilder {
       sql: this.clauses.length === 0 ? '' : `WHERE ${this.clauses.join(' AND ')}`,
       params: this.params,
       unfiltered: this.clauses.length === 0,
+      searched: this.searched,
     };
   }
 }
@@ -71,6 +75,7 @@ export function containsPattern(text: string): string {
 function addSearch(builder: PgWhereBuilder, searchKey: string): void {
   if (searchKey === '') return;
   builder.add(`t.search_text LIKE ${builder.bind(containsPattern(foldCase(searchKey)))}`);
+  builder.searched = true;
 }
 
 const BOUND_OPERATORS = { from: '>=', to: '<=' } as const;
@@ -155,3 +160,15 @@ export function memberIdsSql(name: GeneratorMember): string {
   const { table, column } = GENERATOR_FACT_TABLES[member.fact];
   return `SELECT ${column}, array_agg(generator_id) FROM ${table} GROUP BY 1`;
 }
+
+/** Days between a manifest `t`'s shipment and its receipt. */
+export const RECEIPT_LAG_DAYS = 't.received_date::date - t.shipped_date::date';
+
+/** The manifests the receipt lag is taken over: those with both dates. */
+export const RECEIPT_LAG_ROWS = "t.received_date <> '' AND t.shipped_date <> ''";
+
+/**
+ * The fewest and most days between shipment and receipt (db/tallies.ts `LAG_SELECT`) over the manifests
+ * `t` read, as two float8 (null for none): what bounds a received-date page's window of shipped dates.
+ */
+export const RECEIPT_LAG_SELECT = `min(${RECEIPT_LAG_DAYS})::float8, max(${RECEIPT_LAG_DAYS})::float8`;

@@ -89,6 +89,14 @@ describe('the commands on PostgreSQL', () => {
         SELECT (SELECT count(*) FROM manifests)::int AS manifests, (SELECT count(*) FROM waste_lines)::int AS lines`;
       expect(counts?.manifests).toBe(200);
       expect(counts?.lines).toBeGreaterThan(200);
+      // A waste-line filter probes each manifest's line sets by (manifest, member, code): the index the
+      // build makes for it, and no narrower one on the manifest alone beside it.
+      const lineSetIndexes = await sql<{ definition: string }[]>`
+        SELECT indexdef AS definition FROM pg_indexes WHERE tablename = 'manifest_line_sets' ORDER BY indexname`;
+      const manifestLed = lineSetIndexes
+        .map((index) => /\((.+)\)$/.exec(index.definition)?.[1])
+        .filter((columns) => columns?.startsWith('manifest_id'));
+      expect(manifestLed).toEqual(['manifest_id, member, code']);
     } finally {
       await sql.end();
     }

@@ -18,7 +18,12 @@ import {
   MANIFEST_FACT_SETS,
 } from '../../db/fact-storage.ts';
 import { WASTE_LINE_COLUMNS, wasteLine } from '../../db/waste-lines-json.ts';
-import { totalsSelect } from '../../postgres/pg-query.ts';
+import {
+  RECEIPT_LAG_DAYS,
+  RECEIPT_LAG_ROWS,
+  RECEIPT_LAG_SELECT,
+  totalsSelect,
+} from '../../postgres/pg-query.ts';
 import type { Touched } from '../writers/writers.ts';
 
 const IDS = 'ANY($1::int[])';
@@ -51,6 +56,19 @@ FROM (SELECT x.id, coalesce((SELECT t.epa_id FROM manifest_transporters t
       FROM manifests x WHERE x.id = ${IDS}) a
 WHERE w.manifest_id = a.id AND w.transporter IS DISTINCT FROM a.transporter`,
 ];
+
+/**
+ * Widens the stored receipt lag to take in the batch's manifests (db/tallies.ts `widenLag`, as SQLite's
+ * importer does per batch), so that a server reading it (pg-manifest-reads.ts) bounds a received-date page
+ * by it while the import runs. A bound: an import only widens it, and `computeTallies` makes it exact at the
+ * end. A database without the tally (one never imported into) is left without it: the server reads the
+ * lag from the rows then.
+ */
+const WIDEN_LAG_SQL = `UPDATE data_tallies d
+SET value = CASE d.name WHEN 'lag_min_days' THEN least(d.value, b.low) ELSE greatest(d.value, b.high) END
+FROM (SELECT min(${RECEIPT_LAG_DAYS}) AS low, max(${RECEIPT_LAG_DAYS}) AS high
+      FROM manifests t WHERE t.id = ${IDS} AND ${RECEIPT_LAG_ROWS}) b
+WHERE (d.name = 'lag_min_days' AND b.low < d.value) OR (d.name = 'lag_max_days' AND b.high > d.value)`;
 
 const LINE_SETS_SQL = [
   `DELETE FROM manifest_line_sets WHERE manifest_id = ${IDS}`,
@@ -143,6 +161,7 @@ export async function afterBatch(sql: TransactionSql, touched: Touched): Promise
   const manifests = [...touched.manifests];
   if (manifests.length > 0) {
     await each(sql, MANIFEST_AGGREGATES_SQL, manifests);
+    await sql.unsafe(WIDEN_LAG_SQL, [manifests]);
     await wasteLinesJson(sql, manifests);
     const values = await setValues(sql, manifests);
     await each(sql, LINE_SETS_SQL, manifests);
@@ -233,10 +252,7 @@ export async function computeTallies(sql: TransactionSql): Promise<void> {
     entries.forEach(([name], index) => rows.push([`${table}.${name}`, Number(values[index + 1] ?? 0)]));
   }
   const [lag = []] = (await sql
-    .unsafe(
-      `SELECT min(received_date::date - shipped_date::date)::float8, max(received_date::date - shipped_date::date)::float8
-       FROM manifests WHERE received_date <> '' AND shipped_date <> ''`,
-    )
+    .unsafe(`SELECT ${RECEIPT_LAG_SELECT} FROM manifests t WHERE ${RECEIPT_LAG_ROWS}`)
     .values()) as unknown as (number | null)[][];
   rows.push(['lag_min_days', lag[0] ?? 0], ['lag_max_days', lag[1] ?? 0]);
   await sql`DELETE FROM data_tallies`;

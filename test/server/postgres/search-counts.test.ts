@@ -1,0 +1,45 @@
+/**
+ * A server process keeps the counts of the latest searches (pg-cache.ts `recent`) for the data version
+ * they were read at: a commit that changes which rows match is in the next count.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildDemoDatabase } from '../../../server/src/data/demo/build-demo.ts';
+import { VersionedCache } from '../../../server/src/postgres/pg-cache.ts';
+import { manifestWhere } from '../../../server/src/postgres/pg-query.ts';
+import { countOf } from '../../../server/src/postgres/pg-reads.ts';
+import { connect } from '../../../server/src/postgres/pg-store.ts';
+import { createTestDatabase, type TestDatabase } from '../../helpers/postgres-database.ts';
+
+let dir = '';
+let database: TestDatabase;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'tracker-search-counts-'));
+  await buildDemoDatabase(join(dir, 'demo.db'), { manifests: 200, seed: 3 });
+  database = await createTestDatabase(join(dir, 'demo.db'));
+});
+
+afterAll(async () => {
+  await database?.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it('counts a search again once a commit has changed the rows it matches', async () => {
+  const sql = await connect(database.url, { max: 2 });
+  try {
+    const cache = new VersionedCache(sql);
+    const search = manifestWhere({}, 'Zyxwv');
+    expect(await countOf(sql, cache, 'manifests', search)).toBe(0);
+    // Another process's commit: the row now matches, and the data version has moved with it.
+    await sql`UPDATE manifests SET generator_name = 'Zyxwv Plating' WHERE id = (SELECT min(id) FROM manifests)`;
+    expect(await countOf(sql, cache, 'manifests', search)).toBe(1);
+    // The same search with other filters is its own count.
+    const narrowed = manifestWhere({ generator_names: ['Nobody'] }, 'Zyxwv');
+    expect(await countOf(sql, cache, 'manifests', narrowed)).toBe(0);
+  } finally {
+    await sql.end();
+  }
+});
