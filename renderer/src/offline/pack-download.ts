@@ -324,7 +324,8 @@ export async function runDownload(
 
 /**
  * Marks a pack complete; a refresh takes the place of the pack it renews in the same transaction, noting
- * what it brought against it (pack-changes.ts), read before the old copy goes.
+ * what it brought against it (pack-changes.ts), read before the old copy goes. It keeps the old copy's
+ * creation time, which orders the Offline data screen's list: a refreshed pack stays where the user left it.
  */
 async function completePack(db: OfflineDatabase, packId: string): Promise<void> {
   const pack = await db.packs.get(packId);
@@ -337,6 +338,7 @@ async function completePack(db: OfflineDatabase, packId: string): Promise<void> 
       status: 'complete',
       refreshedAt: Date.now(),
       replaces: undefined,
+      ...(previous ? { createdAt: previous.createdAt } : {}),
       ...(changes ? { changes } : {}),
     });
   });

@@ -233,6 +233,18 @@ describe('an offline pack download', () => {
     expect((await listPacks(db)).map((pack) => pack.id)).toEqual([fresh.id]);
   });
 
+  it('a refreshed pack keeps its place among the others', async () => {
+    installTracker(DATA);
+    const first = await createPack(db, MANIFESTS, describeQuery(MANIFESTS));
+    await runDownload(db, first.id, new AbortController().signal);
+    const query: PackQuery = { ...MANIFESTS, searchKey: 'acme' };
+    const second = await createPack(db, query, describeQuery(query));
+    await runDownload(db, second.id, new AbortController().signal);
+    const fresh = await createPack(db, MANIFESTS, first.title, first.id);
+    expect(await runDownload(db, fresh.id, new AbortController().signal)).toEqual({ outcome: 'complete' });
+    expect((await listPacks(db)).map((pack) => pack.id)).toEqual([fresh.id, second.id]);
+  });
+
   it('a deleted pack leaves no rows and no progress behind', async () => {
     installTracker(DATA);
     const pack = await createPack(db, MANIFESTS, describeQuery(MANIFESTS));
