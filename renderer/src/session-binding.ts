@@ -1,7 +1,8 @@
 /**
  * Ties the saved data to the session: the database of the signed-in server and user is opened as soon as
- * main says who is signed in (before any view asks for data), kept while a session has only expired, and
- * closed, with its downloads stopped, when the user signs out or another signs in; the UI state kept per
+ * main says who is signed in (before any view asks for data), kept while a session has only expired, and,
+ * when the user signs out or another signs in, let go of at once and closed once its downloads have
+ * stopped and recorded that they were set aside; the UI state kept per
  * user (filters, sort, columns, place: ../state/user-storage.ts) follows the same way, and after a sign-out
  * the exports panel shows only the next user's exports. Downloads cut short
  * resume when their user's data opens and whenever the app comes back online. The connectivity's probe
@@ -29,13 +30,13 @@ export function followSessionForOffline(): () => void {
     if (key === last) return;
     const afterSignOut = last === 'null';
     last = key;
-    void stopAllDownloads();
+    const stopping = stopAllDownloads();
     // After a sign-out the one who left read why their export stopped; whoever signs in next never sees
     // it. Over an expired session, the one at the keyboard signed in as someone else and reads why.
     const owner = sessionOwner();
     if (owner && afterSignOut) useExports.getState().signedIn(owner);
     setStateOwner(next);
-    activateOfflineStore(next);
+    activateOfflineStore(next, { closeAfter: stopping });
     void resumeInterrupted();
   };
   setStateOwner(who());

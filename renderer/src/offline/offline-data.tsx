@@ -13,7 +13,7 @@
  * (others-recorded.ts): estimates, labelled so, that add up to the total shown beside them when the
  * signed-in user is the only one with data here.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSession } from '../data/session.ts';
 import { formatCount, formatTimestamp } from '../base/format.ts';
 import { isOffline, useConnectivity } from '../data/connectivity.ts';
@@ -61,6 +61,52 @@ async function readListing(): Promise<Listing | null> {
     if (activeDatabase() !== db) return null;
     throw error;
   }
+}
+
+/**
+ * The listing, read again whenever the packs change or a download's progress moves. One read at a time: a
+ * change while one is under way asks for one more when it ends. A download stores a page every few tens of
+ * milliseconds, faster than the listing is read, and a read dropped at every page showed counts that stood
+ * still beside the moving progress until the download paused. A read of a database that is no longer the
+ * signed-in user's is not shown.
+ */
+function useListing(version: number, progress: number): { listing: Listing | null; failure?: string } {
+  const [shown, setShown] = useState<{ listing: Listing | null; failure?: string }>({ listing: null });
+  const reader = useRef({ reading: false, again: false, mounted: true });
+  useEffect(() => {
+    const own = reader.current;
+    own.mounted = true;
+    return () => {
+      own.mounted = false;
+    };
+  }, []);
+  useEffect(() => {
+    const own = reader.current;
+    const read = () => {
+      own.reading = true;
+      own.again = false;
+      const db = activeDatabase();
+      void readListing()
+        .then(
+          (listing) => ({ listing }),
+          (error: unknown) => ({ failure: error instanceof Error ? error.message : String(error) }),
+        )
+        .then((result) => {
+          own.reading = false;
+          if (!own.mounted) return;
+          const current = activeDatabase() === db;
+          if (current) {
+            setShown((before) =>
+              'listing' in result ? result : { listing: before.listing, failure: result.failure },
+            );
+          }
+          if (own.again || !current) read();
+        });
+    };
+    if (own.reading) own.again = true;
+    else read();
+  }, [version, progress]);
+  return shown;
 }
 
 /** Recorded sizes as shares of the storage used, when the browser says how much that is. */
@@ -113,25 +159,8 @@ export function OfflineData() {
   const progress = useDownloads((state) =>
     Object.values(state.live).reduce((sum, live) => sum + live.done, 0),
   );
-  const [listing, setListing] = useState<Listing | null>(null);
-  const [failure, setFailure] = useState<string>();
+  const { listing, failure } = useListing(version, progress);
   const now = useNow();
-  useEffect(() => {
-    let current = true;
-    readListing().then(
-      (read) => {
-        if (!current) return;
-        setListing(read);
-        setFailure(undefined);
-      },
-      (error: unknown) => {
-        if (current) setFailure(error instanceof Error ? error.message : String(error));
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [version, progress]);
 
   const unread = failure && <p role="alert">What this computer keeps could not be read: {failure}</p>;
   if (!listing && unread) {

@@ -217,19 +217,31 @@ function hookOver(db: OfflineDatabase, cache: PageCache): CacheHook {
   };
 }
 
+export interface OfflineStoreOptions extends PageCacheOptions {
+  /**
+   * The previous user's downloads stopping: their database closes once they have, so each can still record
+   * that it was set aside (and resumes when its user is back). Nothing else reads it meanwhile.
+   */
+  closeAfter?: Promise<unknown>;
+}
+
 /**
  * Opens the saved data of this server and user (or of nobody: `null`), and asks the browser to keep it
  * (persistent storage: it is not cleared under storage pressure without asking the user).
  */
 export function activateOfflineStore(
   who: { baseUrl: string; username: string } | null,
-  options: PageCacheOptions = {},
+  { closeAfter, ...options }: OfflineStoreOptions = {},
 ): void {
   const name = who ? databaseName(who.baseUrl, who.username) : null;
   if (name === useOfflineStore.getState().name) return;
   for (const packId of [...opened.keys()]) closePack(packId);
   current?.stop();
-  current?.db.close();
+  const previous = current?.db;
+  if (previous && closeAfter) {
+    const close = () => previous.close();
+    void closeAfter.then(close, close);
+  } else previous?.close();
   current = null;
   setCacheHook(noCache);
   useOfflineStore.setState({ name, storageFull: false });

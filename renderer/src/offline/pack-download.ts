@@ -280,15 +280,25 @@ export async function runDownload(
     // nothing. A pack without them still answers exactly (its first open builds and stores them), so their
     // failing (storage full) does not keep a pack whose every row is stored from completing.
     onProgress({ part: 'indexes', done: 0, total: undefined });
-    await offlineEngine()
+    // Indexing and completing need no server, so a lost connection does not stop them; its caller does
+    // (paused, or its user signed out or another signed in): the worker then lets go of the pack rather
+    // than hold one user's rows for whoever is signed in now, and nothing completes. Resuming finds every
+    // part stored and indexes it again.
+    const stoppedByCaller = () => signal.aborted && !(signal.reason instanceof DownloadStop);
+    const engine = offlineEngine();
+    await engine
       ?.indexStored(packId, db.name)
-      .then(() => heldByEngine(packId))
+      .then(() => {
+        if (stoppedByCaller()) engine.close(packId);
+        else heldByEngine(packId);
+      })
       .catch((error: unknown) => {
         console.warn(
           `The offline pack “${pack.title}” was stored without its indexes; its first open builds them.`,
           error,
         );
       });
+    if (stoppedByCaller()) signal.throwIfAborted();
     await completePack(db, packId);
     return { outcome: 'complete' };
   } catch (error) {
@@ -314,7 +324,8 @@ export async function runDownload(
 
 /**
  * Marks a pack complete; a refresh takes the place of the pack it renews in the same transaction, noting
- * what it brought against it (pack-changes.ts), read before the old copy goes.
+ * what it brought against it (pack-changes.ts), read before the old copy goes. It keeps the old copy's
+ * creation time, which orders the Offline data screen's list: a refreshed pack stays where the user left it.
  */
 async function completePack(db: OfflineDatabase, packId: string): Promise<void> {
   const pack = await db.packs.get(packId);
@@ -327,6 +338,7 @@ async function completePack(db: OfflineDatabase, packId: string): Promise<void> 
       status: 'complete',
       refreshedAt: Date.now(),
       replaces: undefined,
+      ...(previous ? { createdAt: previous.createdAt } : {}),
       ...(changes ? { changes } : {}),
     });
   });

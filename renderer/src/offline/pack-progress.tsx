@@ -1,7 +1,8 @@
 /**
  * A pack download's progress bar (rows done of total, rate, time left) with pause and resume, and, for the
  * refresh of a complete pack, cancel (which drops the new copy and keeps the old; a first download is
- * dropped with its pack's Delete).
+ * dropped with its pack's Delete). While the server keeps a request waiting (the app doubts it is reachable,
+ * and finds out within seconds) the line says so instead of a rate and a time left that no longer hold.
  */
 import { formatCount } from '../base/format.ts';
 import type { PackRecord } from './database.ts';
@@ -18,13 +19,17 @@ import {
 import { formatDuration } from './relative-time.ts';
 
 const PART_WORDS = { rows: 'rows', generators: 'generators', details: 'generator profiles' } as const;
+/** What the rate counts in each part, short enough for the line. */
+const RATE_WORDS = { rows: 'rows', generators: 'generators', details: 'profiles' } as const;
 
-function describe(live: LiveDownload | undefined, pack: PackRecord): string {
+function describe(live: LiveDownload | undefined, pack: PackRecord, waiting: boolean): string {
   if (!live) return `${formatCount(pack.rowsDone)} of ${formatCount(pack.total)} rows stored`;
   if (live.part === 'indexes') return 'Every row stored · preparing offline search';
   const total = live.total === undefined ? '…' : formatCount(live.total);
   const words = [`${formatCount(live.done)} / ${total} ${PART_WORDS[live.part]}`];
-  if (live.running && live.rate) words.push(`${formatCount(Math.round(live.rate))} rows/s`);
+  if (live.running && waiting) return [...words, 'waiting for the server to answer'].join(' · ');
+  if (live.running && live.rate)
+    words.push(`${formatCount(Math.round(live.rate))} ${RATE_WORDS[live.part]}/s`);
   const left = live.running ? secondsLeft(live) : undefined;
   if (left !== undefined) words.push(`${formatDuration(left)} left`);
   return words.join(' · ');
@@ -40,6 +45,9 @@ export function PackProgress({ pack, cancel }: { pack: PackRecord; cancel?: stri
   // Read again whenever the app goes on or offline, for Resume's state.
   const offline = useConnectivity(isOffline);
   const refused = offline ? cannotDownload() : undefined;
+  // A request has waited past the short wait: the count stands still until the server answers or the app
+  // finds it out of reach (then the download stops and says why).
+  const waiting = useConnectivity((state) => state.reach === 'doubtful');
   const isRunning = live?.running ?? false;
   // Cut short by a lost connection or by closing the app: it resumes by itself unless paused.
   const resumesItself = !isRunning && (pack.status === 'interrupted' || pack.status === 'downloading');
@@ -58,7 +66,7 @@ export function PackProgress({ pack, cancel }: { pack: PackRecord; cancel?: stri
           value={max > 0 ? Math.min(value, max) : 0}
         />
       )}
-      <span>{describe(live, pack)}</span>
+      <span>{describe(live, pack, waiting)}</span>
       {!isRunning && stopped && <span role="alert">{stopped}</span>}
       {(isRunning || resumesItself) && (
         <button type="button" onClick={() => void pauseDownload(pack.id)}>

@@ -124,6 +124,30 @@ describe('the Offline data screen', () => {
     act(() => useDownloads.setState({ live: {} }));
   });
 
+  it('keeps its counts moving while a download stores pages faster than the listing is read', async () => {
+    // Each listing waits a while for the browser's estimate; a page is stored four times as often.
+    const estimate = vi.fn(
+      () =>
+        new Promise<StorageEstimate>((resolve) => {
+          setTimeout(() => resolve({ usage: USAGE, quota: 10 * USAGE }), 20);
+        }),
+    );
+    vi.stubGlobal('navigator', { ...navigator, storage: { estimate } });
+    render(<OfflineData />);
+    const row = await screen.findByRole('row', { name: 'All manifests' });
+    const db = activeDatabase()!;
+    const pack = (await db.packs.toArray())[0]!;
+    await db.packs.update(pack.id, { rowsDone: 77 });
+    for (let done = 1; done <= 40; done += 1) {
+      const live = { part: 'rows', done, total: 120, rate: undefined, running: true } as const;
+      act(() => useDownloads.setState({ live: { [pack.id]: live } }));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    // Read while the pages kept coming, not only once they stop.
+    expect(within(row).getAllByRole('cell')[0]!.textContent).toBe('77');
+    act(() => useDownloads.setState({ live: {} }));
+  });
+
   it('says so when what this computer keeps cannot be read, instead of waiting for ever', async () => {
     vi.spyOn(activePageCache()!, 'count').mockRejectedValue(new Error('The disk is not readable.'));
     render(<OfflineData />);

@@ -9,9 +9,9 @@ import {
   type OfflineDatabase,
 } from '../../../renderer/src/offline/database.ts';
 import { openPack } from '../../../renderer/src/offline/engine/open-pack.ts';
-import type { PackQuery } from '../../../renderer/src/offline/engine-seam.ts';
+import { offlineEngine, type PackQuery } from '../../../renderer/src/offline/engine-seam.ts';
 import { SET_ASIDE, createPack, runDownload } from '../../../renderer/src/offline/pack-download.ts';
-import { STOPPED } from '../../../renderer/src/offline/pack-pages.ts';
+import { DownloadStop, STOPPED } from '../../../renderer/src/offline/pack-pages.ts';
 import { deletePack, describeQuery, listPacks, loadPackRows } from '../../../renderer/src/offline/packs.ts';
 import { readStoredPack } from '../../../renderer/src/offline/stored-pack.ts';
 import { installEngine } from './engine.ts';
@@ -120,6 +120,43 @@ describe('an offline pack download', () => {
     expect((await db.packs.get(pack.id))!.status).toBe('interrupted');
   });
 
+  it('set aside while the engine indexes it, it does not complete and the engine lets go of its rows', async () => {
+    installTracker(DATA);
+    const uninstall = installEngine();
+    try {
+      const engine = offlineEngine()!;
+      const close = vi.spyOn(engine, 'close');
+      const pack = await createPack(db, MANIFESTS, describeQuery(MANIFESTS));
+      const aside = new AbortController();
+      const end = runDownload(db, pack.id, aside.signal, (state) => {
+        if (state.part === 'indexes') aside.abort(SET_ASIDE);
+      });
+      expect(await end).toEqual({ outcome: 'paused' });
+      expect((await db.packs.get(pack.id))!.status).toBe('interrupted');
+      expect(close).toHaveBeenCalledWith(pack.id);
+      // Its user back, it resumes with every part stored and completes.
+      expect(await runDownload(db, pack.id, new AbortController().signal)).toEqual({ outcome: 'complete' });
+    } finally {
+      uninstall();
+    }
+  });
+
+  it('completes when the connection is lost while the engine indexes it: that needs no server', async () => {
+    installTracker(DATA);
+    const uninstall = installEngine();
+    try {
+      const pack = await createPack(db, MANIFESTS, describeQuery(MANIFESTS));
+      const offline = new AbortController();
+      const end = runDownload(db, pack.id, offline.signal, (state) => {
+        if (state.part === 'indexes') offline.abort(new DownloadStop(STOPPED.connection, { passes: true }));
+      });
+      expect(await end).toEqual({ outcome: 'complete' });
+      expect((await db.packs.get(pack.id))!.status).toBe('complete');
+    } finally {
+      uninstall();
+    }
+  });
+
   it('fetches details 200 to an IPC reply, and a generators pack keeps each generator’s own totals', async () => {
     const { tracker } = installTracker(DATA);
     const query: PackQuery = { list: 'generators', filterFields: {}, searchKey: '' };
@@ -194,6 +231,18 @@ describe('an offline pack download', () => {
     expect(await db.packs.get(old.id)).toBeUndefined();
     expect(await packChunks(db, old.id).count()).toBe(0);
     expect((await listPacks(db)).map((pack) => pack.id)).toEqual([fresh.id]);
+  });
+
+  it('a refreshed pack keeps its place among the others', async () => {
+    installTracker(DATA);
+    const first = await createPack(db, MANIFESTS, describeQuery(MANIFESTS));
+    await runDownload(db, first.id, new AbortController().signal);
+    const query: PackQuery = { ...MANIFESTS, searchKey: 'acme' };
+    const second = await createPack(db, query, describeQuery(query));
+    await runDownload(db, second.id, new AbortController().signal);
+    const fresh = await createPack(db, MANIFESTS, first.title, first.id);
+    expect(await runDownload(db, fresh.id, new AbortController().signal)).toEqual({ outcome: 'complete' });
+    expect((await listPacks(db)).map((pack) => pack.id)).toEqual([fresh.id, second.id]);
   });
 
   it('a deleted pack leaves no rows and no progress behind', async () => {

@@ -3,7 +3,7 @@
  * Pause and Resume it offers (never both), with why it stopped: table-driven over the live states the
  * download store holds.
  */
-import { cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useConnectivity } from '../../../renderer/src/data/connectivity.ts';
 import type { PackRecord, PackStatus } from '../../../renderer/src/offline/database.ts';
@@ -53,6 +53,18 @@ describe('a pack download’s progress line', () => {
       2_000,
     ],
     [
+      'storing generator profiles at a measured rate',
+      running({ part: 'details', done: 2_000, total: 10_000, rate: 400 }),
+      '2,000 / 10,000 generator profiles · 400 profiles/s · 20 s left',
+      2_000,
+    ],
+    [
+      'storing the generators its manifests name',
+      running({ part: 'generators', done: 1_200, total: 2_800, rate: 800 }),
+      '1,200 / 2,800 generators · 800 generators/s · 2 s left',
+      1_200,
+    ],
+    [
       'indexing the stored pack',
       running({ part: 'indexes', done: 0, total: undefined, rate: undefined }),
       'Every row stored · preparing offline search',
@@ -65,6 +77,20 @@ describe('a pack download’s progress line', () => {
     const bar = screen.getByRole('progressbar', { name: 'Download of All manifests' });
     // A bar without a value is indeterminate: it moves without claiming a count.
     expect(bar.hasAttribute('value') ? Number(bar.getAttribute('value')) : undefined).toBe(barValue);
+  });
+
+  it('says it waits for the server, not a rate and a time left, while a request hangs', () => {
+    useDownloads.setState({
+      live: { [PACK.id]: running({ part: 'rows', done: 52_000, total: 100_000, rate: 6_400 }) },
+    });
+    useConnectivity.setState({ reach: 'doubtful' });
+    render(<PackProgress pack={PACK} />);
+    expect(screen.getByText('52,000 / 100,000 rows · waiting for the server to answer')).toBeTruthy();
+    expect(screen.getAllByRole('button').map((button) => button.textContent)).toEqual(['Pause']);
+    act(() => {
+      useConnectivity.setState({ reach: 'online' });
+    });
+    expect(screen.getByText('52,000 / 100,000 rows · 6,400 rows/s · 8 s left')).toBeTruthy();
   });
 });
 
