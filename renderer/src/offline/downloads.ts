@@ -323,6 +323,13 @@ export async function interruptDownloads(cause: keyof typeof WENT_OFFLINE): Prom
  * its user signs in again.
  */
 export async function stopAllDownloads(): Promise<void> {
+  // Every download followed now is the leaving user's. Whoever signs in next may start their own before
+  // these have stopped (a pack being indexed stops only after), so only these entries go.
+  const leaving = new Set([
+    ...Object.keys(useDownloads.getState().live),
+    ...running.keys(),
+    ...retries.keys(),
+  ]);
   for (const packId of [...retries.keys()]) cancelRetry(packId);
   await Promise.all(
     [...running.values()].map((run) => {
@@ -330,5 +337,7 @@ export async function stopAllDownloads(): Promise<void> {
       return run.done;
     }),
   );
-  useDownloads.setState({ live: {} });
+  useDownloads.setState((state) => ({
+    live: Object.fromEntries(Object.entries(state.live).filter(([packId]) => !leaving.has(packId))),
+  }));
 }
