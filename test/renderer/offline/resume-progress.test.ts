@@ -1,0 +1,69 @@
+/**
+ * A download that resumes shows, from its first frame, the part it carries on with and that part's count so
+ * far: never "0 / … rows" of a part it no longer needs, nor the count of a part already stored.
+ */
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useConnectivity } from '../../../renderer/src/data/connectivity.ts';
+import { sessionChanged } from '../../../renderer/src/data/session.ts';
+import {
+  startDownload,
+  stopAllDownloads,
+  useDownloads,
+  type LiveDownload,
+} from '../../../renderer/src/offline/downloads.ts';
+import type { PackQuery } from '../../../renderer/src/offline/engine-seam.ts';
+import { activateOfflineStore, activeDatabase } from '../../../renderer/src/offline/offline-store.ts';
+import { createPack } from '../../../renderer/src/offline/pack-download.ts';
+import { STOPPED } from '../../../renderer/src/offline/pack-pages.ts';
+import { dataset, installTracker } from './fake-tracker.ts';
+
+const SERVER = 'http://127.0.0.1:4010';
+const ALL: PackQuery = { list: 'manifests', filterFields: {}, searchKey: '' };
+/** Three pages of manifests, three batches of generators and three of their profiles. */
+const DATA = dataset(1_200, 450);
+/** Answers every page of rows and generators and the first batch of profiles, then none. */
+const ANSWERED_BEFORE_THE_LOSS = 3 + 3 + 1;
+
+beforeEach(() => {
+  useConnectivity.setState({ workOffline: false, browserOffline: false, reach: 'online' });
+  const who = { signedIn: true, username: 'inspector', baseUrl: SERVER } as const;
+  sessionChanged(who, 'signed-in');
+  activateOfflineStore(who);
+});
+afterEach(async () => {
+  await stopAllDownloads();
+  activateOfflineStore(null);
+  vi.unstubAllGlobals();
+});
+
+describe('a download that resumes in its generator profiles', () => {
+  it.each([
+    ['after the app restarted', true],
+    ['after a lost connection, its last progress still on screen', false],
+  ])('%s shows that part from its first frame', async (_when, restarted) => {
+    const { state } = installTracker(DATA);
+    const db = activeDatabase()!;
+    const pack = await createPack(db, ALL, 'All manifests');
+    state.failAfter = ANSWERED_BEFORE_THE_LOSS;
+    expect(await startDownload(pack.id)).toMatchObject({ outcome: 'stopped', reason: STOPPED.connection });
+    const details = (await db.progress.get(pack.id))!.parts.details!;
+    expect(details.rows).toBeGreaterThan(0);
+    if (restarted) useDownloads.setState({ live: {} });
+
+    state.failAfter = Infinity;
+    useConnectivity.setState({ reach: 'online' });
+    const frames: LiveDownload[] = [];
+    const unsubscribe = useDownloads.subscribe((downloads, before) => {
+      const live = downloads.live[pack.id];
+      if (live?.running && live !== before.live[pack.id]) frames.push(live);
+    });
+    try {
+      expect(await startDownload(pack.id)).toEqual({ outcome: 'complete' });
+    } finally {
+      unsubscribe();
+    }
+    expect(frames[0]).toMatchObject({ part: 'details', done: details.rows, total: details.total });
+    expect(frames.filter((frame) => frame.part !== 'details' && frame.part !== 'indexes')).toEqual([]);
+  });
+});
