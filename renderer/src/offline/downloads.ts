@@ -127,17 +127,20 @@ export function startDownload(
   const last = useDownloads.getState().live[packId];
   const stopped = retrying ? last?.stopped : undefined;
   const starting = { rate: undefined, running: true, ...(stopped ? { stopped } : {}) };
-  // Its last progress is where it carries on; without one (the app started since), the line shows the
-  // stored count until the stored progress says which part it resumes.
+  // Its last progress is where it carries on (it knows a part's total before the part stores a page);
+  // without one (the app started since), the line shows the stored count until the stored progress says
+  // which part it resumes.
   const from = created ? FIRST_PAGE : last;
   if (from) setLive(packId, { part: from.part, done: from.done, total: from.total, ...starting });
   packsChanged();
   let replaces: string | undefined;
-  const run = Promise.all([db.packs.get(packId), resumePoint(db, packId)]).then(([pack, point]) => {
-    replaces = pack?.replaces;
-    if (!controller.signal.aborted) setLive(packId, { ...point, ...starting });
-    return runDownload(db, packId, controller.signal, onProgress);
-  });
+  const run = Promise.all([db.packs.get(packId), from ? undefined : resumePoint(db, packId)]).then(
+    ([pack, point]) => {
+      replaces = pack?.replaces;
+      if (point && !controller.signal.aborted) setLive(packId, { ...point, ...starting });
+      return runDownload(db, packId, controller.signal, onProgress);
+    },
+  );
   const done = run.then((end) => {
     running.delete(packId);
     const last = useDownloads.getState().live[packId];

@@ -22,8 +22,10 @@ const SERVER = 'http://127.0.0.1:4010';
 const ALL: PackQuery = { list: 'manifests', filterFields: {}, searchKey: '' };
 /** Three pages of manifests, three batches of generators and three of their profiles. */
 const DATA = dataset(1_200, 450);
+/** Answers every page of rows, then none: the download stops before its generators' first page. */
+const BEFORE_THE_GENERATORS = 3;
 /** Answers every page of rows and generators and the first batch of profiles, then none. */
-const ANSWERED_BEFORE_THE_LOSS = 3 + 3 + 1;
+const INTO_THE_PROFILES = 3 + 3 + 1;
 
 beforeEach(() => {
   useConnectivity.setState({ workOffline: false, browserOffline: false, reach: 'online' });
@@ -37,18 +39,25 @@ afterEach(async () => {
   vi.unstubAllGlobals();
 });
 
-describe('a download that resumes in its generator profiles', () => {
-  it.each([
-    ['after the app restarted', true],
-    ['after a lost connection, its last progress still on screen', false],
-  ])('%s shows that part from its first frame', async (_when, restarted) => {
+describe('a download that resumes', () => {
+  it.each<[string, number, boolean, 'generators' | 'details']>([
+    ['in its generator profiles, after the app restarted', INTO_THE_PROFILES, true, 'details'],
+    ['in its generator profiles, its last progress still on screen', INTO_THE_PROFILES, false, 'details'],
+    ['at its generators, its last progress still on screen', BEFORE_THE_GENERATORS, false, 'generators'],
+  ])('%s shows that part from its first frame', async (_when, answered, restarted, part) => {
     const { state } = installTracker(DATA);
     const db = activeDatabase()!;
     const pack = await createPack(db, ALL, 'All manifests');
-    state.failAfter = ANSWERED_BEFORE_THE_LOSS;
+    state.failAfter = answered;
     expect(await startDownload(pack.id)).toMatchObject({ outcome: 'stopped', reason: STOPPED.connection });
-    const details = (await db.progress.get(pack.id))!.parts.details!;
-    expect(details.rows).toBeGreaterThan(0);
+    const stored = (await db.progress.get(pack.id))!.parts[part];
+    const last = useDownloads.getState().live[pack.id]!;
+    // Where it stands: its last progress, or, after a restart, what is stored.
+    const expected = restarted
+      ? { part, done: stored!.rows, total: stored!.total }
+      : { part: last.part, done: last.done, total: last.total };
+    expect(expected.part).toBe(part);
+    expect(expected.total).toBeGreaterThan(0);
     if (restarted) useDownloads.setState({ live: {} });
 
     state.failAfter = Infinity;
@@ -63,7 +72,11 @@ describe('a download that resumes in its generator profiles', () => {
     } finally {
       unsubscribe();
     }
-    expect(frames[0]).toMatchObject({ part: 'details', done: details.rows, total: details.total });
-    expect(frames.filter((frame) => frame.part !== 'details' && frame.part !== 'indexes')).toEqual([]);
+    expect(frames[0]).toMatchObject(expected);
+    // Its total, once known, stays on the line.
+    expect(frames.filter((frame) => frame.part === part && frame.total !== expected.total)).toEqual([]);
+    // Nothing of a part already stored whole shows on the way.
+    const stages = ['rows', 'generators', 'details', 'indexes'];
+    expect(frames.filter((frame) => stages.indexOf(frame.part) < stages.indexOf(part))).toEqual([]);
   });
 });
