@@ -215,10 +215,16 @@ export async function resumePoint(db: OfflineDatabase, packId: string): Promise<
   const [pack, progress] = await Promise.all([db.packs.get(packId), db.progress.get(packId)]);
   const parts: PackPart[] =
     pack?.list === 'manifests' ? ['rows', 'generators', 'details'] : ['rows', 'details'];
+  let before: PartProgress | undefined;
   for (const part of parts) {
     const entry = progress?.parts[part];
-    if (entry?.pages === undefined || entry.stored.length < entry.pages)
-      return { part, done: entry?.rows ?? 0, total: entry?.total };
+    if (entry?.pages === undefined || entry.stored.length < entry.pages) {
+      // The profiles are those of the generators stored whole before them, each once (pages of distinct
+      // keys); the generators a manifests pack names are known only by reading its rows.
+      const total = entry?.total ?? (part === 'details' ? before?.rows : undefined);
+      return { part, done: entry?.rows ?? 0, total };
+    }
+    before = entry;
   }
   return { part: 'indexes', done: 0, total: undefined };
 }
