@@ -176,7 +176,8 @@ export type GeneratorDetails = z.infer<typeof GeneratorDetails>;
 
 export const contract = {
   session: {
-    signIn: { input: SignInInput, output: result(SessionStatus) },
+    /** Cancellable: a server that hangs keeps the user waiting only until they cancel. */
+    signIn: { input: SignInInput, output: result(SessionStatus), cancellable: true },
     signOut: { input: NoInput, output: result(SessionStatus) },
     /**
      * Signs out and removes the user's data from this computer: main's export scratch files and undelivered

@@ -118,7 +118,8 @@ describe('session against the reference server', () => {
       event: 'session.changed',
       payload: { status: after, reason: 'signed-out' },
     });
-    expect(await rawCall(sample.baseUrl, token)).toBe(401);
+    // Signing out does not wait for the server: the revocation follows.
+    await expect.poll(() => rawCall(sample.baseUrl, token)).toBe(401);
     expect(await app.invoke('generators', 'aggregate', {})).toMatchObject({
       ok: false,
       error: { kind: 'unauthorized' },

@@ -72,6 +72,7 @@ describe('the sign-in screen', () => {
         remember: false,
         allowPlainHttp: true,
       },
+      { requestId: expect.stringMatching(/^sign-in-/) as string },
     ]);
   });
 

@@ -41,7 +41,7 @@ export type Handlers = { [G in Group]: { [M in MethodOf<G>]: Handler<G, M> } };
 
 export const handlers: Handlers = {
   session: {
-    signIn: (input, { session }) => session.signIn(input),
+    signIn: (input, { session, signal }) => session.signIn(input, signal),
     signOut: async (_input, { session, settings, removeUserFiles }) => {
       const removeData = settings.get().removeDataOnSignOut;
       const signedOut = await session.signOut({ removeData });

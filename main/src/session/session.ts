@@ -41,8 +41,16 @@ export interface Session {
    * someone signs in or out. Long work (an export) belongs to them.
    */
   owner(): { baseUrl: string; username: string } | undefined;
-  signIn(input: SignInInput): Promise<Result<SessionStatus>>;
-  /** `removeData`: the event tells the renderer to remove the user's saved data as well. */
+  /**
+   * `signal` is the caller's: when it aborts (the user cancelled), the sign-in answers `cancelled` at once, and
+   * an answer that comes after signs nobody in (its token is revoked).
+   */
+  signIn(input: SignInInput, signal?: AbortSignal): Promise<Result<SessionStatus>>;
+  /**
+   * Ends the session here at once; the server's revocation of the token goes on without it (a server that
+   * hangs must not keep the user waiting), and a failure there is only logged.
+   * `removeData`: the event tells the renderer to remove the user's saved data as well.
+   */
   signOut(options?: { removeData?: boolean }): Promise<Result<SessionStatus>>;
   /** Picks up a remembered sign-in at start-up, if it is for the current server and not expired. */
   restore(): Promise<void>;
@@ -99,12 +107,20 @@ export function createSession(deps: SessionDeps): Session {
       .catch((error: unknown) => log(`The saved sign-in could not be deleted: ${String(error)}`));
   }
 
-  /** Revokes a token at its server; the user is signed out locally whatever the server says. */
-  async function revoke(session: ActiveSession): Promise<void> {
-    const result = await client.send(endpoints.logout(), { baseUrl: session.baseUrl, token: session.token });
-    if (!result.ok && result.error.kind !== 'unauthorized') {
-      log(`Signing out at ${session.baseUrl} did not reach the server: ${result.error.message}`);
-    }
+  /**
+   * Revokes a token at its server, in the background: the user is signed out locally whatever the server says
+   * and whenever it says it.
+   */
+  function revoke(session: Pick<ActiveSession, 'baseUrl' | 'token'>): void {
+    const revoked = client.send(endpoints.logout(), { baseUrl: session.baseUrl, token: session.token });
+    void revoked.then(
+      (result) => {
+        if (!result.ok && result.error.kind !== 'unauthorized') {
+          log(`Signing out at ${session.baseUrl} did not reach the server: ${result.error.message}`);
+        }
+      },
+      (error: unknown) => log(`Signing out at ${session.baseUrl} failed: ${String(error)}`),
+    );
   }
 
   async function expire(session: ActiveSession): Promise<void> {
@@ -128,11 +144,11 @@ export function createSession(deps: SessionDeps): Session {
         reason: 'signed-out',
         ...(removeData ? { removeData: true as const } : {}),
       });
-    if (current) await revoke(current);
+    if (current) revoke(current);
     return success(status());
   }
 
-  async function signIn(input: SignInInput): Promise<Result<SessionStatus>> {
+  async function signIn(input: SignInInput, signal?: AbortSignal): Promise<Result<SessionStatus>> {
     const baseUrl = input.baseUrl ?? settings.get().apiBaseUrl;
     // Checked before logging in, so refusing to remember does not leave an unused token on the server.
     if (input.remember && !tokens.canRemember()) {
@@ -147,15 +163,20 @@ export function createSession(deps: SessionDeps): Session {
       if (!kept.ok) return failure('bad-request', kept.message);
     }
     const login = endpoints.login({ username: input.username, password: input.password });
-    const answer = await client.send(login, { baseUrl });
+    const answer = await client.send(login, { baseUrl }, signal);
     if (!answer.ok) {
       if (answer.error.kind !== 'unauthorized') return answer;
       return failure('unauthorized', WRONG_CREDENTIALS, answer.error.status);
     }
+    // Cancelled as the answer came: the token is not wanted, and the server need not keep it.
+    if (signal?.aborted) {
+      revoke({ baseUrl, token: answer.data.access_token });
+      return failure('cancelled', MESSAGES.cancelled);
+    }
     const previous = active;
     active = undefined;
     expiredOwner = undefined;
-    if (previous) await revoke(previous);
+    if (previous) revoke(previous);
     if (baseUrl !== settings.get().apiBaseUrl) {
       const saved = await settings.update({ apiBaseUrl: baseUrl }).catch((error: unknown) => {
         log(`The server address could not be saved: ${String(error)}`);
@@ -189,6 +210,12 @@ export function createSession(deps: SessionDeps): Session {
       }
     } else {
       await forgetSavedSignIn();
+    }
+    // Cancelled while the sign-in was being kept: it must not take effect after the user gave it up.
+    if (signal?.aborted) {
+      if (session.remembered) await forgetSavedSignIn();
+      revoke(session);
+      return failure('cancelled', MESSAGES.cancelled);
     }
     active = session;
     emit('session.changed', { status: status(), reason: 'signed-in' });

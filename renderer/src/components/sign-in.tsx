@@ -1,11 +1,26 @@
+/**
+ * Signing in: the first screen, and the dialog over the current view once a session has expired. A server that
+ * hangs answers nothing and refuses nothing; after a few seconds the form says so, naming the server, and
+ * offers to cancel (main stops the request; an answer that comes later signs nobody in) and, over an expired
+ * session whose saved data is open, to work offline with it instead.
+ */
+import './sign-in.css';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useConnectivity } from '../data/connectivity.ts';
 import { signIn, signOut } from '../data/tracker-data.ts';
 import { useSession } from '../data/session.ts';
 import { useSettings } from '../data/settings.ts';
+import { holdsSavedData } from '../offline/offline-store.ts';
 import { PlainHttpWarning } from './plain-http-warning.tsx';
 
 /** One array for "no settings read yet": a selector that made a new one each time would render forever. */
 const NONE_CONFIRMED: readonly string[] = [];
+
+/**
+ * How long a sign-in waits before the form says the server has not answered yet. A working server answers
+ * in about a second (most of it the password check); the request itself gives up only after 20 s.
+ */
+export const NO_ANSWER_YET_MS = 3_000;
 
 type FormProps = {
   /** Prefilled user name (the expired session's). */
@@ -13,10 +28,17 @@ type FormProps = {
   /** Whether to offer a server address; the dialog signs in again to the same server. */
   askServer: boolean;
   autoFocus?: boolean;
+  /** Offer to work offline while the server does not answer: the user's saved data is open (an expired session). */
+  offerOffline?: boolean;
 };
 
 /** Sign-in fields; the messages come from main, which names the cause (wrong credentials, unreachable…). */
-function SignInForm({ username: initialUser = '', askServer, autoFocus = false }: FormProps) {
+function SignInForm({
+  username: initialUser = '',
+  askServer,
+  autoFocus = false,
+  offerOffline = false,
+}: FormProps) {
   const configured = useSession((state) => state.status?.baseUrl);
   const [baseUrl, setBaseUrl] = useState('');
   const [username, setUsername] = useState(initialUser);
@@ -26,21 +48,57 @@ function SignInForm({ username: initialUser = '', askServer, autoFocus = false }
   const confirmed = useSettings((state) => state.settings?.plainHttpServers ?? NONE_CONFIRMED);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [noAnswerYet, setNoAnswerYet] = useState(false);
+  const [savedData, setSavedData] = useState(false);
+  /** The attempt under way; only it may end the busy state, so a cancelled one's late answer says nothing. */
+  const attempt = useRef<AbortController | null>(null);
+  const server = (askServer && baseUrl.trim()) || configured || '';
+
+  useEffect(() => {
+    if (!busy) return undefined;
+    const timer = setTimeout(() => {
+      setNoAnswerYet(true);
+      if (offerOffline) void holdsSavedData().then(setSavedData, () => setSavedData(false));
+    }, NO_ANSWER_YET_MS);
+    return () => clearTimeout(timer);
+  }, [busy, offerOffline]);
+
+  const settle = () => {
+    attempt.current = null;
+    setBusy(false);
+    setNoAnswerYet(false);
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    const controller = new AbortController();
+    attempt.current = controller;
     setBusy(true);
     setError(null);
-    void signIn({
-      ...(askServer && baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}),
-      username,
-      password,
-      remember,
-      ...(allowPlainHttp ? { allowPlainHttp } : {}),
-    }).then((answer) => {
-      setBusy(false);
+    void signIn(
+      {
+        ...(askServer && baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}),
+        username,
+        password,
+        remember,
+        ...(allowPlainHttp ? { allowPlainHttp } : {}),
+      },
+      controller.signal,
+    ).then((answer) => {
+      if (attempt.current !== controller) return;
+      settle();
       if (!answer.ok) setError(answer.error.message);
     });
+  };
+
+  const cancel = () => {
+    attempt.current?.abort();
+    settle();
+  };
+
+  const workOffline = () => {
+    cancel();
+    useConnectivity.getState().setWorkOffline(true);
   };
 
   return (
@@ -97,6 +155,25 @@ function SignInForm({ username: initialUser = '', askServer, autoFocus = false }
           {error}
         </p>
       )}
+      {busy && noAnswerYet && (
+        <div role="status" className="sign-in-waiting">
+          <p>
+            No answer yet from <strong>{server}</strong>. The server may be busy, or out of reach from this
+            computer.
+          </p>
+          {savedData && <p>You can stop waiting and work offline with the data saved on this computer.</p>}
+          <div className="sign-in-waiting-actions">
+            {savedData && (
+              <button type="button" onClick={workOffline}>
+                Work offline
+              </button>
+            )}
+            <button type="button" onClick={cancel}>
+              Cancel sign-in
+            </button>
+          </div>
+        </div>
+      )}
       <button type="submit" className="primary" disabled={busy}>
         {busy ? 'Signing in…' : 'Sign in'}
       </button>
@@ -134,7 +211,12 @@ export function SessionDialog() {
     >
       <h2 id="session-dialog-title">Your session has expired</h2>
       <p>Sign in again to carry on where you were{status?.baseUrl ? ` on ${status.baseUrl}` : ''}.</p>
-      <SignInForm askServer={false} autoFocus {...(status?.username ? { username: status.username } : {})} />
+      <SignInForm
+        askServer={false}
+        autoFocus
+        offerOffline
+        {...(status?.username ? { username: status.username } : {})}
+      />
       <button type="button" onClick={() => void signOut()}>
         Sign out instead
       </button>

@@ -113,14 +113,30 @@ export function openExternal(url: string): Promise<Result<null>> {
   return tracker().shell.openExternal({ url });
 }
 
-export async function signIn(input: SignInInput): Promise<Result<SessionStatus>> {
-  const answer = await tracker().session.signIn(input);
-  if (answer.ok) {
-    // The server has just answered: whatever was found of it before, the data it holds is within reach.
-    serverReached();
-    sessionChanged(answer.data, 'signed-in');
+/**
+ * Signs in through main. When `signal` aborts (the user cancelled), main stops the request and the answer is
+ * `cancelled`; an answer that still comes signs nobody in.
+ */
+export async function signIn(input: SignInInput, signal?: AbortSignal): Promise<Result<SessionStatus>> {
+  const requestId = `sign-in-${crypto.randomUUID()}`;
+  const cancel = () => {
+    // A cancel that cannot reach main has nothing left to stop there.
+    tracker()
+      .requests.cancel({ id: requestId })
+      .catch(() => undefined);
+  };
+  signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    const answer = await tracker().session.signIn(input, { requestId });
+    if (answer.ok && !signal?.aborted) {
+      // The server has just answered: whatever was found of it before, the data it holds is within reach.
+      serverReached();
+      sessionChanged(answer.data, 'signed-in');
+    }
+    return answer;
+  } finally {
+    signal?.removeEventListener('abort', cancel);
   }
-  return answer;
 }
 
 /** Whether the session's server answers at all, within a few seconds (main's reachability probe). */

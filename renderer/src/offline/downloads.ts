@@ -16,6 +16,7 @@ import { DownloadStop, STOPPED } from './pack-pages.ts';
 import {
   SET_ASIDE,
   createPack,
+  resumePoint,
   runDownload,
   type DownloadEnd,
   type DownloadStage,
@@ -94,11 +95,18 @@ export function secondsLeft(live: LiveDownload): number | undefined {
   return Math.max(0, (live.total - live.done) / live.rate);
 }
 
+/** Where a pack just created starts: nothing is stored, and its first page tells how many rows there are. */
+const FIRST_PAGE: PartState = { part: 'rows', done: 0, total: undefined };
+
 /**
  * Downloads what the pack still lacks; a second call while it runs changes nothing. `retrying`: an attempt
- * of its own after a lost connection, which keeps the reason on screen until it gets somewhere.
+ * of its own after a lost connection, which keeps the reason on screen until it gets somewhere. `created`:
+ * the pack was just created, so its progress is known without reading it.
  */
-export function startDownload(packId: string, { retrying = false } = {}): Promise<DownloadEnd> {
+export function startDownload(
+  packId: string,
+  { retrying = false, created = false } = {},
+): Promise<DownloadEnd> {
   const already = running.get(packId);
   if (already) return already.done;
   const db = database();
@@ -116,21 +124,23 @@ export function startDownload(packId: string, { retrying = false } = {}): Promis
       seconds > 0.5 && state.done > part.startDone ? (state.done - part.startDone) / seconds : undefined;
     setLive(packId, { part: state.part, done: state.done, total: state.total, rate, running: true });
   };
-  const stopped = retrying ? useDownloads.getState().live[packId]?.stopped : undefined;
-  setLive(packId, {
-    part: 'rows',
-    done: 0,
-    total: undefined,
-    rate: undefined,
-    running: true,
-    ...(stopped ? { stopped } : {}),
-  });
+  const last = useDownloads.getState().live[packId];
+  const stopped = retrying ? last?.stopped : undefined;
+  const starting = { rate: undefined, running: true, ...(stopped ? { stopped } : {}) };
+  // Its last progress is where it carries on (it knows a part's total before the part stores a page);
+  // without one (the app started since), the line shows the stored count until the stored progress says
+  // which part it resumes.
+  const from = created ? FIRST_PAGE : last;
+  if (from) setLive(packId, { part: from.part, done: from.done, total: from.total, ...starting });
   packsChanged();
   let replaces: string | undefined;
-  const run = db.packs.get(packId).then((pack) => {
-    replaces = pack?.replaces;
-    return runDownload(db, packId, controller.signal, onProgress);
-  });
+  const run = Promise.all([db.packs.get(packId), from ? undefined : resumePoint(db, packId)]).then(
+    ([pack, point]) => {
+      replaces = pack?.replaces;
+      if (point && !controller.signal.aborted) setLive(packId, { ...point, ...starting });
+      return runDownload(db, packId, controller.signal, onProgress);
+    },
+  );
   const done = run.then((end) => {
     running.delete(packId);
     const last = useDownloads.getState().live[packId];
@@ -194,7 +204,7 @@ export async function makeAvailableOffline(query: PackQuery): Promise<MadeAvaila
     reportStorageFull();
     throw new Error(STOPPED.storageFull, { cause: error });
   }
-  void startDownload(pack.id);
+  void startDownload(pack.id, { created: true });
   return { packId: pack.id };
 }
 
@@ -274,7 +284,7 @@ export async function refreshPack(packId: string): Promise<void> {
   if (!pack) return;
   const fresh = await createPack(db, pack.query, pack.title, pack.id);
   closePack(packId);
-  void startDownload(fresh.id);
+  void startDownload(fresh.id, { created: true });
 }
 
 /** Deletes a pack and any refresh of it under way. */
@@ -323,6 +333,13 @@ export async function interruptDownloads(cause: keyof typeof WENT_OFFLINE): Prom
  * its user signs in again.
  */
 export async function stopAllDownloads(): Promise<void> {
+  // Every download followed now is the leaving user's. Whoever signs in next may start their own before
+  // these have stopped (a pack being indexed stops only after), so only these entries go.
+  const leaving = new Set([
+    ...Object.keys(useDownloads.getState().live),
+    ...running.keys(),
+    ...retries.keys(),
+  ]);
   for (const packId of [...retries.keys()]) cancelRetry(packId);
   await Promise.all(
     [...running.values()].map((run) => {
@@ -330,5 +347,7 @@ export async function stopAllDownloads(): Promise<void> {
       return run.done;
     }),
   );
-  useDownloads.setState({ live: {} });
+  useDownloads.setState((state) => ({
+    live: Object.fromEntries(Object.entries(state.live).filter(([packId]) => !leaving.has(packId))),
+  }));
 }

@@ -48,6 +48,14 @@ export function activePageCache(): PageCache | null {
   return current?.cache ?? null;
 }
 
+/** Whether the signed-in (or expired) user's database holds anything to work offline with: a pack or a saved page. */
+export async function holdsSavedData(): Promise<boolean> {
+  const open = current;
+  if (!open) return false;
+  const [packs, pages] = await Promise.all([open.db.packs.count(), open.cache.count()]);
+  return packs + pages > 0;
+}
+
 export function packsChanged(): void {
   useOfflineStore.setState((state) => ({ packsVersion: state.packsVersion + 1 }));
 }

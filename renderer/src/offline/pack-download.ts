@@ -190,8 +190,10 @@ async function downloadPart(
     pages = Math.ceil(first.total / plan.rowsPerPage);
     if (pages > 0) await store(0, first);
   }
-  report();
   const missing = Array.from({ length: pages }, (_, page) => page).filter((page) => !stored.has(page));
+  // A part stored whole says nothing: its count would flash by before the part the download is in.
+  if (missing.length === 0) return;
+  report();
   let next = 0;
   const worker = async () => {
     while (next < missing.length) {
@@ -202,6 +204,29 @@ async function downloadPart(
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL, missing.length) }, worker));
+}
+
+/**
+ * Where a download of the pack stands, read from its stored progress alone (one record, no rows): the first
+ * part not stored whole and its count so far, or the indexing once every part is. Its progress line starts
+ * there, not at the rows' first page.
+ */
+export async function resumePoint(db: OfflineDatabase, packId: string): Promise<PartState> {
+  const [pack, progress] = await Promise.all([db.packs.get(packId), db.progress.get(packId)]);
+  const parts: PackPart[] =
+    pack?.list === 'manifests' ? ['rows', 'generators', 'details'] : ['rows', 'details'];
+  let before: PartProgress | undefined;
+  for (const part of parts) {
+    const entry = progress?.parts[part];
+    if (entry?.pages === undefined || entry.stored.length < entry.pages) {
+      // The profiles are those of the generators stored whole before them, each once (pages of distinct
+      // keys); the generators a manifests pack names are known only by reading its rows.
+      const total = entry?.total ?? (part === 'details' ? before?.rows : undefined);
+      return { part, done: entry?.rows ?? 0, total };
+    }
+    before = entry;
+  }
+  return { part: 'indexes', done: 0, total: undefined };
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * A download under way when another user signs in (or its user signs out): it stops at once, records that it
  * was set aside (so it resumes by itself when its user signs in again), and only then does its database
- * close; the next user finds nothing of it.
+ * close; the next user finds nothing of it, and their own downloads' progress is left alone.
  */
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -9,7 +9,11 @@ import { sessionChanged } from '../../../renderer/src/data/session.ts';
 import { useConnectivity } from '../../../renderer/src/data/connectivity.ts';
 import { openOfflineDatabase } from '../../../renderer/src/offline/database.ts';
 import { startDownload, stopAllDownloads, useDownloads } from '../../../renderer/src/offline/downloads.ts';
-import type { PackQuery } from '../../../renderer/src/offline/engine-seam.ts';
+import {
+  setOfflineEngine,
+  type OfflineEngine,
+  type PackQuery,
+} from '../../../renderer/src/offline/engine-seam.ts';
 import { activateOfflineStore, activeDatabase } from '../../../renderer/src/offline/offline-store.ts';
 import { createPack } from '../../../renderer/src/offline/pack-download.ts';
 import { followSessionForOffline } from '../../../renderer/src/session-binding.ts';
@@ -31,6 +35,7 @@ afterEach(async () => {
   stop();
   await stopAllDownloads();
   activateOfflineStore(null);
+  setOfflineEngine(undefined);
   vi.unstubAllGlobals();
 });
 
@@ -69,5 +74,53 @@ describe('a download when another user signs in', () => {
       kept.close();
     }
     expect(await activeDatabase()!.packs.count()).toBe(0);
+  });
+});
+
+describe('a download that takes a while to stop', () => {
+  it('leaves the next user’s download progress alone', async () => {
+    const { tracker } = installTracker(dataset(1_200, 20));
+    vi.stubGlobal('tracker', {
+      ...tracker,
+      on: () => () => undefined,
+      session: { probe: () => new Promise(() => undefined) },
+    });
+    // The first user's pack is being indexed, which goes on to its end after its user signs out.
+    let indexing!: () => void;
+    let indexed!: () => void;
+    const asked = new Promise<void>((resolve) => (indexing = resolve));
+    const slowIndex = new Promise<void>((resolve) => (indexed = resolve));
+    const engine: Pick<OfflineEngine, 'indexStored' | 'close'> = {
+      indexStored: () => {
+        indexing();
+        return slowIndex;
+      },
+      close: () => undefined,
+    };
+    // The download touches nothing else of the engine.
+    setOfflineEngine(engine as OfflineEngine);
+    signIn('inspector');
+    const first = await createPack(activeDatabase()!, ALL, 'All manifests');
+    const firstEnd = startDownload(first.id);
+    await asked;
+
+    signIn('generators-only');
+    const second = await createPack(activeDatabase()!, ALL, 'All manifests');
+    const list = tracker.manifests.list.getMockImplementation()!;
+    let secondPageAsked!: () => void;
+    const waiting = new Promise<void>((resolve) => (secondPageAsked = resolve));
+    tracker.manifests.list.mockImplementation((input) => {
+      if (input.pageInfo.page === 0) return list(input);
+      secondPageAsked();
+      return new Promise(() => undefined);
+    });
+    void startDownload(second.id);
+    await waiting;
+    expect(useDownloads.getState().live[second.id]).toMatchObject({ part: 'rows', running: true });
+
+    indexed();
+    expect(await firstEnd).toEqual({ outcome: 'paused' });
+    await vi.waitFor(() => expect(useDownloads.getState().live[first.id]).toBeUndefined());
+    expect(useDownloads.getState().live[second.id]).toMatchObject({ part: 'rows', running: true });
   });
 });

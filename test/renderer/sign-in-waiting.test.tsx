@@ -1,0 +1,106 @@
+/**
+ * Signing in to a server that hangs: after a few seconds the form says the server has not answered yet,
+ * naming it, and Cancel stops the attempt in main at once; an answer that comes after signs nobody in. Over
+ * an expired session whose saved data is open, it offers to work offline with it instead.
+ */
+import 'fake-indexeddb/auto';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Result, SessionStatus } from '../../shared/ipc/contract.ts';
+import { NO_ANSWER_YET_MS, SessionDialog, SignIn } from '../../renderer/src/components/sign-in.tsx';
+import { useConnectivity } from '../../renderer/src/data/connectivity.ts';
+import { useSession } from '../../renderer/src/data/session.ts';
+import { activateOfflineStore, activeDatabase } from '../../renderer/src/offline/offline-store.ts';
+import { createPack } from '../../renderer/src/offline/pack-download.ts';
+
+const SERVER = 'http://127.0.0.1:4010';
+const SIGNED_IN: SessionStatus = {
+  signedIn: true,
+  username: 'inspector',
+  baseUrl: SERVER,
+  remembered: false,
+};
+
+/** A main whose sign-in waits for the test to answer it. */
+function install() {
+  let answer!: (result: Result<SessionStatus>) => void;
+  const tracker = {
+    session: {
+      signIn: vi.fn(
+        (_input: unknown, _options: { requestId: string }) =>
+          new Promise<Result<SessionStatus>>((resolve) => (answer = resolve)),
+      ),
+    },
+    requests: { cancel: vi.fn(() => Promise.resolve({ ok: true as const, data: null })) },
+  };
+  // Only the methods these screens reach; the data layer reads window.tracker at call time.
+  vi.stubGlobal('tracker', tracker);
+  return { tracker, answerLate: (result: Result<SessionStatus>) => answer(result) };
+}
+
+function submit() {
+  fireEvent.change(screen.getByLabelText('User name'), { target: { value: 'inspector' } });
+  fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+}
+
+beforeEach(() => {
+  useConnectivity.setState({ workOffline: false, browserOffline: false, reach: 'online' });
+});
+afterEach(() => {
+  cleanup();
+  activateOfflineStore(null);
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('signing in while the server does not answer', () => {
+  it('says so after a few seconds, naming the server, and Cancel stops the attempt', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    useSession.setState({ status: { signedIn: false, baseUrl: SERVER }, expired: false });
+    const { tracker, answerLate } = install();
+    render(<SignIn />);
+    submit();
+    expect(screen.queryByRole('status')).toBeNull();
+    act(() => {
+      vi.advanceTimersByTime(NO_ANSWER_YET_MS);
+    });
+    expect(screen.getByRole('status').textContent).toContain(`No answer yet from ${SERVER}.`);
+    // Nothing to work offline with before anyone has signed in.
+    expect(screen.queryByRole('button', { name: 'Work offline' })).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel sign-in' }));
+    const [, options] = tracker.session.signIn.mock.calls[0]!;
+    expect(tracker.requests.cancel).toHaveBeenCalledWith({ id: options.requestId });
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Sign in' }).hasAttribute('disabled')).toBe(false);
+
+    answerLate({ ok: true, data: SIGNED_IN });
+    // The late answer has had its turn.
+    await act(() => Promise.resolve());
+    expect(useSession.getState().status).toEqual({ signedIn: false, baseUrl: SERVER });
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('over an expired session with saved data, offers to work offline with it instead', async () => {
+    useSession.setState({ status: SIGNED_IN, expired: true });
+    activateOfflineStore({ baseUrl: SERVER, username: 'inspector' });
+    await createPack(activeDatabase()!, { list: 'manifests', filterFields: {}, searchKey: '' }, 'All');
+    const { tracker } = install();
+    // jsdom has no modal dialogs: opening one only marks it open.
+    HTMLDialogElement.prototype.showModal = function (this: HTMLDialogElement) {
+      this.open = true;
+    };
+    render(<SessionDialog />);
+    submit();
+    const workOffline = await screen.findByRole(
+      'button',
+      { name: 'Work offline' },
+      { timeout: NO_ANSWER_YET_MS + 2_000 },
+    );
+    expect(screen.getByRole('status').textContent).toContain('work offline with the data saved');
+    fireEvent.click(workOffline);
+    expect(useConnectivity.getState().workOffline).toBe(true);
+    expect(tracker.requests.cancel).toHaveBeenCalledTimes(1);
+  });
+});
