@@ -4,7 +4,7 @@
  * once and never waits for the server to revoke it.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO_USERS, createTestApp, temporaryFolder } from './support.ts';
+import { DEMO_USERS, createTestApp, fakeEncryption, temporaryFolder } from './support.ts';
 
 const SERVER = 'http://127.0.0.1:9';
 const LOGIN = { access_token: 'tok_fresh_0123456789', token_type: 'Bearer', expires_in: 3600 };
@@ -62,6 +62,43 @@ describe('a server that does not answer', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(app.session.status()).toMatchObject({ signedIn: false });
     expect(app.events).toEqual([]);
+  });
+
+  it('a sign-in to another server cancelled while it is being kept changes nothing', async () => {
+    const network = hangingNetwork();
+    const cancel = new AbortController();
+    // The user cancels while the sign-in is being saved, the last step before it takes effect.
+    const keys = fakeEncryption();
+    const encryption = {
+      ...keys,
+      encrypt: (text: string) => {
+        cancel.abort();
+        return keys.encrypt(text);
+      },
+    };
+    const app = await createTestApp({
+      dir: folder.dir,
+      baseUrl: SERVER,
+      encryption,
+      client: { fetch: network.fetch },
+    });
+    const other = 'http://127.0.0.1:8';
+    const signingIn = app.session.signIn(
+      { ...DEMO_USERS.inspector, baseUrl: other, remember: true },
+      cancel.signal,
+    );
+    await expect.poll(() => network.asked.length).toBe(1);
+    network.asked[0]!.answer(Response.json(LOGIN));
+
+    expect(await signingIn).toMatchObject({ ok: false, error: { kind: 'cancelled' } });
+    expect(app.settings.get().apiBaseUrl).toBe(SERVER);
+    expect(app.session.status()).toEqual({ signedIn: false, baseUrl: SERVER });
+    expect(await app.tokens.load()).toEqual({});
+    expect(app.events).toEqual([]);
+    // The token it brought is revoked at the server it came from.
+    await expect
+      .poll(() => network.asked.map((request) => request.path))
+      .toContain('/api/tracker/auth/logout/');
   });
 
   it('signing out drops the token at once, without waiting for the server to revoke it', async () => {

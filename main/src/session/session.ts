@@ -173,17 +173,6 @@ export function createSession(deps: SessionDeps): Session {
       revoke({ baseUrl, token: answer.data.access_token });
       return failure('cancelled', MESSAGES.cancelled);
     }
-    const previous = active;
-    active = undefined;
-    expiredOwner = undefined;
-    if (previous) revoke(previous);
-    if (baseUrl !== settings.get().apiBaseUrl) {
-      const saved = await settings.update({ apiBaseUrl: baseUrl }).catch((error: unknown) => {
-        log(`The server address could not be saved: ${String(error)}`);
-        return undefined;
-      });
-      if (saved && !saved.ok) log(`The server address could not be saved: ${saved.message}`);
-    }
     const session: ActiveSession = {
       baseUrl,
       username: input.username,
@@ -205,19 +194,28 @@ export function createSession(deps: SessionDeps): Session {
       } catch (error) {
         // Signed in all the same; status.remembered tells the renderer the wish was not granted.
         log(`The sign-in could not be saved: ${error instanceof Error ? error.message : String(error)}`);
-        // An older saved sign-in (perhaps another user's) must not come back at the next start.
-        await forgetSavedSignIn();
       }
-    } else {
-      await forgetSavedSignIn();
     }
-    // Cancelled while the sign-in was being kept: it must not take effect after the user gave it up.
+    // Cancelled while the sign-in was being kept: it must not take effect after the user gave it up. Nothing
+    // has changed yet: the session, the expired one's owner and the server address are as they were.
     if (signal?.aborted) {
       if (session.remembered) await forgetSavedSignIn();
       revoke(session);
       return failure('cancelled', MESSAGES.cancelled);
     }
+    const previous = active;
     active = session;
+    expiredOwner = undefined;
+    if (previous) revoke(previous);
+    // An older saved sign-in (perhaps another user's) must not come back at the next start.
+    if (!session.remembered) await forgetSavedSignIn();
+    if (baseUrl !== settings.get().apiBaseUrl) {
+      const saved = await settings.update({ apiBaseUrl: baseUrl }).catch((error: unknown) => {
+        log(`The server address could not be saved: ${String(error)}`);
+        return undefined;
+      });
+      if (saved && !saved.ok) log(`The server address could not be saved: ${saved.message}`);
+    }
     emit('session.changed', { status: status(), reason: 'signed-in' });
     return success(status());
   }
