@@ -18,18 +18,21 @@ import {
 } from './downloads.ts';
 import { formatDuration } from './relative-time.ts';
 
-const PART_WORDS = { rows: 'rows', generators: 'generators', details: 'generator profiles' } as const;
-/** What the rate counts in each part, short enough for the line. */
-const RATE_WORDS = { rows: 'rows', generators: 'generators', details: 'profiles' } as const;
+/** What each part counts, in full after its count and short after its rate. */
+const PART_WORDS = {
+  rows: { count: 'rows', rate: 'rows' },
+  generators: { count: 'generators', rate: 'generators' },
+  details: { count: 'generator profiles', rate: 'profiles' },
+} as const;
 
 function describe(live: LiveDownload | undefined, pack: PackRecord, waiting: boolean): string {
   if (!live) return `${formatCount(pack.rowsDone)} of ${formatCount(pack.total)} rows stored`;
   if (live.part === 'indexes') return 'Every row stored · preparing offline search';
   const total = live.total === undefined ? '…' : formatCount(live.total);
-  const words = [`${formatCount(live.done)} / ${total} ${PART_WORDS[live.part]}`];
+  const words = [`${formatCount(live.done)} / ${total} ${PART_WORDS[live.part].count}`];
   if (live.running && waiting) return [...words, 'waiting for the server to answer'].join(' · ');
   if (live.running && live.rate)
-    words.push(`${formatCount(Math.round(live.rate))} ${RATE_WORDS[live.part]}/s`);
+    words.push(`${formatCount(Math.round(live.rate))} ${PART_WORDS[live.part].rate}/s`);
   const left = live.running ? secondsLeft(live) : undefined;
   if (left !== undefined) words.push(`${formatDuration(left)} left`);
   return words.join(' · ');
