@@ -13,7 +13,7 @@ import { mapRow, type MappingContext } from './epa-rows.ts';
 import { jsonValueBatches } from './json-reader.ts';
 import type { ImportRecord, Origin, Rejection } from './model/records.ts';
 import { NO_COUNTS, addCounts, type FileCounts, type ImportSink, type RunFinish } from './model/sink.ts';
-import type { Source } from './sources.ts';
+import { childrenFirst, type Source } from './sources.ts';
 import { loadUnits } from './units.ts';
 
 /** Rows per transaction: bounds memory and how long a reader waits to see new rows. */
@@ -99,12 +99,34 @@ class Batcher {
   }
 }
 
+/**
+ * After the run's last manifest file: the rows it held for manifests that are stored, in batches (those
+ * whose manifest arrived were stored with it). Rows for manifests still unknown stay pending.
+ */
+async function releaseHeld(sink: ImportSink, batchRows: number, onEvent?: (event: ImportEvent) => void) {
+  let after = 0;
+  let announced = false;
+  for (;;) {
+    const released = await sink.releaseHeld(after, batchRows);
+    if (released.rows === 0) return;
+    if (!announced) {
+      onEvent?.({ kind: 'phase', phase: 'transporters, waste lines and codes of manifests stored before' });
+      announced = true;
+    }
+    after = released.after;
+  }
+}
+
 export async function runImport(options: ImportOptions): Promise<ImportResult> {
   const started = performance.now();
   const { sink, onEvent } = options;
   const context = mappingContext();
-  const { sources } = options;
-  const run = await sink.begin(sources, { restart: options.restart ?? false });
+  const run = await sink.begin(options.sources, { restart: options.restart ?? false });
+  const sources = run.holdChildren ? childrenFirst(options.sources) : options.sources;
+  // Rows of a manifest's tables read before its manifest files are held until those have been read.
+  const lastManifests = run.holdChildren
+    ? sources.findLastIndex((source) => source.table === 'EM_MANIFEST')
+    : -1;
   const totalBytes = sources.reduce((sum, source) => sum + source.storedBytes, 0);
   onEvent?.({
     kind: 'start',
@@ -117,7 +139,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   let bytesBefore = 0;
   let rowsRead = 0;
   const summaries: FileSummary[] = [];
-  for (const source of sources) {
+  for (const [index, source] of sources.entries()) {
     const progress = run.progress.get(source.key);
     const summary: FileSummary = {
       path: source.path,
@@ -129,6 +151,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     summaries.push(summary);
     if (progress?.done) {
       bytesBefore += source.storedBytes;
+      if (index === lastManifests) await releaseHeld(sink, options.batchRows ?? CSV_BATCH_ROWS, onEvent);
       continue;
     }
     const skip = progress?.rowsDone ?? 0;
@@ -140,7 +163,8 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       const batch = batcher.take();
       rowsDone += batch.rows;
       rowsRead += batch.rows;
-      const counts = await sink.write({ file: source, ...batch, rowsDone, fileDone });
+      const holdChildren = index < lastManifests;
+      const counts = await sink.write({ file: source, ...batch, rowsDone, fileDone, holdChildren });
       summary.counts = addCounts(summary.counts, counts);
       const seconds = (performance.now() - started) / 1000;
       const bytesDone = bytesBefore + storedBytesRead();
@@ -236,6 +260,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       throw error;
     }
     bytesBefore += source.storedBytes;
+    if (index === lastManifests) await releaseHeld(sink, options.batchRows ?? CSV_BATCH_ROWS, onEvent);
   }
 
   onEvent?.({ kind: 'phase', phase: 'finishing' });

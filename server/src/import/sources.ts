@@ -2,7 +2,9 @@
  * The files an import reads: the paths given, folders walked, zip archives opened entry by entry; each
  * classed as CSV (an EPA table, told by its header) or e-Manifest JSON, and put in the order that lets rows
  * find what they belong to: handlers, then manifests, transporters, waste lines, waste codes, then JSON
- * (which carries whole manifests). Numbered parts (EM_WASTE_LINE_0.csv, _1, …) in number order.
+ * (which carries whole manifests); or with the manifests after their transporters, waste lines and codes
+ * for a run that holds those until their manifest arrives (childrenFirst). Numbered parts
+ * (EM_WASTE_LINE_0.csv, _1, …) in number order.
  */
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
@@ -29,7 +31,7 @@ export class SourceError extends Error {}
 const CSV = new Set(['.csv', '.txt']);
 const JSON_EXTENSIONS = new Set(['.json', '.jsonl', '.ndjson']);
 
-const ORDER: readonly (TableName | 'JSON')[] = [
+const ORDER: readonly TableName[] = [
   'HD_REPORTING',
   'HD_HANDLER',
   'HD_NAICS',
@@ -37,6 +39,17 @@ const ORDER: readonly (TableName | 'JSON')[] = [
   'EM_TRANSPORTER',
   'EM_WASTE_LINE',
   'EM_FEDERAL_WASTE_CODE',
+];
+
+/** The same with a manifest's tables before it, for a run that holds them until it arrives (sink.ts). */
+const CHILDREN_FIRST: readonly TableName[] = [
+  'HD_REPORTING',
+  'HD_HANDLER',
+  'HD_NAICS',
+  'EM_TRANSPORTER',
+  'EM_WASTE_LINE',
+  'EM_FEDERAL_WASTE_CODE',
+  'EM_MANIFEST',
 ];
 
 function formatOf(name: string): SourceFormat | undefined {
@@ -51,10 +64,31 @@ function part(name: string): number {
   return match ? Number(match[1]) : -1;
 }
 
-function rank(source: Source): number {
-  if (source.format === 'json') return ORDER.length + 1;
-  const index = source.table ? ORDER.indexOf(source.table) : -1;
-  return index < 0 ? ORDER.length : index;
+function rank(source: Source, order: readonly TableName[]): number {
+  if (source.format === 'json') return order.length + 1;
+  const index = source.table ? order.indexOf(source.table) : -1;
+  return index < 0 ? order.length : index;
+}
+
+/** Sources in reading order: by table, a table's numbered parts in number order, else as found. */
+function ordered(sources: readonly Source[], order: readonly TableName[]): Source[] {
+  return sources
+    .map((source, index) => ({ source, index }))
+    .sort(
+      (a, b) =>
+        rank(a.source, order) - rank(b.source, order) ||
+        (a.source.table === b.source.table ? part(a.source.path) - part(b.source.path) : 0) ||
+        a.index - b.index,
+    )
+    .map(({ source }) => source);
+}
+
+/**
+ * Sources (in discoverSources' order) as a run that holds a manifest's rows until it arrives reads them:
+ * transporters, waste lines and waste codes before the manifests, the rest in place.
+ */
+export function childrenFirst(sources: readonly Source[]): Source[] {
+  return ordered(sources, CHILDREN_FIRST);
 }
 
 function fileSource(path: string, bytes: number, modified: number, format: SourceFormat): Source {
@@ -148,13 +182,5 @@ export async function discoverSources(paths: readonly string[]): Promise<Source[
   }
   const seen = new Set<string>();
   const unique = sources.filter((source) => !seen.has(source.key) && Boolean(seen.add(source.key)));
-  return unique
-    .map((source, index) => ({ source, index }))
-    .sort(
-      (a, b) =>
-        rank(a.source) - rank(b.source) ||
-        (a.source.table === b.source.table ? part(a.source.path) - part(b.source.path) : 0) ||
-        a.index - b.index,
-    )
-    .map(({ source }) => source);
+  return ordered(unique, ORDER);
 }

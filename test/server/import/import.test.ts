@@ -252,6 +252,40 @@ describe('EPA-layout files with the mess real exports carry', () => {
   });
 });
 
+describe('the same files into a database that has data', () => {
+  it('counts and stores what an import into an empty one does, its rows held until their manifests', async () => {
+    const empty = await target('week1-empty.db');
+    const bulk = await importFiles({
+      db: empty.db,
+      paths: [join(FIXTURES, 'week1')],
+      report: report('empty'),
+    });
+    // One of week 1's handlers first: the database has data, so the week is read as an append is.
+    const seed = join(dir, 'seed');
+    mkdirSync(seed);
+    const handlers = readFileSync(join(FIXTURES, 'week1', 'HD_REPORTING.csv'), 'utf8').split('\n');
+    writeFileSync(join(seed, 'HD_REPORTING.csv'), `${handlers.slice(0, 2).join('\n')}\n`);
+    const seeded = await target('week1-seeded.db');
+    await importFiles({ db: seeded.db, paths: [seed], report: report('seed') });
+    // A row a transaction: the manifest's two versions and its held lines each in a batch of their own.
+    const appended = await importFiles({
+      db: seeded.db,
+      paths: [join(FIXTURES, 'week1')],
+      report: report('appended'),
+      batchRows: 1,
+    });
+    const manifestTables = (result: typeof bulk) => {
+      const { 'HD_REPORTING.csv': _handlers, ...rest } = counts(result);
+      return rest;
+    };
+    expect(manifestTables(appended)).toEqual(manifestTables(bulk));
+    expect(counts(appended)['HD_REPORTING.csv']).toBe('4 1 0 1 0 2 0');
+    // The manifest read twice (an older UPDATED DATE, then a newer) keeps the lines the week gives it.
+    expect(await contentOf(seeded)).toEqual(await contentOf(empty));
+    expect(reportRecords(appended.reportPath)).toEqual(reportRecords(bulk.reportPath));
+  });
+});
+
 describe('a NUL character (U+0000) in a row', () => {
   it('refuses the row with the column that holds it, keeps the rest, and reports the row with the NUL shown', async () => {
     const db = await target('nul.db');
@@ -409,6 +443,21 @@ describe('the demo dataset written as EPA files', () => {
   });
   afterAll(() => source.close());
 
+  /** Half the manifests with all their handlers, transporters and lines, for a database that has data. */
+  function halfOfTheFiles(name: string): string {
+    const half = join(dir, name);
+    mkdirSync(half);
+    for (const file of ['HD_REPORTING.csv', 'EM_TRANSPORTER.csv', 'EM_WASTE_LINE_0.csv']) {
+      copyFileSync(join(files, file), join(half, file));
+    }
+    const manifests = readFileSync(join(files, 'EM_MANIFEST.csv'), 'utf8').split('\r\n');
+    writeFileSync(
+      join(half, 'EM_MANIFEST.csv'),
+      manifests.slice(0, Math.ceil(manifests.length / 2)).join('\r\n') + '\r\n',
+    );
+    return half;
+  }
+
   it('imports into a new database with the demo’s manifests, waste lines and shipment totals', async () => {
     whole = await target('whole.db');
     const result = await importFiles({ db: whole.db, paths: [files], report: report('whole') });
@@ -449,16 +498,7 @@ describe('the demo dataset written as EPA files', () => {
   it('gives a database with data, imported into in several runs, the derived data one build gives', async () => {
     // Half the manifests and a third of the lines first (bulk, into an empty file), then every file
     // (incremental, as into a served database: the rest arrive, the first half read again unchanged).
-    const half = join(dir, 'half');
-    mkdirSync(half);
-    for (const name of ['HD_REPORTING.csv', 'EM_TRANSPORTER.csv', 'EM_WASTE_LINE_0.csv']) {
-      copyFileSync(join(files, name), join(half, name));
-    }
-    const manifests = readFileSync(join(files, 'EM_MANIFEST.csv'), 'utf8').split('\r\n');
-    writeFileSync(
-      join(half, 'EM_MANIFEST.csv'),
-      manifests.slice(0, Math.ceil(manifests.length / 2)).join('\r\n') + '\r\n',
-    );
+    const half = halfOfTheFiles('half');
     const incremental = await target('incremental.db');
     await importFiles({ db: incremental.db, paths: [half], report: report('half') });
     await importFiles({ db: incremental.db, paths: [files], report: report('incremental') });
@@ -481,6 +521,103 @@ describe('the demo dataset written as EPA files', () => {
     expect(await contentOf(waited)).toEqual(await contentOf(whole));
   });
 
+  it('never lets a client see a manifest it appends without its waste lines and transporters', async () => {
+    const appended = await target('appended.db');
+    await importFiles({ db: appended.db, paths: [halfOfTheFiles('half-seen')], report: report('half-seen') });
+    const tracking = async (sql: string, of: ImportTarget) => new Set((await of.values(sql)).flat());
+    const there = await tracking('SELECT manifest_tracking_number FROM manifests', appended);
+    // Manifests with no waste line (or no transporter) in any file: of those the run adds, the only ones a
+    // client may see without.
+    const without = (table: string) =>
+      `SELECT m.manifest_tracking_number FROM manifests m
+       WHERE NOT EXISTS (SELECT 1 FROM ${table} c WHERE c.manifest_id = m.id)`;
+    const lineless = await tracking(without('waste_lines'), whole);
+    const transporterless = await tracking(without('manifest_transporters'), whole);
+    const sink = await openSink(appended);
+    let added = 0;
+    const look = async () => {
+      added = (await tracking('SELECT manifest_tracking_number FROM manifests', appended)).size - there.size;
+      for (const number of await tracking(without('waste_lines'), appended)) {
+        if (!there.has(number)) expect(lineless).toContain(number);
+      }
+      for (const number of await tracking(without('manifest_transporters'), appended)) {
+        if (!there.has(number)) expect(transporterless).toContain(number);
+      }
+    };
+    const watched: ImportSink = {
+      begin: (sources, options) => sink.begin(sources, options),
+      write: async (batch: SinkBatch) => {
+        const counts = await sink.write(batch);
+        await look();
+        return counts;
+      },
+      releaseHeld: async (after, limit) => {
+        const released = await sink.releaseHeld(after, limit);
+        await look();
+        return released;
+      },
+      finish: (onPhase) => sink.finish(onPhase),
+      reportRows: () => sink.reportRows(),
+      close: () => sink.close(),
+    };
+    try {
+      await runImport({ sink: watched, sources: await discoverSources([files]), batchRows: 97 });
+    } finally {
+      await sink.close();
+    }
+    expect(added).toBe(written.manifests - there.size);
+    expect(await contentOf(appended)).toEqual(await contentOf(whole));
+  });
+
+  it.each([
+    ['while it holds waste lines', 'EM_WASTE_LINE'],
+    ['while it stores manifests', 'EM_MANIFEST'],
+    ['while it releases the rows it held for manifests already stored', 'release'],
+  ] as const)('resumes an append stopped %s and ends with the same database', async (_when, step) => {
+    const stopped = await target(`append-stopped-${step}.db`);
+    const half = halfOfTheFiles(`half-stopped-${step}`);
+    await importFiles({ db: stopped.db, paths: [half], report: report(`half-${step}`) });
+    const sink = await openSink(stopped);
+    let calls = 0;
+    // A sink that dies on its second batch of the step, as a killed process would: that transaction never
+    // commits.
+    const dying = (isTheStep: boolean) => {
+      if (!isTheStep) return;
+      calls += 1;
+      if (calls === 2) throw new Error('killed');
+    };
+    const killable: ImportSink = {
+      begin: (sources, options) => sink.begin(sources, options),
+      write: (batch: SinkBatch) => {
+        dying(step !== 'release' && batch.file.path.includes(step));
+        return sink.write(batch);
+      },
+      releaseHeld: (after, limit) => {
+        dying(step === 'release');
+        return sink.releaseHeld(after, limit);
+      },
+      finish: (onPhase) => sink.finish(onPhase),
+      reportRows: () => sink.reportRows(),
+      close: () => sink.close(),
+    };
+    await expect(
+      runImport({ sink: killable, sources: await discoverSources([files]), batchRows: 100 }),
+    ).rejects.toThrow('killed');
+    await sink.close();
+    const resumed = await importFiles({
+      db: stopped.db,
+      paths: [files],
+      batchRows: 100,
+      report: report(`resumed-${step}`),
+    });
+    expect(resumed.resumed).toBe(true);
+    expect(resumed.totals.read).toBe(
+      written.handlers + written.manifests + written.transporters + written.wasteLines,
+    );
+    expect(resumed.totals.pending).toBe(0);
+    expect(await contentOf(stopped)).toEqual(await contentOf(whole));
+  });
+
   it('resumes a run stopped between two batches and ends with the same database', async () => {
     const stopped = await target('stopped.db');
     const sink = await openSink(stopped);
@@ -493,6 +630,7 @@ describe('the demo dataset written as EPA files', () => {
         if (batches === 4) throw new Error('killed');
         return sink.write(batch);
       },
+      releaseHeld: (after, limit) => sink.releaseHeld(after, limit),
       finish: (onPhase) => sink.finish(onPhase),
       reportRows: () => sink.reportRows(),
       close: () => sink.close(),

@@ -86,6 +86,7 @@ it('widens the stored receipt lag with each batch that commits, not only at the 
       seen.push({ stored: await stored(), rows: await ofRows() });
       return counts;
     },
+    releaseHeld: (after, limit) => sink.releaseHeld(after, limit),
     finish: (onPhase) => sink.finish(onPhase),
     reportRows: () => sink.reportRows(),
     close: () => sink.close(),

@@ -71,6 +71,11 @@ export interface SinkBatch {
   rowsDone: number;
   /** The last batch of the file. */
   fileDone: boolean;
+  /**
+   * Keep the batch's transporters, waste lines and waste codes pending, unread against the stored data,
+   * until the run's manifest files have been read (RunStart `holdChildren`).
+   */
+  holdChildren: boolean;
 }
 
 export interface RunStart {
@@ -78,6 +83,18 @@ export interface RunStart {
   /** True when an earlier attempt of the same run (same files) had stopped before the end. */
   resumed: boolean;
   progress: Map<string, FileProgress>;
+  /**
+   * Whether the run reads a manifest's transporters, waste lines and waste codes before the manifest and
+   * stores them with it: where the sink keeps the serving data current batch by batch, a manifest is then
+   * written once, whole, and nobody sees it without its lines (docs/import.md "Reading order").
+   */
+  holdChildren: boolean;
+}
+
+/** One step of releasing held rows: how many it read and the last one's place, where the next step starts. */
+export interface Released {
+  rows: number;
+  after: number;
 }
 
 export interface RunFinish {
@@ -98,6 +115,12 @@ export interface ImportSink {
   begin(files: readonly SourceFile[], options: { restart: boolean }): Promise<RunStart>;
   /** Stores one batch in one transaction with the file's progress and its rejected rows; returns its counts. */
   write(batch: SinkBatch): Promise<FileCounts>;
+  /**
+   * After the run's manifest files: applies up to `limit` of the rows this run held (SinkBatch
+   * `holdChildren`) whose manifest is stored, after the place `after` (0 at first), in one transaction.
+   * Rows for manifests still unknown stay pending.
+   */
+  releaseHeld(after: number, limit: number): Promise<Released>;
   /** After the last batch: settles what the serving queries read and closes the run. */
   finish(onPhase?: (phase: string) => void): Promise<RunFinish>;
   /** The run's rejected rows and the rows it leaves pending, in file and line order, for the report. */

@@ -14,7 +14,15 @@ import { referenceTables } from '../../data/reference.ts';
 import { finalizePostgres, indexStatements } from '../../postgres/pg-finalize.ts';
 import { connect, migrateOrRefuse, redactUrl } from '../../postgres/pg-store.ts';
 import type { Rejection } from '../model/records.ts';
-import type { FileCounts, ImportSink, RunFinish, RunStart, SinkBatch, SourceFile } from '../model/sink.ts';
+import type {
+  FileCounts,
+  ImportSink,
+  Released,
+  RunFinish,
+  RunStart,
+  SinkBatch,
+  SourceFile,
+} from '../model/sink.ts';
 import { Ledger, REPORT_SQL, openRun, pendingReason, type RunMode } from '../writers/ledger.ts';
 import { ImportWriters } from '../writers/writers.ts';
 import { afterBatch, computeTallies } from './pg-derived.ts';
@@ -78,7 +86,9 @@ export class PostgresSink implements ImportSink {
     const ledger = new Ledger(this.runId);
     await this.steps.run(this.sql, ledger.init());
     this.running = { ledger, writers };
-    return { runId: opened.runId, resumed: opened.resumed, progress: opened.progress };
+    // Every batch brings the derived data up to date, an empty database's too (it may be served while it
+    // fills): a manifest stored with its lines is brought up to date once, and never seen without them.
+    return { runId: opened.runId, resumed: opened.resumed, progress: opened.progress, holdChildren: true };
   }
 
   /** A new database's code lists (a loaded one has them from its file, pg-load.ts), as SQLite's sink fills them. */
@@ -106,6 +116,18 @@ export class PostgresSink implements ImportSink {
       const counts = await this.steps.run(tx, ledger.write(batch, writers));
       await afterBatch(tx, writers.touched);
       return counts;
+    });
+  }
+
+  async releaseHeld(after: number, limit: number): Promise<Released> {
+    const { ledger, writers } = this.ready;
+    return await this.sql.begin(async (tx): Promise<Released> => {
+      const rows = await this.steps.run(tx, ledger.heldRows(after, limit));
+      const last = rows.at(-1);
+      if (!last) return { rows: 0, after };
+      await this.steps.run(tx, ledger.applyHeld(writers, rows));
+      await afterBatch(tx, writers.touched);
+      return { rows: rows.length, after: last.id };
     });
   }
 

@@ -177,14 +177,19 @@ WHERE m.id IN (${IDS}) AND w.${column} <> '';`,
 export function lineSetTotalsShiftSql(sign: 1 | -1): string {
   const partials = partialTotalsSql(MANIFEST_QUERY.totals, (quantity) => LINE_SET_QUANTITY_COLUMNS[quantity]);
   const columns = partials.map(([total]) => LINE_SET_TOTAL_COLUMNS[total]);
+  // Rounded as a whole build rounds it (derive.ts), a value's first row as well as each sum after it.
+  const rounded = (total: (typeof partials)[number][0], sql: string) => {
+    const reduction: Reduction<string> = MANIFEST_QUERY.totals[total];
+    return reduction.reduce === 'sum' && reduction.decimals !== undefined
+      ? `round(${sql}, ${reduction.decimals})`
+      : sql;
+  };
   const updates = partials.map(([total]) => {
     const column = LINE_SET_TOTAL_COLUMNS[total];
-    const reduction: Reduction<string> = MANIFEST_QUERY.totals[total];
-    const sum = `${column} + excluded.${column}`;
-    return `${column} = ${reduction.reduce === 'sum' && reduction.decimals !== undefined ? `round(${sum}, ${reduction.decimals})` : sum}`;
+    return `${column} = ${rounded(total, `${column} + excluded.${column}`)}`;
   });
   return `INSERT INTO manifest_line_set_totals (member, code, ${columns.join(', ')})
-SELECT member, code, ${partials.map(([, sql]) => `${sign} * ${sql}`).join(', ')}
+SELECT member, code, ${partials.map(([total, sql]) => rounded(total, `${sign} * ${sql}`)).join(', ')}
 FROM manifest_line_sets WHERE manifest_id IN (${IDS}) GROUP BY member, code
 ON CONFLICT (member, code) DO UPDATE SET ${updates.join(', ')}`;
 }

@@ -16,7 +16,15 @@ import { SCHEMA_VERSION, createTables } from '../../db/schema.ts';
 import { computeTallies } from '../../db/tallies.ts';
 import { fillReferenceTables } from '../../data/reference.ts';
 import type { Rejection } from '../model/records.ts';
-import type { FileCounts, ImportSink, RunFinish, RunStart, SinkBatch, SourceFile } from '../model/sink.ts';
+import type {
+  FileCounts,
+  ImportSink,
+  Released,
+  RunFinish,
+  RunStart,
+  SinkBatch,
+  SourceFile,
+} from '../model/sink.ts';
 import { Ledger, REPORT_SQL, openRun, pendingReason, type RunMode } from '../writers/ledger.ts';
 import { ImportWriters } from '../writers/writers.ts';
 import { ALL_MANIFEST_AGGREGATES_SQL } from './derived-sql.ts';
@@ -127,7 +135,15 @@ export class SqliteSink implements ImportSink {
     const ledger = new Ledger(this.runId);
     this.steps.run(ledger.init());
     this.running = { ledger, writers, derived };
-    return Promise.resolve({ runId: opened.runId, resumed: opened.resumed, progress: opened.progress });
+    return Promise.resolve({
+      runId: opened.runId,
+      resumed: opened.resumed,
+      progress: opened.progress,
+      // Into a database that has data every batch brings its derived data up to date: a manifest stored
+      // with its lines is brought up to date once, and a served one is never seen without them. Into an
+      // empty one nothing is derived until finish, and rows waiting cost a write and a read each.
+      holdChildren: this.mode === 'incremental',
+    });
   }
 
   private get ready(): Running {
@@ -144,6 +160,20 @@ export class SqliteSink implements ImportSink {
       return written;
     })();
     return Promise.resolve(counts);
+  }
+
+  releaseHeld(after: number, limit: number): Promise<Released> {
+    const { ledger, writers, derived } = this.ready;
+    const released = this.db.transaction((): Released => {
+      const rows = this.steps.run(ledger.heldRows(after, limit));
+      const last = rows.at(-1);
+      if (!last) return { rows: 0, after };
+      derived.beforeBatch(rows.map((row) => row.entry));
+      this.steps.run(ledger.applyHeld(writers, rows));
+      derived.afterBatch(writers.touched);
+      return { rows: rows.length, after: last.id };
+    })();
+    return Promise.resolve(released);
   }
 
   finish(onPhase?: (phase: string) => void): Promise<RunFinish> {

@@ -41,6 +41,11 @@ const SQL = {
     postgres: `SELECT id, run_id, file_key, kind, record, file, line, raw FROM import_pending
                WHERE wait_key IN (SELECT jsonb_array_elements_text(?::text::jsonb)) ORDER BY id`,
   },
+  /** This run's pending rows after a place whose manifest is stored: held rows ready to apply (releaseHeld). */
+  heldReady: `SELECT id, run_id, file_key, kind, record, file, line, raw FROM import_pending p
+              WHERE run_id = ? AND id > ? AND kind <> 'naics'
+                AND EXISTS (SELECT 1 FROM manifests m WHERE m.manifest_tracking_number = p.wait_key)
+              ORDER BY id LIMIT ?`,
   applied: 'DELETE FROM import_pending WHERE id = ?',
   anyPending: 'SELECT 1 FROM import_pending LIMIT 1',
   fileDone: `UPDATE import_files SET rows_done = ?, done = ?,
@@ -51,9 +56,35 @@ const SQL = {
   pendingByFile: 'SELECT file_key, count(*) FROM import_pending WHERE run_id = ? GROUP BY file_key',
 } as const;
 
-/** A pending row moved to another counter of an earlier batch's file. */
+/** Pending rows moved to another counter of an earlier batch's file. */
 const movePending = (counter: Counter) =>
-  `UPDATE import_files SET pending = pending - 1, ${counter} = ${counter} + 1 WHERE run_id = ? AND file_key = ?`;
+  `UPDATE import_files SET pending = pending - ?, ${counter} = ${counter} + ? WHERE run_id = ? AND file_key = ?`;
+
+/**
+ * Tracking numbers and handler ids whose waiting rows are read at a time: a batch of manifests whose lines
+ * and transporters were held lets ~3 rows each through, which read at once filled the import's heap.
+ */
+const WAITING_KEYS = 2000;
+
+/** The rows of a manifest's tables, which a run may hold until its manifest files are read. */
+const CHILD_KINDS: ReadonlySet<ImportRecord['kind']> = new Set(['transporter', 'wasteLine', 'wasteCode']);
+
+/** A row of import_pending as SQL.waiting and SQL.heldReady read it, its record parsed. */
+export interface PendingRow {
+  id: number;
+  runId: number;
+  fileKey: string;
+  entry: ImportRecord;
+}
+
+function pendingRow([id, runId, fileKey, kind, record, file, line, raw]: unknown[]): PendingRow {
+  const origin = { file: String(file), line: Number(line), raw: String(raw) };
+  const entry = { kind, record: JSON.parse(String(record)) as unknown, origin } as ImportRecord;
+  return { id: Number(id), runId: Number(runId), fileKey: String(fileKey), entry };
+}
+
+/** Pending rows of earlier batches' files that a batch applied, by file and counter: one UPDATE each. */
+type Moves = Map<string, Map<Counter, number>>;
 
 export type RunMode = 'bulk' | 'incremental';
 
@@ -141,30 +172,27 @@ export class Ledger {
    */
   *write(batch: SinkBatch, writers: ImportWriters): Writing<FileCounts> {
     const counts: FileCounts = { ...NO_COUNTS, read: batch.rows, skipped: batch.skipped };
-    yield* writers.startBatch(batch.records);
+    const held = (entry: ImportRecord) => batch.holdChildren && CHILD_KINDS.has(entry.kind);
+    yield* writers.startBatch(batch.records.filter((entry) => !held(entry)));
     for (const rejection of batch.rejections) yield* this.reject(rejection);
     counts.rejected += batch.rejections.length;
     for (const entry of batch.records) {
+      if (held(entry) && entry.kind !== 'generator' && entry.kind !== 'naics') {
+        counts.pending += 1;
+        yield* this.pend(batch.file.key, entry.record.trackingNumber, entry);
+        continue;
+      }
       const outcome = yield* writers.apply(entry);
       counts[counterOf(outcome)] += 1;
       if (typeof outcome === 'object' && 'rejected' in outcome) {
         yield* this.reject({ ...entry.origin, column: outcome.column, reason: outcome.rejected });
       } else if (typeof outcome === 'object') {
-        this.anyPending = true;
-        yield* exec(
-          SQL.pend,
-          this.runId,
-          batch.file.key,
-          outcome.pending,
-          entry.kind,
-          JSON.stringify(entry.record),
-          entry.origin.file,
-          entry.origin.line,
-          storableRaw(entry.origin.raw),
-        );
+        yield* this.pend(batch.file.key, outcome.pending, entry);
       }
     }
-    yield* this.applyPending(writers, batch.file.key, counts);
+    const moves: Moves = new Map();
+    yield* this.applyPending(writers, { file: batch.file.key, counts }, moves);
+    yield* this.move(moves);
     yield* exec(
       SQL.fileDone,
       batch.rowsDone,
@@ -176,39 +204,99 @@ export class Ledger {
     return counts;
   }
 
+  private *pend(fileKey: string, waitKey: string, entry: ImportRecord): Writing<void> {
+    this.anyPending = true;
+    yield* exec(
+      SQL.pend,
+      this.runId,
+      fileKey,
+      waitKey,
+      entry.kind,
+      JSON.stringify(entry.record),
+      entry.origin.file,
+      entry.origin.line,
+      storableRaw(entry.origin.raw),
+    );
+  }
+
   /**
    * Rows waiting for a manifest, handler or waste line that this batch stored: applied now, in the order
    * they were read. Applying one may let another through (a waste code waiting for its line), so this
    * repeats until nothing new arrives.
    */
-  private *applyPending(writers: ImportWriters, batchFile: string, counts: FileCounts): Writing<void> {
+  private *applyPending(
+    writers: ImportWriters,
+    batch: { file: string; counts: FileCounts } | undefined,
+    moves: Moves,
+  ): Writing<void> {
     if (!this.anyPending) return;
     let seen = 0;
     for (let round = 0; round < 4; round += 1) {
       const arrived = [...writers.touched.arrived];
       if (arrived.length === seen) return;
-      const waiting = yield* all(SQL.waiting, JSON.stringify(arrived.slice(seen)));
+      for (let from = seen; from < arrived.length; from += WAITING_KEYS) {
+        const keys = arrived.slice(from, Math.min(from + WAITING_KEYS, arrived.length));
+        const waiting = yield* all(SQL.waiting, JSON.stringify(keys));
+        yield* this.applyWaiting(writers, waiting.map(pendingRow), batch, moves);
+      }
       seen = arrived.length;
-      for (const [id, runId, fileKey, kind, record, file, line, raw] of waiting) {
-        const origin = { file: String(file), line: Number(line), raw: String(raw) };
-        const entry = { kind, record: JSON.parse(String(record)) as unknown, origin } as ImportRecord;
-        const outcome = yield* writers.apply(entry);
-        if (typeof outcome === 'object' && 'pending' in outcome) continue;
-        yield* exec(SQL.applied, id);
-        if (typeof outcome === 'object') {
-          yield* this.reject({ ...origin, column: outcome.column, reason: outcome.rejected });
-        }
-        const counter = counterOf(outcome);
-        if (Number(runId) !== this.runId) {
-          this.appliedFromEarlierRuns += 1;
-        } else if (fileKey === batchFile) {
-          counts.pending -= 1;
-          counts[counter] += 1;
-        } else {
-          yield* exec(movePending(counter), this.runId, fileKey);
-        }
+    }
+  }
+
+  /** Pending rows applied, in the order given; those that still cannot apply stay. */
+  private *applyWaiting(
+    writers: ImportWriters,
+    waiting: readonly PendingRow[],
+    batch: { file: string; counts: FileCounts } | undefined,
+    moves: Moves,
+  ): Writing<void> {
+    for (const { id, runId, fileKey, entry } of waiting) {
+      const outcome = yield* writers.apply(entry);
+      if (typeof outcome === 'object' && 'pending' in outcome) continue;
+      yield* exec(SQL.applied, id);
+      if (typeof outcome === 'object') {
+        yield* this.reject({ ...entry.origin, column: outcome.column, reason: outcome.rejected });
+      }
+      const counter = counterOf(outcome);
+      if (runId !== this.runId) {
+        this.appliedFromEarlierRuns += 1;
+      } else if (batch && fileKey === batch.file) {
+        batch.counts.pending -= 1;
+        batch.counts[counter] += 1;
+      } else {
+        const byCounter = moves.get(fileKey) ?? new Map<Counter, number>();
+        byCounter.set(counter, (byCounter.get(counter) ?? 0) + 1);
+        moves.set(fileKey, byCounter);
       }
     }
+  }
+
+  private *move(moves: Moves): Writing<void> {
+    for (const [fileKey, byCounter] of moves) {
+      for (const [counter, count] of byCounter) {
+        yield* exec(movePending(counter), count, count, this.runId, fileKey);
+      }
+    }
+  }
+
+  /**
+   * This run's held rows after the place `after` whose manifest is stored, up to `limit` (one step of
+   * releaseHeld): read first, so that the sink can read what their manifests held before (derived data).
+   */
+  *heldRows(after: number, limit: number): Writing<PendingRow[]> {
+    return (yield* all(SQL.heldReady, this.runId, after, limit)).map(pendingRow);
+  }
+
+  /**
+   * Applies held rows (heldRows) as a batch: their manifests read at once, each row as it would have been
+   * applied had it been read after its manifest, then what they let through.
+   */
+  *applyHeld(writers: ImportWriters, rows: readonly PendingRow[]): Writing<void> {
+    yield* writers.startBatch(rows.map((row) => row.entry));
+    const moves: Moves = new Map();
+    yield* this.applyWaiting(writers, rows, undefined, moves);
+    yield* this.applyPending(writers, undefined, moves);
+    yield* this.move(moves);
   }
 
   /** Closes the run: each file's counts over every attempt, and the rows still pending. */

@@ -190,9 +190,13 @@ export class ImportWriters {
     this.touched.rewrittenGenerators.add(generator.id);
     yield* exec(SQL.updateManifest, ...values, this.runId, stored.id);
     // A newer version replaces the manifest and its lines: this version's lines and transporters follow
-    // (EM_WASTE_LINE, EM_TRANSPORTER) or come with it (JSON).
-    yield* exec(SQL.deleteLines, stored.id);
-    yield* exec(SQL.deleteTransporters, stored.id);
+    // (EM_WASTE_LINE, EM_TRANSPORTER), came before it (held, ledger.ts) or come with it (JSON). A version
+    // this run stored already keeps the lines and transporters this run gave it, unless this one brings
+    // its own: a run's files hold one set per manifest, whichever of its versions they follow.
+    if (stored.import_run !== this.runId || record.lines || record.transporters) {
+      yield* exec(SQL.deleteLines, stored.id);
+      yield* exec(SQL.deleteTransporters, stored.id);
+    }
     this.touched.lines.add(stored.id);
     this.touched.rows.add(stored.id);
     this.known.delete(record.trackingNumber);
