@@ -14,7 +14,7 @@ import {
   type SinkBatch,
   type SourceFile,
 } from '../model/sink.ts';
-import { all, exec, get, insert, type Writing } from './steps.ts';
+import { all, exec, get, insert, listOf, type Writing } from './steps.ts';
 import type { ImportWriters, Outcome } from './writers.ts';
 
 type Counter = keyof FileCounts;
@@ -46,7 +46,14 @@ const SQL = {
               WHERE run_id = ? AND id > ? AND kind <> 'naics'
                 AND EXISTS (SELECT 1 FROM manifests m WHERE m.manifest_tracking_number = p.wait_key)
               ORDER BY id LIMIT ?`,
-  applied: 'DELETE FROM import_pending WHERE id = ?',
+  /**
+   * Rows applied, by their ids as one list parameter (steps.ts): a statement per row took 2.8 s of a 90 s
+   * append of 100,000 manifests whose lines were held.
+   */
+  applied: {
+    sqlite: 'DELETE FROM import_pending WHERE id IN (SELECT CAST(value AS INTEGER) FROM json_each(?))',
+    postgres: 'DELETE FROM import_pending WHERE id = ANY(?::text[]::bigint[])',
+  },
   anyPending: 'SELECT 1 FROM import_pending LIMIT 1',
   fileDone: `UPDATE import_files SET rows_done = ?, done = ?,
                ${COUNTERS.map((counter) => `${counter} = ${counter} + ?`).join(', ')}
@@ -250,10 +257,11 @@ export class Ledger {
     batch: { file: string; counts: FileCounts } | undefined,
     moves: Moves,
   ): Writing<void> {
+    const applied: string[] = [];
     for (const { id, runId, fileKey, entry } of waiting) {
       const outcome = yield* writers.apply(entry);
       if (typeof outcome === 'object' && 'pending' in outcome) continue;
-      yield* exec(SQL.applied, id);
+      applied.push(String(id));
       if (typeof outcome === 'object') {
         yield* this.reject({ ...entry.origin, column: outcome.column, reason: outcome.rejected });
       }
@@ -269,6 +277,7 @@ export class Ledger {
         moves.set(fileKey, byCounter);
       }
     }
+    if (applied.length > 0) yield* exec(SQL.applied, listOf(applied));
   }
 
   private *move(moves: Moves): Writing<void> {
