@@ -25,7 +25,7 @@ import type {
   SinkBatch,
   SourceFile,
 } from '../model/sink.ts';
-import { Ledger, REPORT_SQL, openRun, pendingReason, type RunMode } from '../writers/ledger.ts';
+import { Ledger, REPORT_SQL, appliedNow, openRun, pendingReason, type RunMode } from '../writers/ledger.ts';
 import { ImportWriters } from '../writers/writers.ts';
 import { ALL_MANIFEST_AGGREGATES_SQL } from './derived-sql.ts';
 import { DerivedData } from './derived.ts';
@@ -154,7 +154,7 @@ export class SqliteSink implements ImportSink {
   write(batch: SinkBatch): Promise<FileCounts> {
     const { ledger, writers, derived } = this.ready;
     const counts = this.db.transaction(() => {
-      derived.beforeBatch(batch.records);
+      derived.beforeBatch(appliedNow(batch));
       const written = this.steps.run(ledger.write(batch, writers));
       derived.afterBatch(writers.touched);
       return written;

@@ -74,7 +74,18 @@ const movePending = (counter: Counter) =>
 const WAITING_KEYS = 2000;
 
 /** The rows of a manifest's tables, which a run may hold until its manifest files are read. */
+type ChildRecord = Extract<ImportRecord, { kind: 'transporter' | 'wasteLine' | 'wasteCode' }>;
 const CHILD_KINDS: ReadonlySet<ImportRecord['kind']> = new Set(['transporter', 'wasteLine', 'wasteCode']);
+
+/** Whether the batch holds this record (SinkBatch `holdChildren`) rather than apply it now. */
+function isHeld(batch: SinkBatch, entry: ImportRecord): entry is ChildRecord {
+  return batch.holdChildren && CHILD_KINDS.has(entry.kind);
+}
+
+/** The batch's records it applies now, not held: what a sink reads the stored state of before the batch. */
+export function appliedNow(batch: SinkBatch): ImportRecord[] {
+  return batch.holdChildren ? batch.records.filter((entry) => !isHeld(batch, entry)) : batch.records;
+}
 
 /** A row of import_pending as SQL.waiting and SQL.heldReady read it, its record parsed. */
 export interface PendingRow {
@@ -179,12 +190,11 @@ export class Ledger {
    */
   *write(batch: SinkBatch, writers: ImportWriters): Writing<FileCounts> {
     const counts: FileCounts = { ...NO_COUNTS, read: batch.rows, skipped: batch.skipped };
-    const held = (entry: ImportRecord) => batch.holdChildren && CHILD_KINDS.has(entry.kind);
-    yield* writers.startBatch(batch.records.filter((entry) => !held(entry)));
+    yield* writers.startBatch(appliedNow(batch));
     for (const rejection of batch.rejections) yield* this.reject(rejection);
     counts.rejected += batch.rejections.length;
     for (const entry of batch.records) {
-      if (held(entry) && entry.kind !== 'generator' && entry.kind !== 'naics') {
+      if (isHeld(batch, entry)) {
         counts.pending += 1;
         yield* this.pend(batch.file.key, entry.record.trackingNumber, entry);
         continue;
