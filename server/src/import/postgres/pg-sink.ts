@@ -7,11 +7,13 @@
  *
  * One import at a time: the sink holds a session advisory lock on its one connection for its life. The
  * indexes the serving queries and the writers' lookups use exist from the start (created if a loaded or
- * empty database lacks them); after a run into an empty database the tables are vacuumed and analysed.
+ * empty database lacks them); after a run into an empty database the tables are vacuumed and analysed. The
+ * lookup lists a run added to are written again in order at its end (postgres/pg-lookup-lists.ts).
  */
 import type { Sql } from 'postgres';
 import { referenceTables } from '../../data/reference.ts';
 import { finalizePostgres, indexStatements } from '../../postgres/pg-finalize.ts';
+import { listByBatch, rewriteUnorderedLists } from '../../postgres/pg-lookup-lists.ts';
 import { connect, migrateOrRefuse, redactUrl } from '../../postgres/pg-store.ts';
 import type { Rejection } from '../model/records.ts';
 import type { FileCounts, ImportSink, RunFinish, RunStart, SinkBatch, SourceFile } from '../model/sink.ts';
@@ -103,6 +105,7 @@ export class PostgresSink implements ImportSink {
   async write(batch: SinkBatch): Promise<FileCounts> {
     const { ledger, writers } = this.ready;
     return await this.sql.begin(async (tx) => {
+      await listByBatch(tx);
       const counts = await this.steps.run(tx, ledger.write(batch, writers));
       await afterBatch(tx, writers.touched);
       return counts;
@@ -117,8 +120,11 @@ export class PostgresSink implements ImportSink {
       return await this.steps.run(tx, ledger.finish(writers));
     });
     if (this.mode === 'bulk') {
+      // Writes the lookup lists in order too.
       onPhase?.('vacuum and statistics');
       await finalizePostgres(this.sql);
+    } else {
+      await rewriteUnorderedLists(this.sql, (name) => onPhase?.(`lookup list ${name} in order`));
     }
     return finished;
   }
