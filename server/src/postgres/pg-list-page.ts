@@ -26,7 +26,7 @@ import { TRIGRAM_MIN_LENGTH } from '../db/search-index.ts';
 import type { VersionedCache } from './pg-cache.ts';
 import type { OnePerRowList } from './pg-lookup-lists.ts';
 import { containsPattern } from './pg-query.ts';
-import { values } from './pg-reads.ts';
+import { values } from './pg-run.ts';
 
 const PAGE = LIMITS.lookupPageSize;
 

@@ -1,13 +1,11 @@
 /**
  * The tracker's reads on PostgreSQL (store.ts `GeneratorReads`, `DetailReads`; the manifests' are in
- * pg-manifest-reads.ts), and the statement helpers both use: SQL built by pg-query.ts from shared/query's
- * definition, each statement prepared once per connection by the client (but the few planned for their
- * parameters: a lookup search through a trigram index, pg-list-page.ts).
+ * pg-manifest-reads.ts): SQL built by pg-query.ts from shared/query's definition, run by pg-run.ts.
  *
  * What is kept in memory (the unfiltered counts and totals, the short lookup lists and a sample of the long
- * ones, the registration statuses, bookmarks, the generators' filter matches) is tagged with the data version it was read at
- * (pg-cache.ts, pg-matches.ts) and read again when the version has moved, so every process's next answer
- * after an import commits sees it (docs/deploy.md).
+ * ones, the registration statuses, bookmarks, the generators' filter matches) is tagged with the data
+ * version it was read at (pg-cache.ts, pg-matches.ts) and read again when the version has moved, so every
+ * process's next answer after an import commits sees it (docs/deploy.md).
  */
 import type { Sql } from 'postgres';
 import type { GeneratorLookupField } from '../../../shared/api/index.ts';
@@ -34,42 +32,8 @@ import type { VersionedCache } from './pg-cache.ts';
 import { ListPages } from './pg-list-page.ts';
 import { onePerRowList } from './pg-lookup-lists.ts';
 import type { PgMatches } from './pg-matches.ts';
-import { generatorWhere, totalsSelect, type Param, type PgWhere } from './pg-query.ts';
-
-/** Runs one statement, cancelled on the server when `signal` aborts (its client has gone). */
-export async function rows<Row>(
-  sql: Sql,
-  text: string,
-  params: readonly Param[],
-  signal?: AbortSignal,
-): Promise<Row[]> {
-  const query = sql.unsafe<Row[]>(text, params as Param[], { prepare: true });
-  const cancel = () => void query.cancel();
-  signal?.addEventListener('abort', cancel, { once: true });
-  try {
-    return await query;
-  } finally {
-    signal?.removeEventListener('abort', cancel);
-  }
-}
-
-/** As `rows`, each row an array; `prepare` false plans the statement for these parameters each time. */
-export async function values(
-  sql: Sql,
-  text: string,
-  params: readonly Param[],
-  signal?: AbortSignal,
-  prepare = true,
-): Promise<unknown[][]> {
-  const query = sql.unsafe(text, params as Param[], { prepare }).values();
-  const cancel = () => void query.cancel();
-  signal?.addEventListener('abort', cancel, { once: true });
-  try {
-    return await query;
-  } finally {
-    signal?.removeEventListener('abort', cancel);
-  }
-}
+import { rows, values } from './pg-run.ts';
+import { generatorWhere, totalsSelect, type PgWhere } from './pg-query.ts';
 
 /**
  * How many rows of `table` match `where`: counted once per data version when nothing filters them, and for
