@@ -4,8 +4,8 @@
  * entries under positions 1, 2, … in lookup order, its folded text under a pg_trgm GIN index. A search then
  * walks the positions and stops once its page is full, or sorts the few matches the trigram index gives
  * (pg-list-page.ts), where a search of the wide row table read every match through the trigram bitmap and
- * sorted them: "123" over a million manifests took 31 ms that way and takes 4 ms here
- * (docs/benchmarks/server.md).
+ * sorted them: "123" over a million manifests took 31 ms that way and takes 4 ms here (the client's time,
+ * warm, on the 1M bench database).
  *
  * Rows added are listed after the others in the transaction that adds them, so the next request finds
  * them: an import's once per batch (`appendLookupEntries`), any other writer's (an operator's SQL) by a
