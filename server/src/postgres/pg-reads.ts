@@ -2,10 +2,11 @@
  * The tracker's reads on PostgreSQL (store.ts `GeneratorReads`, `DetailReads`; the manifests' are in
  * pg-manifest-reads.ts): SQL built by pg-query.ts from shared/query's definition, run by pg-run.ts.
  *
- * What is kept in memory (the unfiltered counts and totals, the short lookup lists and a sample of the long
- * ones, the registration statuses, bookmarks, the generators' filter matches) is tagged with the data
- * version it was read at (pg-cache.ts, pg-matches.ts) and read again when the version has moved, so every
- * process's next answer after an import commits sees it (docs/deploy.md).
+ * What is kept in memory (the unfiltered counts and totals, the short lookup lists, the registration
+ * statuses, bookmarks, the generators' filter matches) is tagged with the data version it was read at
+ * (pg-cache.ts, pg-matches.ts) and read again when the version has moved, so every process's next answer
+ * after an import commits sees it (docs/deploy.md). The long lookup lists' samples (pg-list-page.ts) only
+ * choose how a search is read.
  */
 import type { Sql } from 'postgres';
 import type { GeneratorLookupField } from '../../../shared/api/index.ts';
@@ -107,7 +108,7 @@ export function lookups(sql: Sql, cache: VersionedCache, table: string, lists: R
   const ownTables = new Map(
     Object.keys(lists).flatMap((field) => {
       const own = onePerRowList(`${table}.${field}`);
-      return own ? [[field, new ListPages(sql, cache, own)]] : [];
+      return own ? [[field, new ListPages(sql, own)]] : [];
     }),
   );
   return async (field: string, search: string, page: number, signal?: AbortSignal): Promise<LookupPage> => {

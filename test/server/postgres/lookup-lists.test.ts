@@ -14,6 +14,7 @@ import { buildDemoDatabase } from '../../../server/src/data/demo/build-demo.ts';
 import { MANIFEST_LOOKUP_LISTS } from '../../../server/src/db/lookup-lists.ts';
 import { VersionedCache } from '../../../server/src/postgres/pg-cache.ts';
 import { onePerRowList, rewriteUnorderedLists } from '../../../server/src/postgres/pg-lookup-lists.ts';
+import { walks } from '../../../server/src/postgres/pg-list-page.ts';
 import { lookups } from '../../../server/src/postgres/pg-reads.ts';
 import { connect } from '../../../server/src/postgres/pg-store.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres-database.ts';
@@ -124,5 +125,22 @@ describe('the manifest-number lookup list on PostgreSQL', () => {
     const after = await listState();
     expect(after.values).toEqual(before.values.filter((value) => !gone.has(value)));
     await expectDefinitionPages();
+  });
+});
+
+describe('how a search of the list is read', () => {
+  // A sample of 1,000 numbers, each standing for 100 in order: "123" in one of every 20, early and late;
+  // "txd" in the last 100 only; "zzq" nowhere.
+  const folded = Array.from({ length: 1000 }, (_, index) =>
+    index % 20 === 3 ? `a123-${index}` : index >= 900 ? `txd${index}` : `n${index}`,
+  );
+  const sample = { every: 100, folded };
+  it.each([
+    ['a key spread evenly, its page among the first positions', '123', 51, true],
+    ['a key whose matches all lie late in the order', 'txd', 51, false],
+    ['a key nothing in the sample holds', 'zzq', 51, false],
+    ['a deep page of an even key, further than its matches are many', '123', 2001, false],
+  ])('%s', (_, key, needed, walked) => {
+    expect(walks(sample, key, needed)).toBe(walked);
   });
 });
