@@ -1,8 +1,8 @@
 /**
  * The lists of one value per row on PostgreSQL (pg-lookup-lists.ts): every page of a search equals the
  * lookup's definition (shared/query/lookup.ts) over the rows, when the list is in order as built, while
- * rows inserted since wait after it out of order, once the list has been written in order again, and after
- * rows are deleted.
+ * rows inserted since wait after it out of order, once the list has been written in order again, after
+ * rows are deleted, and in a database migrated from before the lists; and how a search is read.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,9 +13,15 @@ import { lookupEntries, lookupPage, type LookupPage } from '../../../shared/quer
 import { buildDemoDatabase } from '../../../server/src/data/demo/build-demo.ts';
 import { MANIFEST_LOOKUP_LISTS } from '../../../server/src/db/lookup-lists.ts';
 import { VersionedCache } from '../../../server/src/postgres/pg-cache.ts';
-import { onePerRowList, rewriteUnorderedLists } from '../../../server/src/postgres/pg-lookup-lists.ts';
+import {
+  ONE_PER_ROW,
+  listTriggers,
+  onePerRowList,
+  rewriteUnorderedLists,
+} from '../../../server/src/postgres/pg-lookup-lists.ts';
 import { walks } from '../../../server/src/postgres/pg-list-page.ts';
 import { lookups } from '../../../server/src/postgres/pg-reads.ts';
+import { migrate } from '../../../server/src/postgres/pg-schema.ts';
 import { connect } from '../../../server/src/postgres/pg-store.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres-database.ts';
 
@@ -124,6 +130,32 @@ describe('the manifest-number lookup list on PostgreSQL', () => {
     const gone = new Set(deleted.map((row) => String(row.value)));
     const after = await listState();
     expect(after.values).toEqual(before.values.filter((value) => !gone.has(value)));
+    await expectDefinitionPages();
+  });
+});
+
+describe('a database loaded by a version without the lists', () => {
+  it('gets them, in order and kept by their triggers, when it is migrated', async () => {
+    // Back to schema version 3, as a database loaded before this version is.
+    await sql.unsafe(`
+      DROP TABLE lookup_lists, ${ONE_PER_ROW.map((list) => list.table).join(', ')};
+      DROP FUNCTION ${ONE_PER_ROW.flatMap((list) => Object.values(listTriggers(list))).join(', ')} CASCADE;
+      DELETE FROM schema_migrations WHERE version = 4;`);
+    expect(await migrate(sql)).toEqual([4]);
+    const numbers = (await sql`SELECT manifest_tracking_number AS value FROM manifests`).map((row) =>
+      String(row.value),
+    );
+    const state = await listState();
+    expect(state.values).toEqual([...numbers].sort());
+    expect(state.orderedThrough).toBe(numbers.length);
+    await sql`
+      INSERT INTO manifests (id, manifest_tracking_number, generator_id, generator_name, generator_epa_id,
+        generator_location_state, transporter, designated_facility_name, shipped_date, received_date,
+        total_waste_quantity_tons, container_count, waste_stream_count)
+      SELECT id + 200000, manifest_tracking_number || 'M', generator_id, generator_name, generator_epa_id,
+        generator_location_state, transporter, designated_facility_name, shipped_date, received_date,
+        total_waste_quantity_tons, container_count, waste_stream_count
+      FROM manifests WHERE id % 7 = 0`;
     await expectDefinitionPages();
   });
 });
