@@ -1,21 +1,18 @@
 /**
  * After a bulk load into PostgreSQL: the indexes every query reads (the same filter and sort indexes as
- * SQLite's, db/indexes.ts, plus the trigram indexes the search and the long lookups read), then VACUUM and
- * ANALYZE, and
- * a new data version, so that every serving process reads its in-memory lists again. Idempotent.
+ * SQLite's, db/indexes.ts, plus the trigram indexes the search reads), the lookup lists of one value per
+ * row written in order (pg-lookup-lists.ts), then VACUUM and ANALYZE, and a new data version, so that
+ * every serving process reads its in-memory lists again. Idempotent.
  */
 import type { Sql } from 'postgres';
 import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../../shared/query/definition.ts';
 import { FILTER_INDEXES_SQL, sortIndexes } from '../db/indexes.ts';
+import { writeLookupLists } from './pg-lookup-lists.ts';
 
 const POSTGRES_INDEXES_SQL = `
--- searchKey (pg_trgm over the folded search text, pg-schema.ts) and the lookups of one value per row.
+-- searchKey (pg_trgm over the folded search text, pg-schema.ts).
 CREATE INDEX IF NOT EXISTS generators_search ON generators USING gin (search_text gin_trgm_ops);
 CREATE INDEX IF NOT EXISTS manifests_search ON manifests USING gin (search_text gin_trgm_ops);
-CREATE INDEX IF NOT EXISTS generators_handler_id_folded
-  ON generators USING gin (tracker_fold(epa_handler_id) gin_trgm_ops);
-CREATE INDEX IF NOT EXISTS manifests_tracking_number_folded
-  ON manifests USING gin (tracker_fold(manifest_tracking_number) gin_trgm_ops);
 -- A waste-line member probed per manifest (pg-query.ts: EXISTS … s.member = … AND s.code IN … AND
 -- s.manifest_id = t.id), answered from this index alone, and the importer's deletes by manifest (its prefix).
 CREATE INDEX IF NOT EXISTS manifest_line_sets_by_manifest_code ON manifest_line_sets (manifest_id, member, code);
@@ -110,6 +107,8 @@ export async function finalizePostgres(sql: Sql, onStep?: (step: string) => void
     ),
     build(sql, statements.filter(isTrigram), onStep),
   ]);
+  await writeLookupLists(sql);
+  onStep?.('lookup lists');
   // VACUUM too: it marks the loaded pages all-visible, so that counts and sums over a covering index
   // (a date range's totals) read the index alone instead of every row it points to.
   await sql`VACUUM (ANALYZE)`;

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { once } from 'node:events';
 import type { Sql } from 'postgres';
 import { finalizePostgres } from './pg-finalize.ts';
+import { ONE_PER_ROW, listTriggers } from './pg-lookup-lists.ts';
 
 /** The tables copied, parents first. Tokens are never copied: a new database starts with no sign-ins. */
 export const COPIED_TABLES = [
@@ -63,6 +64,11 @@ async function insertableColumns(sql: Sql, table: string): Promise<string[]> {
   return columns.map((column) => column.name);
 }
 
+/** The triggers adding `table`'s inserted rows to a lookup list (pg-lookup-lists.ts). */
+function listingTriggers(table: string): string[] {
+  return ONE_PER_ROW.filter((entry) => entry.list.from === table).map((entry) => listTriggers(entry).added);
+}
+
 export interface LoadProgress {
   table: string;
   rows: number;
@@ -77,9 +83,10 @@ export async function isEmpty(sql: Sql): Promise<boolean> {
   return !row?.any;
 }
 
-/** Empties every table a load writes (and the tokens), in one statement. */
+/** Empties every table a load writes (and the tokens, and the lookup lists built from them), in one statement. */
 export async function emptyTables(sql: Sql): Promise<void> {
-  await sql.unsafe(`TRUNCATE ${[...COPIED_TABLES, 'tokens', 'sign_in_failures'].join(', ')}`);
+  const lists = ONE_PER_ROW.map((list) => list.table);
+  await sql.unsafe(`TRUNCATE ${[...COPIED_TABLES, 'tokens', 'sign_in_failures', ...lists].join(', ')}`);
 }
 
 export async function loadSqliteFile(
@@ -108,6 +115,10 @@ export async function loadSqliteFile(
         // refuses; it holds a few rows.
         const freeze = table !== 'users';
         if (freeze) await tx.unsafe(`TRUNCATE ${table}`);
+        // A lookup list's trigger would add the copied rows' entries one COPY at a time, only for the list
+        // to be written whole, in order, after the load (pg-finalize.ts).
+        const listing = listingTriggers(table);
+        for (const trigger of listing) await tx.unsafe(`ALTER TABLE ${table} DISABLE TRIGGER ${trigger}`);
         const stream = await tx
           .unsafe(`COPY ${table} (${columns.join(', ')}) FROM STDIN${freeze ? ' (FREEZE)' : ''}`)
           .writable();
@@ -124,6 +135,7 @@ export async function loadSqliteFile(
         }
         stream.end(chunk);
         await finished;
+        for (const trigger of listing) await tx.unsafe(`ALTER TABLE ${table} ENABLE TRIGGER ${trigger}`);
         return count;
       });
       onTable?.({ table, rows, seconds: (performance.now() - started) / 1000 });

@@ -23,7 +23,8 @@ import {
   type Param,
   type PgWhere,
 } from './pg-query.ts';
-import { countOf, lookups, rows, totalsOf, values } from './pg-reads.ts';
+import { countOf, lookups, totalsOf } from './pg-reads.ts';
+import { rows, values } from './pg-run.ts';
 
 const MANIFEST_TOTALS = totalsSelect(MANIFEST_QUERY.totals, (quantity) => `t.${quantity}`);
 const LINE_SET_TOTALS = totalsSelect(

@@ -1,16 +1,15 @@
 /**
  * The tracker's reads on PostgreSQL (store.ts `GeneratorReads`, `DetailReads`; the manifests' are in
- * pg-manifest-reads.ts), and the statement helpers both use: SQL built by pg-query.ts from shared/query's
- * definition, each statement prepared once per connection by the client.
+ * pg-manifest-reads.ts): SQL built by pg-query.ts from shared/query's definition, run by pg-run.ts.
  *
  * What is kept in memory (the unfiltered counts and totals, the short lookup lists, the registration
  * statuses, bookmarks, the generators' filter matches) is tagged with the data version it was read at
  * (pg-cache.ts, pg-matches.ts) and read again when the version has moved, so every process's next answer
- * after an import commits sees it (docs/deploy.md).
+ * after an import commits sees it (docs/deploy.md). The long lookup lists' samples (pg-list-page.ts) only
+ * choose how a search is read.
  */
 import type { Sql } from 'postgres';
 import type { GeneratorLookupField } from '../../../shared/api/index.ts';
-import { LIMITS } from '../../../shared/api/index.ts';
 import { GENERATOR_QUERY } from '../../../shared/query/definition.ts';
 import {
   lookupEntries,
@@ -31,48 +30,12 @@ import {
 import type { DetailReads, GeneratorReads, GeneratorTotalsRow } from '../store/store.ts';
 import { Bookmarks } from './pg-bookmarks.ts';
 import type { VersionedCache } from './pg-cache.ts';
+import { ListPages } from './pg-list-page.ts';
+import { onePerRowList } from './pg-lookup-lists.ts';
 import type { PgMatches } from './pg-matches.ts';
-import { containsPattern, generatorWhere, totalsSelect, type Param, type PgWhere } from './pg-query.ts';
+import { rows, values } from './pg-run.ts';
+import { generatorWhere, totalsSelect, type PgWhere } from './pg-query.ts';
 
-const PAGE = LIMITS.lookupPageSize;
-
-/** Runs one statement, cancelled on the server when `signal` aborts (its client has gone). */
-export async function rows<Row>(
-  sql: Sql,
-  text: string,
-  params: readonly Param[],
-  signal?: AbortSignal,
-): Promise<Row[]> {
-  const query = sql.unsafe<Row[]>(text, params as Param[], { prepare: true });
-  const cancel = () => void query.cancel();
-  signal?.addEventListener('abort', cancel, { once: true });
-  try {
-    return await query;
-  } finally {
-    signal?.removeEventListener('abort', cancel);
-  }
-}
-
-export async function values(
-  sql: Sql,
-  text: string,
-  params: readonly Param[],
-  signal?: AbortSignal,
-): Promise<unknown[][]> {
-  const query = sql.unsafe(text, params as Param[], { prepare: true }).values();
-  const cancel = () => void query.cancel();
-  signal?.addEventListener('abort', cancel, { once: true });
-  try {
-    return await query;
-  } finally {
-    signal?.removeEventListener('abort', cancel);
-  }
-}
-
-/** A list with one row per value (a unique key): searched in SQL, not held in memory. */
-const SEARCHED_IN_SQL = new Set(['generators.epa_handler_id', 'manifests.manifest_number']);
-
-/** Lookups over a table's lists (lookup-lists.ts), as the SQLite backend defines them. */
 /**
  * How many rows of `table` match `where`: counted once per data version when nothing filters them, and for
  * the latest searches (pg-cache.ts `recent`). A search's count reads every matching row (its trigram index
@@ -115,6 +78,10 @@ export function totalsOf<Row>(
   return where.unfiltered ? cache.get(`${table} totals`, read) : read();
 }
 
+/**
+ * Lookups over a table's lists (lookup-lists.ts), as the SQLite backend defines them: the short lists held
+ * in memory per data version, the two of one value per row read from their own tables (pg-list-page.ts).
+ */
 export function lookups(sql: Sql, cache: VersionedCache, table: string, lists: Record<string, LookupList>) {
   const entriesOf = (name: string, list: LookupList) =>
     cache.get(`lookup ${name}`, async () => {
@@ -138,30 +105,18 @@ export function lookups(sql: Sql, cache: VersionedCache, table: string, lists: R
       return entries.map((entry) => ({ ...entry, folded: foldCase(entry.text) }));
     });
 
+  const ownTables = new Map(
+    Object.keys(lists).flatMap((field) => {
+      const own = onePerRowList(`${table}.${field}`);
+      return own ? [[field, new ListPages(sql, own)]] : [];
+    }),
+  );
   return async (field: string, search: string, page: number, signal?: AbortSignal): Promise<LookupPage> => {
     const list = lists[field];
     if (!list) throw new Error(`no lookup list ${table}.${field}`);
-    const name = `${table}.${field}`;
-    if (!SEARCHED_IN_SQL.has(name)) {
-      return lookupPage(await entriesOf(name, list), search, page, (entry) => entry.folded);
-    }
-    const params: Param[] = [];
-    const clauses = [`${list.column} <> ''`];
-    if (list.where) clauses.push(list.where);
-    if (search !== '') {
-      params.push(containsPattern(foldCase(search)));
-      clauses.push(`tracker_fold(${list.column}) LIKE $1`);
-    }
-    params.push(PAGE + 1, (page - 1) * PAGE);
-    const found = await values(
-      sql,
-      `SELECT ${list.column} FROM ${list.from} WHERE ${clauses.join(' AND ')}
-       ORDER BY ${list.column} LIMIT $${params.length - 1} OFFSET $${params.length}`,
-      params,
-      signal,
-    );
-    const results = found.slice(0, PAGE).map(([value]) => ({ value: String(value), text: String(value) }));
-    return { results, pagination: { more: found.length > PAGE } };
+    const own = ownTables.get(field);
+    if (own) return await own.page(search, page, signal);
+    return lookupPage(await entriesOf(`${table}.${field}`, list), search, page, (entry) => entry.folded);
   };
 }
 

@@ -13,6 +13,7 @@
 import type { Sql } from 'postgres';
 import { FOLD_RUNS } from '../../../shared/query/fold-table.ts';
 import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../../shared/query/definition.ts';
+import { listsMigrationSql } from './pg-lookup-lists.ts';
 
 /** Every code point that folds, and what it folds to, as the two strings translate() takes. */
 function foldStrings(): { from: string; to: string } {
@@ -352,6 +353,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'tracker schema', sql: SCHEMA_1 },
   { version: 2, name: 'imported data: sources, transporters, method counts, tallies', sql: SCHEMA_2 },
   { version: 3, name: "the importer's ledger, row ids, one data version a transaction", sql: SCHEMA_3 },
+  { version: 4, name: 'tracking numbers and handler ids listed in lookup order', sql: listsMigrationSql() },
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -15,6 +15,7 @@ import { createTables } from '../../../server/src/db/schema.ts';
 import { DEMO_ACCOUNTS, createDemoAccounts } from '../../../server/src/auth/demo-accounts.ts';
 import type { ImportSink } from '../../../server/src/import/model/sink.ts';
 import { PostgresSink } from '../../../server/src/import/postgres/pg-sink.ts';
+import { ONE_PER_ROW } from '../../../server/src/postgres/pg-lookup-lists.ts';
 import { numbered } from '../../../server/src/import/postgres/pg-steps.ts';
 import { SqliteSink } from '../../../server/src/import/sqlite/sqlite-sink.ts';
 import { pgUsers } from '../../../server/src/postgres/pg-accounts.ts';
@@ -122,8 +123,8 @@ const COLUMNS = (() => {
 })();
 
 /**
- * Every served table's rows by key; on SQLite also the lookup lists in lookup order (PostgreSQL reads
- * its lookups from the rows: it keeps no lists).
+ * Every served table's rows by key, and the lookup lists in their stored order: on SQLite all of them, on
+ * PostgreSQL the two of one value per row (it reads the others from the rows: it keeps no other lists).
  */
 export async function contentOf(target: ImportTarget): Promise<Record<string, unknown[]>> {
   const rows = (sql: string) => target.values(sql);
@@ -174,8 +175,17 @@ export async function contentOf(target: ImportTarget): Promise<Record<string, un
     for (const [name] of lookupLists()) {
       content[name] = await rows(`SELECT value, text FROM ${lookupSearchTable(name)} ORDER BY rowid`);
     }
+  } else {
+    for (const { name, table } of ONE_PER_ROW) {
+      content[name] = await rows(`SELECT value, value FROM ${table} ORDER BY pos`);
+    }
   }
   return content;
+}
+
+/** The lists of one value per row, which both backends keep in their stored order. */
+export function onePerRowLists(content: Record<string, unknown[]>): Record<string, unknown[]> {
+  return Object.fromEntries(ONE_PER_ROW.map(({ name }) => [name, content[name] ?? []]));
 }
 
 /** The content two backends both hold (SQLite's lookup lists left out). */

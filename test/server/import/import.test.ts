@@ -28,6 +28,7 @@ import {
   contentOf,
   expectSearchIndexesIntact,
   newTarget,
+  onePerRowLists,
   openSink,
   rowsWritten,
   servedContent,
@@ -489,7 +490,9 @@ describe('the demo dataset written as EPA files', () => {
     const reference = sqliteFile(join(dir, 'reference.db'));
     try {
       await importFiles({ db: reference.db, paths: [files], report: report('reference') });
-      expect(servedContent(await contentOf(whole))).toEqual(servedContent(await contentOf(reference)));
+      const [imported, expected] = [await contentOf(whole), await contentOf(reference)];
+      expect(servedContent(imported)).toEqual(servedContent(expected));
+      expect(onePerRowLists(imported)).toEqual(onePerRowLists(expected));
     } finally {
       await reference.close();
     }

@@ -56,6 +56,10 @@ interface View {
   generatorsOfLoneStar: number;
   numberLookup: string[];
   otherNumberLookup: string[];
+  /** Every tracking number and every handler id, as their lookups list them unsearched and searched. */
+  allNumbers: string[];
+  elcNumbers: string[];
+  handlerIds: string[];
   shortNameLookup: string[];
   generatorLookup: string[];
   idleShop: number;
@@ -104,6 +108,9 @@ async function view(): Promise<View> {
     generatorsOfLoneStar: Number(String((filtered.body as { shipped_count: string }).shipped_count).trim()),
     numberLookup: await lookup(PATHS.manifestLookup, 'manifest_number', '0019'),
     otherNumberLookup: await lookup(PATHS.manifestLookup, 'manifest_number', '0106'),
+    allNumbers: await lookup(PATHS.manifestLookup, 'manifest_number', ''),
+    elcNumbers: await lookup(PATHS.manifestLookup, 'manifest_number', 'elc'),
+    handlerIds: await lookup(PATHS.generatorLookup, 'epa_handler_id', ''),
     shortNameLookup: await lookup(PATHS.manifestLookup, 'generator_name', 'id'),
     generatorLookup: await lookup(PATHS.generatorLookup, 'generator_name', 'Shop'),
     idleShop: detail.status,
@@ -171,8 +178,14 @@ describe('an import into the served database', () => {
     for (const seen of views) {
       expect(seen.searchedSecond).toEqual(seen.searched.slice(1, 2));
       expect(seen.searchedThird).toEqual(seen.searched.slice(2, 3));
+      // Each number once, in lookup order, the ones the import added among the others.
+      expect(seen.allNumbers).toEqual(seen.tracking);
+      expect(seen.elcNumbers).toEqual(seen.tracking.filter((number) => number.endsWith('ELC')));
+      expect(seen.handlerIds).toEqual([...new Set(seen.handlerIds)].sort());
     }
     expect(views.slice(0, 3)).toEqual([before, before, before]);
+    // 000000106ELC, added after 000000199ELC, is listed before it.
+    expect(views[5]?.elcNumbers).toEqual(['000000101ELC', '000000102ELC', '000000106ELC', '000000199ELC']);
     expect(views[3]).toMatchObject({
       tracking: ['000000101ELC', '000000102ELC', '000000104FLE', '000000199ELC'],
       numberLookup: ['000000199ELC'],

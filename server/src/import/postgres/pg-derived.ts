@@ -4,7 +4,8 @@
  * transaction whole: each touched manifest's transporter, containers, line count and tons, its lines'
  * transporter id and stored waste-line JSON, its line sets and the per-value totals of the values they
  * hold; each touched generator's sets, shipment totals, method counts and their texts, worked out from its
- * rows. Search needs nothing (a generated column, pg-schema.ts) and lookups are read from the rows.
+ * rows; the new rows' tracking numbers and handler ids added to their lookup lists (pg-lookup-lists.ts).
+ * Search needs nothing (a generated column, pg-schema.ts) and the other lookups are read from the rows.
  *
  * The same facts as SQLite's (import/sqlite/derived.ts, db/derive.ts), each worked out whole for the rows a
  * batch touched rather than moved by differences: set-based statements over the batch's ids.
@@ -18,6 +19,7 @@ import {
   MANIFEST_FACT_SETS,
 } from '../../db/fact-storage.ts';
 import { WASTE_LINE_COLUMNS, wasteLine } from '../../db/waste-lines-json.ts';
+import { ONE_PER_ROW, appendLookupEntries } from '../../postgres/pg-lookup-lists.ts';
 import {
   RECEIPT_LAG_DAYS,
   RECEIPT_LAG_ROWS,
@@ -174,6 +176,11 @@ export async function afterBatch(sql: TransactionSql, touched: Touched): Promise
   if (touched.generators.size > 0) await each(sql, GENERATOR_SQL, [...touched.generators]);
   const own = [...touched.newGenerators, ...touched.existingGenerators];
   if (own.length > 0) await each(sql, GENERATOR_STATUS_SQL, own);
+  // A tracking number or handler id is its row's key: only the rows the batch created bring one to a list.
+  for (const entry of ONE_PER_ROW) {
+    const created = entry.list.from === 'manifests' ? touched.newManifests : touched.newGenerators;
+    await appendLookupEntries(sql, entry, [...created]);
+  }
 }
 
 /**

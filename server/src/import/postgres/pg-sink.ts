@@ -7,11 +7,13 @@
  *
  * One import at a time: the sink holds a session advisory lock on its one connection for its life. The
  * indexes the serving queries and the writers' lookups use exist from the start (created if a loaded or
- * empty database lacks them); after a run into an empty database the tables are vacuumed and analysed.
+ * empty database lacks them); after a run into an empty database the tables are vacuumed and analysed. The
+ * lookup lists a run added to are written again in order at its end (postgres/pg-lookup-lists.ts).
  */
 import type { Sql } from 'postgres';
 import { referenceTables } from '../../data/reference.ts';
 import { finalizePostgres, indexStatements } from '../../postgres/pg-finalize.ts';
+import { listByBatch, rewriteUnorderedLists } from '../../postgres/pg-lookup-lists.ts';
 import { connect, migrateOrRefuse, redactUrl } from '../../postgres/pg-store.ts';
 import type { Rejection } from '../model/records.ts';
 import type {
@@ -113,6 +115,7 @@ export class PostgresSink implements ImportSink {
   async write(batch: SinkBatch): Promise<FileCounts> {
     const { ledger, writers } = this.ready;
     return await this.sql.begin(async (tx) => {
+      await listByBatch(tx);
       const counts = await this.steps.run(tx, ledger.write(batch, writers));
       await afterBatch(tx, writers.touched);
       return counts;
@@ -122,6 +125,7 @@ export class PostgresSink implements ImportSink {
   async releaseHeld(after: number, limit: number): Promise<Released> {
     const { ledger, writers } = this.ready;
     return await this.sql.begin(async (tx): Promise<Released> => {
+      await listByBatch(tx);
       const rows = await this.steps.run(tx, ledger.heldRows(after, limit));
       const last = rows.at(-1);
       if (!last) return { rows: 0, after };
@@ -139,8 +143,11 @@ export class PostgresSink implements ImportSink {
       return await this.steps.run(tx, ledger.finish(writers));
     });
     if (this.mode === 'bulk') {
+      // Writes the lookup lists in order too.
       onPhase?.('vacuum and statistics');
       await finalizePostgres(this.sql);
+    } else {
+      await rewriteUnorderedLists(this.sql, (name) => onPhase?.(`lookup list ${name} in order`));
     }
     return finished;
   }
