@@ -6,14 +6,8 @@
 import type { Sql } from 'postgres';
 import type { Param } from './pg-query.ts';
 
-/** Runs one statement, cancelled on the server when `signal` aborts (its client has gone). */
-export async function rows<Row>(
-  sql: Sql,
-  text: string,
-  params: readonly Param[],
-  signal?: AbortSignal,
-): Promise<Row[]> {
-  const query = sql.unsafe<Row[]>(text, params as Param[], { prepare: true });
+/** A statement's answer, the statement cancelled on the server when `signal` aborts (its client has gone). */
+async function answer<T>(query: PromiseLike<T> & { cancel(): unknown }, signal?: AbortSignal): Promise<T> {
   const cancel = () => void query.cancel();
   signal?.addEventListener('abort', cancel, { once: true });
   try {
@@ -23,20 +17,23 @@ export async function rows<Row>(
   }
 }
 
+/** Runs one statement. */
+export function rows<Row>(
+  sql: Sql,
+  text: string,
+  params: readonly Param[],
+  signal?: AbortSignal,
+): Promise<Row[]> {
+  return answer(sql.unsafe<Row[]>(text, params as Param[], { prepare: true }), signal);
+}
+
 /** As `rows`, each row an array; `prepare` false plans the statement for these parameters each time. */
-export async function values(
+export function values(
   sql: Sql,
   text: string,
   params: readonly Param[],
   signal?: AbortSignal,
   prepare = true,
 ): Promise<unknown[][]> {
-  const query = sql.unsafe(text, params as Param[], { prepare }).values();
-  const cancel = () => void query.cancel();
-  signal?.addEventListener('abort', cancel, { once: true });
-  try {
-    return await query;
-  } finally {
-    signal?.removeEventListener('abort', cancel);
-  }
+  return answer(sql.unsafe(text, params as Param[], { prepare }).values(), signal);
 }

@@ -271,6 +271,19 @@ export async function openSink(target: ImportTarget): Promise<ImportSink> {
   return target.backend === 'postgres' ? await PostgresSink.open(target.db) : new SqliteSink(target.db);
 }
 
+/** `sink` with some of its calls replaced (to look between batches, or to die in one), the rest passed on. */
+export function wrapSink(sink: ImportSink, replaced: Partial<ImportSink>): ImportSink {
+  return {
+    begin: (files, options) => sink.begin(files, options),
+    write: (batch) => sink.write(batch),
+    releaseHeld: (after, limit) => sink.releaseHeld(after, limit),
+    finish: (onPhase) => sink.finish(onPhase),
+    reportRows: () => sink.reportRows(),
+    close: () => sink.close(),
+    ...replaced,
+  };
+}
+
 /** The demo's accounts (docs/api.md) in the target, so that a server on it signs them in. */
 export async function addDemoAccounts(target: ImportTarget): Promise<void> {
   if (target.backend === 'sqlite') {

@@ -18,7 +18,7 @@ import { parseCsv } from '../../../server/src/data/reference.ts';
 import { importFiles } from '../../../server/src/import/import-files.ts';
 import { runImport } from '../../../server/src/import/run.ts';
 import { discoverSources } from '../../../server/src/import/sources.ts';
-import type { ImportSink, SinkBatch } from '../../../server/src/import/model/sink.ts';
+import type { SinkBatch } from '../../../server/src/import/model/sink.ts';
 import { FROM_MANIFESTS_NOTE } from '../../../server/src/import/writers/writers.ts';
 import { writeEpaFiles } from '../../helpers/epa-files.ts';
 import { TEST_BACKEND } from '../../helpers/postgres-database.ts';
@@ -33,6 +33,7 @@ import {
   rowsWritten,
   servedContent,
   sqliteFile,
+  wrapSink,
   type ImportTarget,
 } from './import-support.ts';
 
@@ -547,8 +548,7 @@ describe('the demo dataset written as EPA files', () => {
         if (!there.has(number)) expect(transporterless).toContain(number);
       }
     };
-    const watched: ImportSink = {
-      begin: (sources, options) => sink.begin(sources, options),
+    const watched = wrapSink(sink, {
       write: async (batch: SinkBatch) => {
         const counts = await sink.write(batch);
         await look();
@@ -559,10 +559,7 @@ describe('the demo dataset written as EPA files', () => {
         await look();
         return released;
       },
-      finish: (onPhase) => sink.finish(onPhase),
-      reportRows: () => sink.reportRows(),
-      close: () => sink.close(),
-    };
+    });
     try {
       await runImport({ sink: watched, sources: await discoverSources([files]), batchRows: 97 });
     } finally {
@@ -589,8 +586,7 @@ describe('the demo dataset written as EPA files', () => {
       calls += 1;
       if (calls === 2) throw new Error('killed');
     };
-    const killable: ImportSink = {
-      begin: (sources, options) => sink.begin(sources, options),
+    const killable = wrapSink(sink, {
       write: (batch: SinkBatch) => {
         dying(step !== 'release' && batch.file.path.includes(step));
         return sink.write(batch);
@@ -599,10 +595,7 @@ describe('the demo dataset written as EPA files', () => {
         dying(step === 'release');
         return sink.releaseHeld(after, limit);
       },
-      finish: (onPhase) => sink.finish(onPhase),
-      reportRows: () => sink.reportRows(),
-      close: () => sink.close(),
-    };
+    });
     await expect(
       runImport({ sink: killable, sources: await discoverSources([files]), batchRows: 100 }),
     ).rejects.toThrow('killed');
@@ -626,18 +619,13 @@ describe('the demo dataset written as EPA files', () => {
     const sink = await openSink(stopped);
     let batches = 0;
     // A sink that dies on its fourth batch, as a killed process would: the batch's transaction never commits.
-    const dying: ImportSink = {
-      begin: (files, options) => sink.begin(files, options),
+    const dying = wrapSink(sink, {
       write: (batch: SinkBatch) => {
         batches += 1;
         if (batches === 4) throw new Error('killed');
         return sink.write(batch);
       },
-      releaseHeld: (after, limit) => sink.releaseHeld(after, limit),
-      finish: (onPhase) => sink.finish(onPhase),
-      reportRows: () => sink.reportRows(),
-      close: () => sink.close(),
-    };
+    });
     await expect(
       runImport({ sink: dying, sources: await discoverSources([files]), batchRows: 500 }),
     ).rejects.toThrow('killed');

@@ -13,10 +13,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFiles } from '../../../server/src/import/import-files.ts';
 import { runImport } from '../../../server/src/import/run.ts';
 import { discoverSources } from '../../../server/src/import/sources.ts';
-import type { ImportSink } from '../../../server/src/import/model/sink.ts';
 import { startTrackerServer, type TrackerServer } from '../../helpers/tracker-server.ts';
 import { INSPECTOR, PATHS, get, listPage, post, signInAs, type Session } from '../support.ts';
-import { FIXTURES, addDemoAccounts, newTarget, openSink, type ImportTarget } from './import-support.ts';
+import {
+  FIXTURES,
+  addDemoAccounts,
+  newTarget,
+  openSink,
+  wrapSink,
+  type ImportTarget,
+} from './import-support.ts';
 
 let dir = '';
 let target: ImportTarget;
@@ -137,8 +143,7 @@ describe('an import into the served database', () => {
     // One row a transaction; after each the client looks, while the import waits.
     const sink = await openSink(target);
     const views: View[] = [];
-    const watching: ImportSink = {
-      begin: (files, options) => sink.begin(files, options),
+    const watching = wrapSink(sink, {
       write: async (batch) => {
         const counts = await sink.write(batch);
         views.push(await view());
@@ -149,10 +154,7 @@ describe('an import into the served database', () => {
         if (released.rows > 0) views.push(await view());
         return released;
       },
-      finish: (onPhase) => sink.finish(onPhase),
-      reportRows: () => sink.reportRows(),
-      close: () => sink.close(),
-    };
+    });
     try {
       await runImport({
         sink: watching,

@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildDemoDatabase } from '../../../server/src/data/demo/build-demo.ts';
 import { importFiles } from '../../../server/src/import/import-files.ts';
-import type { ImportSink, SinkBatch } from '../../../server/src/import/model/sink.ts';
+import type { SinkBatch } from '../../../server/src/import/model/sink.ts';
 import { runImport } from '../../../server/src/import/run.ts';
 import { discoverSources } from '../../../server/src/import/sources.ts';
 import { writeEpaFiles } from '../../helpers/epa-files.ts';
-import { newTarget, openSink, type ImportTarget } from '../import/import-support.ts';
+import { newTarget, openSink, wrapSink, type ImportTarget } from '../import/import-support.ts';
 
 const MANIFESTS = 300;
 
@@ -79,18 +79,13 @@ it('widens the stored receipt lag with each batch that commits, not only at the 
 
   const sink = await openSink(target);
   const seen: { stored: Lag; rows: Lag }[] = [];
-  const watched: ImportSink = {
-    begin: (files, options) => sink.begin(files, options),
+  const watched = wrapSink(sink, {
     write: async (batch: SinkBatch) => {
       const counts = await sink.write(batch);
       seen.push({ stored: await stored(), rows: await ofRows() });
       return counts;
     },
-    releaseHeld: (after, limit) => sink.releaseHeld(after, limit),
-    finish: (onPhase) => sink.finish(onPhase),
-    reportRows: () => sink.reportRows(),
-    close: () => sink.close(),
-  };
+  });
   try {
     await runImport({ sink: watched, sources: await discoverSources([all]), batchRows: 100 });
   } finally {
