@@ -14,6 +14,8 @@
  * (`Sample`): where in the order the key's matches start and how many there are. The sample only chooses
  * how a page is read, never what it holds.
  *
+ * A page with no search is read from the rows' own unique index on the value instead, in the same order.
+ *
  * The entries added since the list was last written in order are read and sorted whole (an import's new
  * rows, until the run's finish writes the list again) and merged in: the first `offset + PAGE + 1` matches
  * in lookup order are among the first as many of each part, so neither part reads more.
@@ -73,8 +75,9 @@ export class ListPages {
    * in between keeps at least as many entries in order, so a page read with the older bound is still right.
    */
   async page(search: string, page: number, signal?: AbortSignal): Promise<LookupPage> {
-    const state = await this.state();
     const key = foldCase(search);
+    if (key === '') return await this.unsearched(page, signal);
+    const state = await this.state();
     const needed = (page - 1) * PAGE + PAGE + 1;
     const [ordered, added] = await Promise.all([
       this.ordered(key, state, needed, signal),
@@ -83,6 +86,23 @@ export class ListPages {
     const found = added.length === 0 ? ordered : [...ordered, ...added].sort(compareCodePoints);
     const results = found.slice((page - 1) * PAGE, page * PAGE).map((value) => ({ value, text: value }));
     return { results, pagination: { more: found.length >= needed } };
+  }
+
+  /**
+   * A page with no search, read from the rows' own unique index on the value, whose order (code point) is
+   * the list's: the entries an import has added since the list was last written in order are then no
+   * dearer than the others, where reading and sorting them cost ~8 ms per 20,000 added.
+   */
+  private async unsearched(page: number, signal?: AbortSignal): Promise<LookupPage> {
+    const { column, from } = this.entry.list;
+    const rows = await values(
+      this.sql,
+      `SELECT ${column} FROM ${from} WHERE ${column} <> '' ORDER BY ${column} LIMIT $1 OFFSET $2`,
+      [PAGE + 1, (page - 1) * PAGE],
+      signal,
+    );
+    const results = rows.slice(0, PAGE).map(([value]) => ({ value: String(value), text: String(value) }));
+    return { results, pagination: { more: rows.length > PAGE } };
   }
 
   private async state(): Promise<ListState> {
@@ -109,15 +129,6 @@ export class ListPages {
   ): Promise<string[]> {
     const { table } = this.entry;
     const through = state.orderedThrough;
-    if (key === '') {
-      const rows = await values(
-        this.sql,
-        `SELECT value FROM ${table} WHERE pos <= $1 ORDER BY pos LIMIT $2`,
-        [through, needed],
-        signal,
-      );
-      return rows.map(([value]) => String(value));
-    }
     if ([...key].length < TRIGRAM_MIN_LENGTH || walks(await this.sample(state), key, needed)) {
       // strpos, not LIKE: the trigram index cannot answer it, so the plan is the walk whatever the key.
       const rows = await values(
@@ -144,9 +155,8 @@ export class ListPages {
   private async added(key: string, after: number, needed: number, signal?: AbortSignal): Promise<string[]> {
     const rows = await values(
       this.sql,
-      `SELECT value FROM ${this.entry.table} WHERE pos > $1 ${key === '' ? '' : 'AND folded LIKE $3'}
-       ORDER BY value LIMIT $2`,
-      key === '' ? [after, needed] : [after, needed, containsPattern(key)],
+      `SELECT value FROM ${this.entry.table} WHERE pos > $1 AND folded LIKE $3 ORDER BY value LIMIT $2`,
+      [after, needed, containsPattern(key)],
       signal,
       false,
     );
