@@ -1,5 +1,5 @@
 /**
- * npm run bench:server -- --db postgres://… [--manifests N] [--requests R]
+ * npm run bench:server -- --db postgres://… [--manifests N] [--requests R] [--only PATTERN] [--part PART]...
  *
  * The tracker API on PostgreSQL over the same national-scale dataset as SQLite's bench (data/bench-1m.db,
  * built on first use, loaded into the database when it is empty: the load's time is reported), for the
@@ -8,10 +8,13 @@
  * - "client alone": the statements that request sends on a warm process (captured from the store in this
  *   process at its second asking), run R times with the client and nothing else, as the store runs them (a
  *   page and its count at once): the psql-level time of the query;
+ * - "count, first request": a list's count statement alone, where the process keeps the count for the data
+ *   version (pg-reads.ts `countOf`) and a warm request does not send it: what a filter's first page adds;
  * - SQLite's HTTP p50 for the same row, read from the SQLite part of docs/benchmarks/server.md.
  * Then throughput of the app's manifests page at 10 connections: one server process against `--workers 2`
  * (bench/server-workers.ts).
- * Writes its section of docs/benchmarks/server.md (between the postgres markers), leaving SQLite's.
+ * Writes its section of docs/benchmarks/server.md (between the postgres markers), leaving SQLite's, after a
+ * full run; `--only` (requests whose group and name match) and `--part rows|throughput` only print.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -121,7 +124,23 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-export async function benchPostgres(url: string, manifests: number, requests: number): Promise<void> {
+/** What a run times: every row and the throughput (and then it writes the report), or some of them. */
+export interface PostgresRun {
+  url: string;
+  manifests: number;
+  requests: number;
+  /** Only the rows whose "group name" matches. */
+  only: RegExp | undefined;
+  rows: boolean;
+  throughput: boolean;
+}
+
+/** The count statement of a list request, where its process reads one. */
+const COUNT_STATEMENT = /^SELECT count\(\*\)/;
+
+export async function benchPostgres(run: PostgresRun): Promise<void> {
+  const { url, manifests, requests } = run;
+  const fullRun = run.only === undefined && run.rows && run.throughput;
   const loadAtStart = loadavg();
   const dbPath = benchDatabasePath(manifests);
   await ensureBenchDatabase(dbPath, manifests);
@@ -150,8 +169,12 @@ export async function benchPostgres(url: string, manifests: number, requests: nu
   }
 
   const db = openDatabase(dbPath);
-  const { cases, load } = benchCases(db);
+  const all = benchCases(db);
   db.close();
+  const cases = all.cases.filter(
+    (item) => run.rows && (!run.only || run.only.test(`${item.group} ${item.name}`)),
+  );
+  const load = run.throughput ? all.load : [];
 
   // The statements each request sends, captured once from the store in this process.
   let captured: { query: string; parameters: unknown[] }[] = [];
@@ -199,10 +222,14 @@ export async function benchPostgres(url: string, manifests: number, requests: nu
       // kept once per data version (an unfiltered count, a lookup list, bookmarks), which the HTTP server,
       // warmed the same way below, does not read again either; replayed as if every request read it, it
       // made the column, and a run, many times longer.
+      captured = [];
       await inject();
+      const counts = captured.filter(({ query }) => COUNT_STATEMENT.test(query));
       captured = [];
       await inject();
       const statements = captured.filter(({ query }) => !/data_version|FROM tokens|FROM users/.test(query));
+      // The count a list keeps, where the first request read it and the second did not.
+      const kept = counts.filter(({ query }) => !statements.some((statement) => statement.query === query));
       for (let warm = 0; warm < 3; warm += 1) await send(server.origin, item, token);
       const http: number[] = [];
       for (let index = 0; index < requests; index += 1) {
@@ -220,17 +247,26 @@ export async function benchPostgres(url: string, manifests: number, requests: nu
         );
         alone.push(performance.now() - started);
       }
+      const counting: number[] = [];
+      for (let index = 0; index < (kept.length > 0 ? requests : 0); index += 1) {
+        const started = performance.now();
+        await Promise.all(
+          kept.map(({ query, parameters }) => store.sql.unsafe(query, parameters as never[], { prepare: true })),
+        );
+        counting.push(performance.now() - started);
+      }
       const h = summary(http);
       const a = summary(alone);
+      const c = counting.length > 0 ? summary(counting).p50.toFixed(2) : '–';
       const target = targetOf(item);
       const ok = meets(target, h.p50, h.p99);
       if (ok) met += 1;
       if (item.group !== group) {
         group = item.group;
-        rows.push(`| **${group}** | | | | | | | |`);
+        rows.push(`| **${group}** | | | | | | | | |`);
       }
       rows.push(
-        `| ${item.name} | ${h.p50.toFixed(2)} | ${h.p99.toFixed(2)} | ${a.p50.toFixed(2)} | ${a.p99.toFixed(2)} | ${
+        `| ${item.name} | ${h.p50.toFixed(2)} | ${h.p99.toFixed(2)} | ${a.p50.toFixed(2)} | ${a.p99.toFixed(2)} | ${c} | ${
           sqlite.get(`${item.group}|${item.name}`) ?? '–'
         } | ${target} | ${ok ? 'yes' : 'no'} |`,
       );
@@ -281,6 +317,7 @@ what the cores left free allow, not what a second process adds where it has a co
   }
   await app.close();
   await store.close();
+  if (!fullRun) return;
 
   const loadAtEnd = loadavg();
   const section = `${POSTGRES_START}
@@ -294,12 +331,15 @@ Each row: ${requests} sequential requests over HTTP to \`npm run server -- --db 
 CHECKPOINT, every request sent once, and each row's own 3 warm-up requests), and the
 statements that request sends once its process is warm, run ${requests} times with the client alone as the
 store runs them ("client alone": the psql-level time of the query, no HTTP, no server; 0.00 where the answer
-is kept in memory for the data version); "SQLite HTTP p50" is the same row of the
+is kept in memory for the data version); "count, first request": the list's count statement alone, client
+alone p50, where the server keeps a filtered or searched list's count for the data version (the grid asks for it
+with every page; \`countOf\` in server/src/postgres/pg-reads.ts), so that the rows time a filter paged through
+and a filter's first page takes about this much longer; "SQLite HTTP p50" is the same row of the
 SQLite table above. Targets (issue 22): lists, lookups and details p50 ≤ 10, p99 ≤ 50; search p50 ≤ 50;
 aggregates p50 ≤ 100. Times in milliseconds. ${met} of ${cases.length} rows meet their targets.
 
-| request | HTTP p50 | HTTP p99 | client alone p50 | client alone p99 | SQLite HTTP p50 | target | met |
-|---|---:|---:|---:|---:|---:|---|---|
+| request | HTTP p50 | HTTP p99 | client alone p50 | client alone p99 | count, first request | SQLite HTTP p50 | target | met |
+|---|---:|---:|---:|---:|---:|---:|---|---|
 ${rows.join('\n')}
 
 Throughput: ${throughput}

@@ -345,7 +345,14 @@ function readThrough(path: string): void {
 
 async function main(): Promise<void> {
   if (args.db !== undefined && isPostgresUrl(args.db)) {
-    await benchPostgres(args.db, manifestCount, requests);
+    await benchPostgres({
+      url: args.db,
+      manifests: manifestCount,
+      requests,
+      only: args.only === undefined ? undefined : new RegExp(args.only),
+      rows: parts.has('rows'),
+      throughput: parts.has('throughput'),
+    });
     return;
   }
   await ensureBenchDatabase(dbPath, manifestCount);

@@ -171,7 +171,7 @@ export function pgManifestReads(sql: Sql, cache: VersionedCache): ManifestReads 
           run: (text, params) => values(sql, text, params, signal),
         });
       const [totalElements, page] = await Promise.all([
-        countOf(sql, cache, 'manifests', where, signal),
+        countOf(sql, cache, 'manifests', where),
         read(),
       ]);
       return manifestPageBytes(totalElements, page, fields);

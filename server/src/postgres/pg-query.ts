@@ -32,15 +32,12 @@ export interface PgWhere {
   params: Param[];
   /** True when nothing restricts the rows: the whole table. */
   unfiltered: boolean;
-  /** True when a search key restricts them. */
-  searched?: boolean;
 }
 
 /** Collects clauses and numbers their parameters in the order they are bound. */
 class PgWhereBuilder {
   private readonly clauses: string[] = [];
   readonly params: Param[] = [];
-  searched = false;
 
   /** `$n` for a new parameter. */
   bind(value: Param): string {
@@ -61,7 +58,6 @@ class PgWhereBuilder {
       sql: this.clauses.length === 0 ? '' : `WHERE ${this.clauses.join(' AND ')}`,
       params: this.params,
       unfiltered: this.clauses.length === 0,
-      searched: this.searched,
     };
   }
 }
@@ -75,7 +71,6 @@ export function containsPattern(text: string): string {
 function addSearch(builder: PgWhereBuilder, searchKey: string): void {
   if (searchKey === '') return;
   builder.add(`t.search_text LIKE ${builder.bind(containsPattern(foldCase(searchKey)))}`);
-  builder.searched = true;
 }
 
 const BOUND_OPERATORS = { from: '>=', to: '<=' } as const;
