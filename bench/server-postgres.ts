@@ -251,7 +251,9 @@ export async function benchPostgres(run: PostgresRun): Promise<void> {
       for (let index = 0; index < (kept.length > 0 ? requests : 0); index += 1) {
         const started = performance.now();
         await Promise.all(
-          kept.map(({ query, parameters }) => store.sql.unsafe(query, parameters as never[], { prepare: true })),
+          kept.map(({ query, parameters }) =>
+            store.sql.unsafe(query, parameters as never[], { prepare: true }),
+          ),
         );
         counting.push(performance.now() - started);
       }

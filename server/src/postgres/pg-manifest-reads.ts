@@ -170,10 +170,7 @@ export function pgManifestReads(sql: Sql, cache: VersionedCache): ManifestReads 
           pageSize: query.pageSize,
           run: (text, params) => values(sql, text, params, signal),
         });
-      const [totalElements, page] = await Promise.all([
-        countOf(sql, cache, 'manifests', where),
-        read(),
-      ]);
+      const [totalElements, page] = await Promise.all([countOf(sql, cache, 'manifests', where), read()]);
       return manifestPageBytes(totalElements, page, fields);
     },
     async totals(filters, searchKey, signal) {

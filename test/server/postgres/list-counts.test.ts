@@ -44,14 +44,17 @@ it('counts a search again once a commit has changed the rows it matches', async 
   }
 });
 
-it('keeps a filter\'s count for the data version it was read at, and counts again once it moves', async () => {
+it("keeps a filter's count for the data version it was read at, and counts again once it moves", async () => {
   const sql = await connect(database.url, { max: 2 });
   try {
     const cache = new VersionedCache(sql);
     const [first] = await sql<{ id: number; received: string }[]>`
       SELECT id, received_date AS received FROM manifests WHERE received_date <> '' ORDER BY id LIMIT 1`;
     if (!first) throw new Error('the demo data has no received manifest');
-    const range = manifestWhere({ received_date_start: first.received, received_date_end: first.received }, '');
+    const range = manifestWhere(
+      { received_date_start: first.received, received_date_end: first.received },
+      '',
+    );
     const counted = await countOf(sql, cache, 'manifests', range);
     expect(counted).toBeGreaterThan(0);
     // A change that does not move the data version (triggers off, as only a superuser can) is not seen: the
