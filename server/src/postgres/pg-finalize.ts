@@ -30,8 +30,27 @@ export function indexName(statement: string): string | undefined {
   return /CREATE INDEX IF NOT EXISTS (\w+)/.exec(statement)?.[1];
 }
 
-/** The index statements, one by one (PostgreSQL builds each B-tree with its own parallel workers). */
-export function indexStatements(): string[] {
+/**
+ * The indexes an import's own statements read while it runs: the writers' and its derived data's lookups of
+ * rows by their owner (import/postgres/pg-derived.ts: a generator's manifests, a manifest's line sets, a
+ * generator's sets). An import into an empty database builds only these as it starts and the others at its
+ * finish, as SQLite's does: every row it adds would otherwise go into two dozen more indexes one by one, and
+ * each manifest's totals, written after its lines, into them again.
+ */
+const IMPORT_READS = new Set([
+  'manifests_generator_id_shipped',
+  'manifest_line_sets_by_manifest_code',
+  'generator_waste_codes_by_generator',
+  'generator_handling_codes_by_generator',
+  'generator_shipped_years_by_generator',
+  'generator_statuses_by_generator',
+]);
+
+/**
+ * The index statements, one by one (PostgreSQL builds each B-tree with its own parallel workers): all of
+ * them, or those an import reads while it runs (IMPORT_READS).
+ */
+export function indexStatements(which: 'all' | 'import reads' = 'all'): string[] {
   const creates = [
     FILTER_INDEXES_SQL,
     sortIndexes('generators', GENERATOR_QUERY.sortFields, GENERATOR_QUERY.key),
@@ -47,7 +66,8 @@ export function indexStatements(): string[] {
         .join('\n')
         .trim(),
     )
-    .filter((statement) => statement !== '' && indexName(statement) !== REPLACED_SHARED_INDEX);
+    .filter((statement) => statement !== '' && indexName(statement) !== REPLACED_SHARED_INDEX)
+    .filter((statement) => which === 'all' || IMPORT_READS.has(indexName(statement) ?? ''));
   return [`DROP INDEX IF EXISTS ${REPLACED_SHARED_INDEX}`, ...creates];
 }
 

@@ -5,10 +5,11 @@
  * version in its transaction (postgres/pg-schema.ts), so each server process's next answer after a batch
  * commits is read from the new rows (docs/deploy.md "Data that changes while served").
  *
- * One import at a time: the sink holds a session advisory lock on its one connection for its life. The
- * indexes the serving queries and the writers' lookups use exist from the start (created if a loaded or
- * empty database lacks them); after a run into an empty database the tables are vacuumed and analysed. The
- * lookup lists a run added to are written again in order at its end (postgres/pg-lookup-lists.ts).
+ * One import at a time: the sink holds a session advisory lock on its one connection for its life. Into a
+ * database that has data, the indexes the serving queries and the writers' lookups use exist from the start
+ * (created if a loaded database lacks them), and the lookup lists a run added to are written again in order
+ * at its end (postgres/pg-lookup-lists.ts). Into an empty one, only the indexes the import reads exist while
+ * it runs; its finish builds the others and the lookup lists, then vacuums and analyses the tables.
  */
 import type { Sql } from 'postgres';
 import { referenceTables } from '../../data/reference.ts';
@@ -72,7 +73,6 @@ export class PostgresSink implements ImportSink {
 
   async begin(files: readonly SourceFile[], options: { restart: boolean }): Promise<RunStart> {
     await this.fillReferenceTables();
-    for (const statement of indexStatements()) await this.sql.unsafe(statement);
     // Rows loaded by COPY (pg-load.ts) carry their ids: the rows the import adds are numbered after them.
     for (const table of ['generators', 'manifests']) {
       await this.sql.unsafe(
@@ -82,6 +82,11 @@ export class PostgresSink implements ImportSink {
     const opened = await this.sql.begin((tx) => this.steps.run(tx, openRun(files, options.restart)));
     this.runId = opened.runId;
     this.mode = opened.mode;
+    // Into an empty database the indexes the serving queries read are built at the finish (finalizePostgres),
+    // once, where each row would otherwise go into every one of them as it is written.
+    for (const statement of indexStatements(this.mode === 'bulk' ? 'import reads' : 'all')) {
+      await this.sql.unsafe(statement);
+    }
     // PostgreSQL keeps its derived data current batch by batch whatever the mode: nothing reads it otherwise.
     const writers = new ImportWriters(this.runId, () => undefined);
     await this.steps.run(this.sql, writers.init());
