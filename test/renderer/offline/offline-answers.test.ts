@@ -164,6 +164,27 @@ describe('offline answers from saved data', () => {
     expect(openStored).toHaveBeenCalledOnce();
   });
 
+  it('names a pack still downloading that would answer a request, rows stored but profiles to come', async () => {
+    const username = `inspector-${(unique += 1)}`;
+    sessionChanged({ signedIn: true, username, baseUrl: SERVER }, 'signed-in');
+    activateOfflineStore({ baseUrl: SERVER, username });
+    tracker.generators.details.mockImplementation(() => new Promise(() => undefined));
+    const { packId } = await makeAvailableOffline(SLICE);
+    await vi.waitFor(() => expect(tracker.generators.details).toHaveBeenCalled());
+    await interruptDownloads('serverOutOfReach');
+    const title = (await activeDatabase()!.packs.get(packId))!.title;
+    useConnectivity.setState({ workOffline: true });
+
+    const answer = await request('manifests.list', {
+      filterFields: { generator_names: [FIRST!] },
+      searchKey: 'a',
+      pageInfo,
+    });
+    expect(answer).toMatchObject({ ok: false, error: { kind: 'offline' } });
+    if (answer.ok) return;
+    expect(answer.error.message).toContain(`“${title}” would answer this once its download completes`);
+  });
+
   it('stops a download under way when the app goes offline, says why, and resumes it when back online', async () => {
     const username = `inspector-${(unique += 1)}`;
     sessionChanged({ signedIn: true, username, baseUrl: SERVER }, 'signed-in');
