@@ -2,7 +2,7 @@
  * Loads a tracker database file into PostgreSQL: every table the server reads, streamed with COPY (text
  * format) a chunk at a time, then the indexes (pg-finalize.ts) after the rows are in. The demo generator
  * writes SQLite (its rows and derived sets, db/derive.ts); `data:demo --out postgres://…` builds a file and
- * loads it with this, so both backends serve the same rows.
+ * loads it with this, so both backends serve the same rows; `data:load` loads a file an import built.
  */
 import Database from 'better-sqlite3';
 import { once } from 'node:events';
@@ -10,7 +10,12 @@ import type { Sql } from 'postgres';
 import { finalizePostgres } from './pg-finalize.ts';
 import { ONE_PER_ROW, listTriggers } from './pg-lookup-lists.ts';
 
-/** The tables copied, parents first. Tokens are never copied: a new database starts with no sign-ins. */
+/**
+ * The tables copied, parents first. Tokens are never copied: a new database starts with no sign-ins. The
+ * importer's ledger is (its runs, each file's counts, the rejected rows and the rows still pending): an import
+ * into PostgreSQL after the load applies the rows waiting for a manifest or handler it brings, as one into
+ * the file would.
+ */
 export const COPIED_TABLES = [
   'meta',
   'waste_codes',
@@ -33,7 +38,15 @@ export const COPIED_TABLES = [
   'manifest_waste_lines_json',
   'data_tallies',
   'users',
+  'import_runs',
+  'import_files',
+  'import_rejections',
+  'import_pending',
+  'import_stale',
 ] as const;
+
+/** The copied tables whose ids the database numbers: copied with them, new rows are numbered after. */
+const NUMBERED_TABLES = ['users', 'import_runs', 'import_rejections', 'import_pending'] as const;
 
 /** Meta keys that describe the file, not the data: PostgreSQL keeps its own schema version. */
 const FILE_ONLY_META = new Set(['schema_version']);
@@ -140,8 +153,11 @@ export async function loadSqliteFile(
       });
       onTable?.({ table, rows, seconds: (performance.now() - started) / 1000 });
     }
-    // Accounts were copied with their ids: new ones are numbered after them.
-    await sql`SELECT setval(pg_get_serial_sequence('users', 'id'), coalesce((SELECT max(id) FROM users), 0) + 1, false)`;
+    for (const table of NUMBERED_TABLES) {
+      await sql.unsafe(
+        `SELECT setval(pg_get_serial_sequence('${table}', 'id'), coalesce((SELECT max(id) FROM ${table}), 0) + 1, false)`,
+      );
+    }
   } finally {
     source.close();
   }

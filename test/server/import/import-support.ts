@@ -169,7 +169,12 @@ export async function contentOf(target: ImportTarget): Promise<Record<string, un
       `SELECT m.manifest_tracking_number, j.json FROM manifest_waste_lines_json j
        JOIN manifests m ON m.id = j.manifest_id ORDER BY 1`,
     ),
-    tallies: await rows('SELECT name, value FROM data_tallies ORDER BY name'),
+    // Stored before rounding, as each database sums them (SQLite in floating point, PostgreSQL exactly in
+    // numeric: 5.8652999999999995 and 5.8653), and rounded as the definition says when read (db/tallies.ts).
+    tallies: (await rows('SELECT name, value FROM data_tallies ORDER BY name')).map(([name, value]) => [
+      name,
+      Number(Number(value).toPrecision(12)),
+    ]),
   };
   if (target.backend === 'sqlite') {
     for (const [name] of lookupLists()) {

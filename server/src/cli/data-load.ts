@@ -1,0 +1,105 @@
+/**
+ * npm run data:load -- --from FILE --out postgres://… [--force]
+ *
+ * Copies a tracker database file (one `data:import` or `data:demo` built) into an empty PostgreSQL database
+ * with COPY, then builds its indexes and lookup lists (postgres/pg-load.ts): the quick way to put a national
+ * dataset into PostgreSQL, where `data:import` writes a row at a time (docs/deploy.md "Loading data"). The
+ * importer's ledger comes along, so that later imports into PostgreSQL apply the rows still pending. The
+ * database must be empty unless --force, which empties it first; a file whose import has not finished is
+ * refused. Progress and the summary go to stderr; exit code 2 for bad arguments or a file or database
+ * refused.
+ */
+import Database from 'better-sqlite3';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DatabaseError, hasCurrentSchema } from '../db/open.ts';
+import { SCHEMA_VERSION } from '../db/schema.ts';
+import { emptyTables, isEmpty, loadIntoPostgres } from '../postgres/pg-load.ts';
+import { connect, isPostgresUrl, migrateOrRefuse, redactUrl } from '../postgres/pg-store.ts';
+
+const USAGE = 'usage: npm run data:load -- --from FILE --out postgres://… [--force]';
+
+function fail(message: string): never {
+  console.error(`${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+const count = (value: number) => value.toLocaleString('en-US');
+
+/** What the file holds, read before anything is written: its rows, and an import it has not finished. */
+function describeFile(path: string): { manifests: number; generators: number; pending: number } {
+  if (!hasCurrentSchema(path)) {
+    fail(`${path} is not a tracker database of schema version ${SCHEMA_VERSION} (or does not exist)`);
+  }
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const value = (text: string) => Number(db.prepare(text).pluck().get() ?? 0);
+    if (value("SELECT count(*) FROM import_runs WHERE state = 'running'") > 0) {
+      fail(
+        `${path} holds an import that has not finished: run it again to its end (or with --restart) first`,
+      );
+    }
+    return {
+      manifests: value('SELECT count(*) FROM manifests'),
+      generators: value('SELECT count(*) FROM generators'),
+      pending: value('SELECT count(*) FROM import_pending'),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    values = parseArgs({
+      options: {
+        from: { type: 'string' },
+        out: { type: 'string' },
+        force: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  if (values.from === undefined || values.from === '') fail('--from FILE is required');
+  if (values.out === undefined || !isPostgresUrl(values.out)) fail('--out postgres://… is required');
+  const from = resolve(values.from);
+  const url = values.out;
+  const held = describeFile(from);
+  const started = performance.now();
+  // Two connections: the trigram indexes are built beside the others (pg-finalize.ts).
+  const sql = await connect(url, { max: 2 });
+  try {
+    await migrateOrRefuse(sql, url);
+    if (!(await isEmpty(sql))) {
+      if (!values.force) fail(`${redactUrl(url)} already holds data; add --force to replace it`);
+      await emptyTables(sql);
+    }
+    console.error(
+      `Loading ${from} into ${redactUrl(url)}: ${count(held.manifests)} manifests, ` +
+        `${count(held.generators)} generators, ${count(held.pending)} rows pending`,
+    );
+    await loadIntoPostgres(from, sql, (step, seconds) => {
+      console.error(
+        `  ${step.replace(/\s+/g, ' ').slice(0, 90).padEnd(90)} ${seconds.toFixed(1).padStart(7)} s`,
+      );
+    });
+    console.error(`Loaded ${redactUrl(url)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await sql.end();
+  }
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof DatabaseError) fail(error.message);
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
