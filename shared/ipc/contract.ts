@@ -71,11 +71,19 @@ export function result<Data extends z.ZodType>(data: Data) {
 }
 export type Result<Data> = { ok: true; data: Data } | { ok: false; error: IpcError };
 
-/** An http(s) origin with an optional path prefix, e.g. http://127.0.0.1:4010 or https://tracker.example.gov/. */
+/** The path under which the tracker API answers (main/src/api/endpoints.ts), after the server's address. */
+const API_PATH = /\/api\/tracker\/?$/;
+
+/**
+ * An http(s) origin with an optional path prefix, e.g. http://127.0.0.1:4010 or https://tracker.example.gov/.
+ * The API's own address, which a server prints on start (http://127.0.0.1:4010/api/tracker/), is taken as the
+ * server's: the address before the API's path.
+ */
 export const ApiBaseUrl = z
   .string()
   .trim()
   .max(2000)
+  .transform((text) => text.replace(API_PATH, '/'))
   .refine((text) => {
     try {
       const url = new URL(text);

@@ -96,6 +96,18 @@ function lastIssuedToken(): string {
 }
 
 describe('session against the reference server', () => {
+  it('signs in at the API address a server prints (…/api/tracker/), taken as the server address', async () => {
+    const app = await openApp('http://127.0.0.1:9');
+    const printed = `${sample.baseUrl}/api/tracker/`;
+    const status = assertOk(
+      await app.invoke('session', 'signIn', { ...INSPECTOR, remember: false, baseUrl: printed }),
+    );
+    expect(status).toMatchObject({ signedIn: true, baseUrl: `${sample.baseUrl}/` });
+    expect(assertOk(await app.invoke('generators', 'aggregate', {}))).toMatchObject({
+      shipped_count: expect.any(Number) as number,
+    });
+  });
+
   it('signs in, loads data, signs out, and the old token is revoked on the server', async () => {
     const app = await openApp(sample.baseUrl);
     const status = assertOk(await app.invoke('session', 'signIn', { ...INSPECTOR, remember: false }));
