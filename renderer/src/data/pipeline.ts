@@ -367,10 +367,16 @@ async function answerOf<Name extends TrackerRequestName>(
     const kept = await cache.read(key).catch(() => undefined);
     signal?.throwIfAborted();
     if (kept) {
-      if (Date.now() - kept.fetchedAt >= FRESH_MS || kept.fetchedAt <= refreshedAt) {
-        revalidate(name, canonicalRequest(name, input), key, kept, onUpdate, signal);
-      }
-      return { ok: true, data: kept.data as DataOf<Name>, source: 'cache', fetchedAt: kept.fetchedAt };
+      const fresh = Date.now() - kept.fetchedAt < FRESH_MS && kept.fetchedAt > refreshedAt;
+      if (!fresh) revalidate(name, canonicalRequest(name, input), key, kept, onUpdate, signal);
+      // A fresh one is the server's answer of a moment ago, asked for again (the grid asks again for a page
+      // its revalidation found changed): as current as the network's, and labelled so, not "Saved".
+      return {
+        ok: true,
+        data: kept.data as DataOf<Name>,
+        source: fresh ? 'network' : 'cache',
+        fetchedAt: kept.fetchedAt,
+      };
     }
   }
   const network = fromNetwork(name, input, key, useCache, signal);

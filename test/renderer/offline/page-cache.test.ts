@@ -137,8 +137,9 @@ describe('the pipeline with saved data', () => {
 
     const onUpdate = vi.fn();
     const fresh = await request('generators.list', LIST, { onUpdate });
-    expect(fresh).toMatchObject({ ok: true, source: 'cache', data: page('Old') });
-    expect(tracker.generators.list).toHaveBeenCalledTimes(1); // young enough: not asked again
+    // Young enough not to ask again, and the server's answer of a moment ago: shown as current.
+    expect(fresh).toMatchObject({ ok: true, source: 'network', data: page('Old') });
+    expect(tracker.generators.list).toHaveBeenCalledTimes(1);
 
     name = 'New';
     const later = Date.now() + FRESH_MS + 1;
@@ -153,6 +154,10 @@ describe('the pipeline with saved data', () => {
     expect(await activePageCache()?.read(requestKey('generators.list', LIST))).toMatchObject({
       data: page('New'),
     });
+    // The grid asks again for a page found changed: the new rows, labelled current rather than "Saved".
+    const again = await request('generators.list', LIST, { onUpdate });
+    expect(again).toMatchObject({ ok: true, source: 'network', data: page('New') });
+    expect(tracker.generators.list).toHaveBeenCalledTimes(2);
   });
 
   it('after Refresh, asks the server again even for an answer saved a moment ago', async () => {
