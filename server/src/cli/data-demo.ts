@@ -18,7 +18,7 @@ import {
   buildDemoDatabase,
 } from '../data/demo/build-demo.ts';
 import { DatabaseError } from '../db/open.ts';
-import { emptyTables, isEmpty, loadIntoPostgres } from '../postgres/pg-load.ts';
+import { emptyTables, isEmpty, loadIntoPostgres, loadStepLine } from '../postgres/pg-load.ts';
 import { connect, isPostgresUrl, migrateOrRefuse, redactUrl } from '../postgres/pg-store.ts';
 import { passwordCostProblem } from '../auth/passwords.ts';
 
@@ -127,11 +127,7 @@ async function buildInPostgres(url: string, manifests: number, seed: number, for
     const file = join(dir, 'demo.db');
     const built = await buildDemoDatabase(file, { manifests, seed, forLoad: true, onProgress: reporter() });
     console.error(`  rows built in ${built.seconds.toFixed(1)} s; loading into PostgreSQL`);
-    await loadIntoPostgres(file, sql, (step, seconds) => {
-      console.error(
-        `  ${step.replace(/\s+/g, ' ').slice(0, 90).padEnd(90)} ${seconds.toFixed(1).padStart(7)} s`,
-      );
-    });
+    await loadIntoPostgres(file, sql, (step, seconds) => console.error(loadStepLine(step, seconds)));
     console.error(
       `Built ${redactUrl(url)}: ${count(built.generators)} generators, ${count(built.manifests)} manifests, ` +
         `${count(built.wasteLines)} waste lines in ${((performance.now() - started) / 1000).toFixed(1)} s`,

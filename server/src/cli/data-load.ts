@@ -14,7 +14,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DatabaseError, hasCurrentSchema } from '../db/open.ts';
 import { SCHEMA_VERSION } from '../db/schema.ts';
-import { emptyTables, isEmpty, loadIntoPostgres } from '../postgres/pg-load.ts';
+import { emptyTables, isEmpty, loadIntoPostgres, loadStepLine } from '../postgres/pg-load.ts';
 import { connect, isPostgresUrl, migrateOrRefuse, redactUrl } from '../postgres/pg-store.ts';
 
 const USAGE = 'usage: npm run data:load -- --from FILE --out postgres://… [--force]';
@@ -87,11 +87,7 @@ async function main(): Promise<void> {
       `Loading ${from} into ${redactUrl(url)}: ${count(held.manifests)} manifests, ` +
         `${count(held.generators)} generators, ${count(held.pending)} rows pending`,
     );
-    await loadIntoPostgres(from, sql, (step, seconds) => {
-      console.error(
-        `  ${step.replace(/\s+/g, ' ').slice(0, 90).padEnd(90)} ${seconds.toFixed(1).padStart(7)} s`,
-      );
-    });
+    await loadIntoPostgres(from, sql, (step, seconds) => console.error(loadStepLine(step, seconds)));
     console.error(`Loaded ${redactUrl(url)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     await sql.end();

@@ -163,6 +163,11 @@ export async function loadSqliteFile(
   }
 }
 
+/** A step of a load as the commands that load print it (`data:demo --out postgres://…`, `data:load`). */
+export function loadStepLine(step: string, seconds: number): string {
+  return `  ${step.replace(/\s+/g, ' ').slice(0, 90).padEnd(90)} ${seconds.toFixed(1).padStart(7)} s`;
+}
+
 /** A file's rows into an empty database, then its indexes. */
 export async function loadIntoPostgres(
   path: string,
