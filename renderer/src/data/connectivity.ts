@@ -81,6 +81,18 @@ export const useConnectivity = create<ConnectivityState>()(
   ),
 );
 
+/** Resolves with `value` once the app is offline (the server found out of reach, or the user's choice). */
+export function whenOffline<Value>(value: Value): { promise: Promise<Value>; cancel: () => void } {
+  let stop = () => {};
+  const promise = new Promise<Value>((resolve) => {
+    if (isOffline(useConnectivity.getState())) return resolve(value);
+    stop = useConnectivity.subscribe((state) => {
+      if (isOffline(state)) resolve(value);
+    });
+  });
+  return { promise, cancel: () => stop() };
+}
+
 /** True when requests should not try the network at all: the user or the system said so. */
 export function networkSkipped(): boolean {
   const { workOffline, browserOffline } = useConnectivity.getState();

@@ -41,14 +41,13 @@ import { noCache, type CachedAnswer, type CacheHook } from './cache-hook.ts';
 import { waitForSignIn } from './session.ts';
 import {
   SLOW_MS,
-  isOffline,
   networkSkipped,
   probeSoon,
   serverOutOfReach,
   serverReached,
   serverSlow,
   serverUnreachable,
-  useConnectivity,
+  whenOffline,
 } from './connectivity.ts';
 
 type OutputOfName<Name extends TrackerRequestName> = Name extends `${infer G extends Group}.${infer M}`
@@ -285,18 +284,6 @@ function after<Value>(ms: number, value: Value): { promise: Promise<Value>; canc
     timer = setTimeout(() => resolve(value), ms);
   });
   return { promise, cancel: () => clearTimeout(timer) };
-}
-
-/** Resolves with `value` once the app is offline (the server found out of reach, or the user's choice). */
-function whenOffline<Value>(value: Value): { promise: Promise<Value>; cancel: () => void } {
-  let stop = () => {};
-  const promise = new Promise<Value>((resolve) => {
-    if (isOffline(useConnectivity.getState())) return resolve(value);
-    stop = useConnectivity.subscribe((state) => {
-      if (isOffline(state)) resolve(value);
-    });
-  });
-  return { promise, cancel: () => stop() };
 }
 
 const SLOW = Symbol('slow');
