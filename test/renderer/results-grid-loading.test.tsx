@@ -10,7 +10,7 @@ import type { ColDef } from 'ag-grid-community';
 import type { IGetRowsParams } from 'ag-grid-community';
 import { ResultsGrid } from '../../renderer/src/components/results-grid.tsx';
 import { queryDatasource, type PageAnswer } from '../../renderer/src/components/grid-datasource.ts';
-import type { Answer } from '../../renderer/src/data/tracker-data.ts';
+import type { Answer, Update } from '../../renderer/src/data/tracker-data.ts';
 
 type Row = { id: string; name: string };
 
@@ -222,5 +222,44 @@ describe('queryDatasource', () => {
     expect(listener.answered).toHaveBeenCalledTimes(1);
     expect(listener.failed).toHaveBeenCalledTimes(1);
     error.mockRestore();
+  });
+  it('a page given from saved data hears its revalidation while its query is shown, never after', async () => {
+    const updates: { update: Update<PageAnswer<Row>>; signal: AbortSignal }[] = [];
+    const fetchPage = vi.fn(
+      (
+        _page: number,
+        _size: number,
+        _sort: string | undefined,
+        signal: AbortSignal,
+        update: Update<PageAnswer<Row>>,
+      ) => {
+        updates.push({ update, signal });
+        return Promise.resolve<Answer<PageAnswer<Row>>>({
+          ok: true,
+          data: { totalElements: 1, content: rows('Saved', 1) },
+          source: 'cache',
+          fetchedAt: 0,
+        });
+      },
+    );
+    const listener = { answered: vi.fn(), failed: vi.fn(), revalidated: vi.fn() };
+    const source = queryDatasource<Row>(50, { fetchPage, ...listener });
+    const [first, second] = [params(0), params(50)];
+    source.datasource.getRows(first.p);
+    source.datasource.getRows(second.p);
+    await act(async () => {});
+    expect(listener.answered).toHaveBeenCalledTimes(2);
+    act(() => updates[0]!.update(page('Fresh', 1), true));
+    expect(listener.revalidated).toHaveBeenCalledOnce();
+    // The user's next search ends this query while the second page's revalidation still waits on a server
+    // that hangs: it is cancelled, and its late answer is not told to the grid showing the next query.
+    source.abortAll();
+    expect(updates[1]!.signal.aborted).toBe(true);
+    act(() => updates[1]!.update(page('Late', 1), true));
+    expect(listener.revalidated).toHaveBeenCalledOnce();
+    expect([first.calls, second.calls]).toEqual([
+      { success: 1, fail: 0 },
+      { success: 1, fail: 0 },
+    ]);
   });
 });

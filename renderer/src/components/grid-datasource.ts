@@ -58,9 +58,14 @@ function sortOf(params: IGetRowsParams): string | undefined {
 export function queryDatasource<Row>(pageSize: number, source: PageSource<Row>): QueryDatasource {
   const inFlight = new Map<number, AbortController>();
   let lastSort: string | undefined;
+  // Requests that reported but may still call back: a page given from saved data is revalidated after it
+  // reported, and that answer must not reach a grid showing another query or sort (a revalidation held up by
+  // a server that hangs came back after the user's next search, and took that search's freshness label).
+  const answeredFromSaved = new Set<AbortController>();
   const abortAll = () => {
-    for (const wanted of inFlight.values()) wanted.abort();
+    for (const wanted of [...inFlight.values(), ...answeredFromSaved]) wanted.abort();
     inFlight.clear();
+    answeredFromSaved.clear();
   };
 
   const getRows = (params: IGetRowsParams) => {
@@ -83,6 +88,7 @@ export function queryDatasource<Row>(pageSize: number, source: PageSource<Row>):
     wanted.signal.addEventListener('abort', () => report(() => params.failCallback()), { once: true });
 
     const onUpdate: Update<PageAnswer<Row>> = (answer, changed) => {
+      answeredFromSaved.delete(wanted);
       if (wanted.signal.aborted || !answer.ok) return;
       source.revalidated({ source: answer.source, fetchedAt: answer.fetchedAt }, changed);
     };
@@ -93,6 +99,7 @@ export function queryDatasource<Row>(pageSize: number, source: PageSource<Row>):
       (answer) =>
         report(() => {
           if (answer.ok) {
+            if (answer.source === 'cache') answeredFromSaved.add(wanted);
             params.successCallback(answer.data.content, answer.data.totalElements);
             source.answered(answer.data.totalElements, {
               source: answer.source,
