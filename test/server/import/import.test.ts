@@ -288,6 +288,39 @@ describe('the same files into a database that has data', () => {
   });
 });
 
+describe('rows kept pending', () => {
+  it('are applied in the order they were read: of two versions of one waste line, the first read is kept', async () => {
+    // Two versions of a line of 000000102ELC (3 containers, then 4), kept pending for a run while the
+    // manifest is unknown; the next run brings it, and the rows waiting for it are applied in file order.
+    const [header = '', , first = ''] = readFileSync(
+      join(FIXTURES, 'week1', 'EM_WASTE_LINE_1.csv'),
+      'utf8',
+    ).split(/\r?\n/);
+    expect(first).toMatch(/^"000000102ELC","2","Y","UN1263","UN1263, Waste Paint, 3, II","3",/);
+    const lines = join(dir, 'two-versions');
+    mkdirSync(lines);
+    const second = first.replace('II","3",', 'II","4",');
+    expect(second).not.toBe(first);
+    writeFileSync(join(lines, 'EM_WASTE_LINE_0.csv'), [header, first, second, ''].join('\r\n'));
+    const manifests = join(dir, 'their-manifests');
+    mkdirSync(manifests);
+    copyFileSync(join(FIXTURES, 'week1', 'EM_MANIFEST.csv'), join(manifests, 'EM_MANIFEST.csv'));
+    const ordered = await target('pending-order.db');
+    const held = await importFiles({ db: ordered.db, paths: [lines], report: report('two-versions') });
+    expect(held.totals.pending).toBe(2);
+    const applied = await importFiles({
+      db: ordered.db,
+      paths: [manifests],
+      report: report('their-manifests'),
+    });
+    expect(applied.appliedFromEarlierRuns).toBe(2);
+    const line = (await contentOf(ordered)).wasteLines?.find(
+      (row) => (row as unknown[])[0] === '000000102ELC',
+    ) as unknown[];
+    expect(line.slice(0, 6)).toEqual(['000000102ELC', 2, 'Y', 'UN1263', 'UN1263, Waste Paint, 3, II', 3]);
+  });
+});
+
 describe('a NUL character (U+0000) in a row', () => {
   it('refuses the row with the column that holds it, keeps the rest, and reports the row with the NUL shown', async () => {
     const db = await target('nul.db');

@@ -19,6 +19,12 @@ import type { ImportWriters, Outcome } from './writers.ts';
 
 type Counter = keyof FileCounts;
 
+/** A row kept pending: the tracking number or handler id it waits for, and the row. */
+type Pending = [waitKey: string, entry: ImportRecord];
+
+/** Pending rows per statement: a few MB of JSON at most, whatever the batch. */
+const PEND_ROWS = 2_000;
+
 const countsOf = (values: readonly unknown[]): FileCounts =>
   Object.fromEntries(
     COUNTERS.map((counter, index) => [counter, Number(values[index])]),
@@ -33,8 +39,19 @@ const SQL = {
   files: `SELECT file_key, rows_done, done, ${COUNTERS.join(', ')} FROM import_files WHERE run_id = ?`,
   reject:
     'INSERT INTO import_rejections (run_id, file, line, column_name, reason, raw) VALUES (?, ?, ?, ?, ?, ?)',
-  pend: `INSERT INTO import_pending (run_id, file_key, wait_key, kind, record, file, line, raw)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  /**
+   * A batch's pending rows in one statement, in the order read (their ids, which apply them in that order):
+   * [wait key, kind, record, file, line, raw] each, as one JSON array. A statement per row held an append's
+   * waste lines on PostgreSQL at ~5,500 rows/s.
+   */
+  pend: {
+    sqlite: `INSERT INTO import_pending (run_id, file_key, wait_key, kind, record, file, line, raw)
+             SELECT ?, ?, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5
+             FROM json_each(?) ORDER BY key`,
+    postgres: `INSERT INTO import_pending (run_id, file_key, wait_key, kind, record, file, line, raw)
+               SELECT ?::int, ?::text, r ->> 0, r ->> 1, r ->> 2, r ->> 3, (r ->> 4)::int, r ->> 5
+               FROM jsonb_array_elements(?::text::jsonb) WITH ORDINALITY AS rows(r, n) ORDER BY n`,
+  },
   waiting: {
     sqlite: `SELECT id, run_id, file_key, kind, record, file, line, raw FROM import_pending
              WHERE wait_key IN (SELECT value FROM json_each(?)) ORDER BY id`,
@@ -193,10 +210,11 @@ export class Ledger {
     yield* writers.startBatch(appliedNow(batch));
     for (const rejection of batch.rejections) yield* this.reject(rejection);
     counts.rejected += batch.rejections.length;
+    const pending: Pending[] = [];
     for (const entry of batch.records) {
       if (isHeld(batch, entry)) {
         counts.pending += 1;
-        yield* this.pend(batch.file.key, entry.record.trackingNumber, entry);
+        pending.push([entry.record.trackingNumber, entry]);
         continue;
       }
       const outcome = yield* writers.apply(entry);
@@ -204,9 +222,10 @@ export class Ledger {
       if (typeof outcome === 'object' && 'rejected' in outcome) {
         yield* this.reject({ ...entry.origin, column: outcome.column, reason: outcome.rejected });
       } else if (typeof outcome === 'object') {
-        yield* this.pend(batch.file.key, outcome.pending, entry);
+        pending.push([outcome.pending, entry]);
       }
     }
+    yield* this.pend(batch.file.key, pending);
     const moves: Moves = new Map();
     yield* this.applyPending(writers, { file: batch.file.key, counts }, moves);
     yield* this.move(moves);
@@ -221,19 +240,23 @@ export class Ledger {
     return counts;
   }
 
-  private *pend(fileKey: string, waitKey: string, entry: ImportRecord): Writing<void> {
+  /** Keeps a batch's pending rows, before the rows it let through are looked for (applyPending). */
+  private *pend(fileKey: string, pending: readonly Pending[]): Writing<void> {
+    if (pending.length === 0) return;
     this.anyPending = true;
-    yield* exec(
-      SQL.pend,
-      this.runId,
-      fileKey,
-      waitKey,
-      entry.kind,
-      JSON.stringify(entry.record),
-      entry.origin.file,
-      entry.origin.line,
-      storableRaw(entry.origin.raw),
-    );
+    for (let start = 0; start < pending.length; start += PEND_ROWS) {
+      const rows = pending
+        .slice(start, start + PEND_ROWS)
+        .map(([waitKey, entry]) => [
+          waitKey,
+          entry.kind,
+          JSON.stringify(entry.record),
+          entry.origin.file,
+          entry.origin.line,
+          storableRaw(entry.origin.raw),
+        ]);
+      yield* exec(SQL.pend, this.runId, fileKey, JSON.stringify(rows));
+    }
   }
 
   /**
