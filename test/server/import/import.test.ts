@@ -543,6 +543,24 @@ describe('the demo dataset written as EPA files', () => {
     await expectSearchIndexesIntact(incremental);
   });
 
+  it('moves the totals of generators and values when stored manifests get lines in a later run', async () => {
+    // Handlers, manifests and each manifest's first waste line first, then every file: the stored manifests
+    // gain their other lines and their transporters, and their generators' shipment totals, method counts
+    // and sets, and their values' totals, move by what they gained.
+    const first = join(dir, 'first-lines');
+    mkdirSync(first);
+    for (const name of ['HD_REPORTING.csv', 'EM_MANIFEST.csv'])
+      copyFileSync(join(files, name), join(first, name));
+    const [header = '', ...rows] = readFileSync(join(files, 'EM_WASTE_LINE_0.csv'), 'utf8').split('\r\n');
+    const firstLines = rows.filter((row) => /^"[^"]*","1",/.test(row));
+    expect(firstLines.length).toBeLessThan(rows.length - 1);
+    writeFileSync(join(first, 'EM_WASTE_LINE_0.csv'), [header, ...firstLines, ''].join('\r\n'));
+    const later = await target('later.db');
+    await importFiles({ db: later.db, paths: [first], report: report('first-lines') });
+    await importFiles({ db: later.db, paths: [files], report: report('later') });
+    expect(await contentOf(later)).toEqual(await contentOf(whole));
+  });
+
   it('keeps the totals of manifests whose rows, applied from pending, are read again in the same run', async () => {
     // Handlers, transporters and lines first (the rows wait for their manifests), then every file: the
     // manifests let the waiting rows through, and the transporter and line files then read them again.

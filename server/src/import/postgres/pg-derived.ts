@@ -3,12 +3,13 @@
  * rows one import batch touched, in the batch's transaction, so that every server process sees each
  * transaction whole: each touched manifest's transporter, containers, line count and tons, its lines'
  * transporter id and stored waste-line JSON, its line sets and the per-value totals of the values they
- * hold; each touched generator's sets, shipment totals, method counts and their texts, worked out from its
- * rows; the new rows' tracking numbers and handler ids added to their lookup lists (pg-lookup-lists.ts).
- * Search needs nothing (a generated column, pg-schema.ts) and the other lookups are read from the rows.
+ * hold; each touched generator's sets, shipment totals, method counts and their texts (pg-generators.ts);
+ * the new rows' tracking numbers and handler ids added to their lookup lists (pg-lookup-lists.ts). Search
+ * needs nothing (a generated column, pg-schema.ts) and the other lookups are read from the rows.
  *
- * The same facts as SQLite's (import/sqlite/derived.ts, db/derive.ts), each worked out whole for the rows a
- * batch touched rather than moved by differences: set-based statements over the batch's ids.
+ * The same facts as SQLite's (import/sqlite/derived.ts, db/derive.ts), by set-based statements over the
+ * batch's ids: what belongs to one manifest worked out whole, what adds up over many (a value's totals, a
+ * generator's) moved by what the batch changed.
  */
 import type { TransactionSql } from 'postgres';
 import { GENERATOR_QUERY, MANIFEST_QUERY, type Reduction } from '../../../../shared/query/definition.ts';
@@ -20,13 +21,9 @@ import {
 } from '../../db/fact-storage.ts';
 import { WASTE_LINE_COLUMNS, wasteLine } from '../../db/waste-lines-json.ts';
 import { ONE_PER_ROW, appendLookupEntries } from '../../postgres/pg-lookup-lists.ts';
-import {
-  RECEIPT_LAG_DAYS,
-  RECEIPT_LAG_ROWS,
-  RECEIPT_LAG_SELECT,
-  totalsSelect,
-} from '../../postgres/pg-query.ts';
+import { RECEIPT_LAG_DAYS, RECEIPT_LAG_ROWS, RECEIPT_LAG_SELECT } from '../../postgres/pg-query.ts';
 import type { Touched } from '../writers/writers.ts';
+import { shippedBefore, updateGenerators, type MethodLinesBefore } from './pg-generators.ts';
 
 const IDS = 'ANY($1::int[])';
 
@@ -85,108 +82,99 @@ ON CONFLICT DO NOTHING`,
   ),
 ];
 
-/** The set values whose totals a batch may move: those its manifests' sets held before it and hold after. */
-const LINE_SET_VALUES_SQL = `SELECT DISTINCT member, code FROM manifest_line_sets WHERE manifest_id = ${IDS}`;
+const TOTALS = Object.entries(MANIFEST_QUERY.totals) as [
+  keyof typeof MANIFEST_QUERY.totals,
+  Reduction<keyof typeof LINE_SET_QUANTITY_COLUMNS>,
+][];
 
-const TOTAL_NAMES = Object.keys(MANIFEST_QUERY.totals) as (keyof typeof MANIFEST_QUERY.totals)[];
+/** What line sets add to one total of their value, unrounded (only a whole total is rounded). */
+function partSql(reduction: Reduction<keyof typeof LINE_SET_QUANTITY_COLUMNS>): string {
+  switch (reduction.reduce) {
+    case 'rows':
+      return 'count(*)::numeric';
+    case 'sum':
+      return `coalesce(sum(${LINE_SET_QUANTITY_COLUMNS[reduction.of]}::numeric), 0)`;
+    case 'rowsAbove0':
+      return `(count(*) FILTER (WHERE ${LINE_SET_QUANTITY_COLUMNS[reduction.of]} > 0))::numeric`;
+  }
+}
 
-/** Each listed value's totals worked out again from all its line sets ($1 members, $2 codes). */
-const LINE_SET_TOTALS_SQL = [
-  `DELETE FROM manifest_line_set_totals
-WHERE (member, code) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
-  `INSERT INTO manifest_line_set_totals (member, code, ${TOTAL_NAMES.map((total) => LINE_SET_TOTAL_COLUMNS[total]).join(', ')})
-SELECT member, code, ${totalsSelect(MANIFEST_QUERY.totals, (quantity) => LINE_SET_QUANTITY_COLUMNS[quantity])}
-FROM manifest_line_sets
-WHERE (member, code) IN (SELECT * FROM unnest($1::text[], $2::text[]))
-GROUP BY member, code`,
-];
+/** A total (`was`, 0 for a value new to the table) moved by a part, rounded as a whole one is. */
+function movedSql(reduction: Reduction<string>, was: string, part: string): string {
+  const sum = `${was}::numeric + ${part}`;
+  return reduction.reduce === 'sum' && reduction.decimals !== undefined
+    ? `round(${sum}, ${reduction.decimals})`
+    : sum;
+}
 
-/** db/derive.ts's per-generator sets and totals, worked out from all of these generators' rows. */
-const GENERATOR_SQL = [
-  `DELETE FROM generator_shipped_years WHERE generator_id = ${IDS}`,
-  `DELETE FROM generator_waste_codes WHERE generator_id = ${IDS}`,
-  `DELETE FROM generator_handling_codes WHERE generator_id = ${IDS}`,
-  `DELETE FROM generator_method_lines WHERE generator_id = ${IDS}`,
-  `INSERT INTO generator_method_lines (generator_id, code, lines)
-SELECT m.generator_id, w.management_method_code, count(*)
-FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
-WHERE m.generator_id = ${IDS} AND w.management_method_code <> '' GROUP BY 1, 2`,
-  `INSERT INTO generator_shipped_years (year, generator_id)
-SELECT DISTINCT substr(shipped_date, 1, 4), generator_id FROM manifests
-WHERE generator_id = ${IDS} AND shipped_date <> ''`,
-  `INSERT INTO generator_handling_codes (code, generator_id)
-SELECT DISTINCT w.management_method_code, m.generator_id
-FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
-WHERE m.generator_id = ${IDS} AND w.management_method_code <> ''`,
-  `INSERT INTO generator_waste_codes (code, generator_id)
-SELECT DISTINCT trim(c.code), m.generator_id
-FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id,
-     unnest(string_to_array(w.federal_waste_codes, ',')) AS c(code)
-WHERE m.generator_id = ${IDS} AND w.federal_waste_codes <> '' AND trim(c.code) <> ''`,
-  // Written only where a value changes, as the manifests' aggregates are: a new generator of a handler file
-  // has none yet, and rewriting each (a new version of the row, in each of its two dozen indexes, with its
-  // search text) held an import of 100,000 handlers into an empty database at ~730 rows/s, ~1,080 without.
-  `UPDATE generators g SET shipped_tons = a.tons, shipped_count = a.manifests, container_count = a.containers,
-  shipped_years = a.years, federal_waste_codes = a.codes, mmc_count = a.methods, management_method_code = a.method
-FROM (SELECT x.id, coalesce(s.tons, 0) AS tons, coalesce(s.manifests, 0) AS manifests,
-        coalesce(s.containers, 0) AS containers,
-        coalesce((SELECT string_agg(year, ',' ORDER BY year) FROM generator_shipped_years
-                  WHERE generator_id = x.id), '') AS years,
-        coalesce((SELECT string_agg(code, ',' ORDER BY code) FROM generator_waste_codes
-                  WHERE generator_id = x.id), '') AS codes,
-        (SELECT count(*) FROM generator_handling_codes WHERE generator_id = x.id) AS methods,
-        coalesce((SELECT code FROM generator_method_lines WHERE generator_id = x.id
-                  ORDER BY lines DESC, code LIMIT 1), '') AS method
-      FROM generators x
-      -- Their manifests read once for the three sums, not once each.
-      LEFT JOIN (SELECT generator_id, round(sum(total_waste_quantity_tons::numeric), 4)::float8 AS tons,
-                        count(*) AS manifests, sum(container_count) AS containers
-                 FROM manifests WHERE generator_id = ${IDS} GROUP BY generator_id) s ON s.generator_id = x.id
-      WHERE x.id = ${IDS}) a
-WHERE g.id = a.id
-  AND (g.shipped_tons, g.shipped_count, g.container_count, g.shipped_years, g.federal_waste_codes, g.mmc_count,
-       g.management_method_code)
-      IS DISTINCT FROM (a.tons, a.manifests, a.containers, a.years, a.codes, a.methods, a.method)`,
-];
+const PARTS = TOTALS.map(([name, reduction]) => `${partSql(reduction)} AS ${name}`).join(', ');
+const column = (name: keyof typeof MANIFEST_QUERY.totals) => LINE_SET_TOTAL_COLUMNS[name];
 
-/** Each generator's statuses, for the generators whose own rows a batch wrote. */
-const GENERATOR_STATUS_SQL = [
-  `DELETE FROM generator_statuses WHERE generator_id = ${IDS}`,
-  `INSERT INTO generator_statuses (status, generator_id)
-SELECT registration_status, id FROM generators WHERE registration_status <> '' AND id = ${IDS}
-UNION
-SELECT federal_generator_status_universe, id FROM generators
-WHERE federal_generator_status_universe <> '' AND id = ${IDS}
-ON CONFLICT DO NOTHING`,
-];
+/** The total counting a value's line sets: a value none holds any more has no totals row. */
+const COUNTED = TOTALS.filter(([, reduction]) => reduction.reduce === 'rows').map(([name]) =>
+  column(name),
+)[0];
+
+/**
+ * The per-value totals moved by the difference between the touched manifests' line sets after the batch and
+ * before it (kept in a temporary table while they are written again), where they were worked out again from
+ * every line set of each value the batch's manifests hold: a common waste code is held by hundreds of
+ * thousands, which each batch of an import into a million manifests read again. The parts are summed in
+ * numeric, and only a total is rounded.
+ */
+const LINE_SETS_BEFORE_TABLE_SQL = `CREATE TEMPORARY TABLE line_sets_before
+  (member text COLLATE "C", code text COLLATE "C", ${TOTALS.map(([name]) => `${name} numeric`).join(', ')})
+  ON COMMIT DROP`;
+const LINE_SETS_BEFORE_SQL = `INSERT INTO line_sets_before
+SELECT member, code, ${PARTS} FROM manifest_line_sets WHERE manifest_id = ${IDS} GROUP BY member, code`;
+
+const LINE_SET_TOTALS_MOVED_SQL = `WITH moved AS (
+  SELECT member, code, ${TOTALS.map(([name]) => `sum(${name}) AS ${name}`).join(', ')}
+  FROM (SELECT member, code, ${PARTS} FROM manifest_line_sets WHERE manifest_id = ${IDS} GROUP BY member, code
+        UNION ALL
+        SELECT member, code, ${TOTALS.map(([name]) => `-${name}`).join(', ')} FROM line_sets_before) parts
+  GROUP BY member, code
+  HAVING ${TOTALS.map(([name]) => `sum(${name}) <> 0`).join(' OR ')}
+), updated AS (
+  UPDATE manifest_line_set_totals t
+  SET ${TOTALS.map(([name, reduction]) => `${column(name)} = ${movedSql(reduction, `t.${column(name)}`, `m.${name}`)}`).join(', ')}
+  FROM moved m WHERE t.member = m.member AND t.code = m.code
+)
+INSERT INTO manifest_line_set_totals (member, code, ${TOTALS.map(([name]) => column(name)).join(', ')})
+SELECT member, code, ${TOTALS.map(([name, reduction]) => movedSql(reduction, '0', name)).join(', ')} FROM moved m
+WHERE NOT EXISTS (SELECT 1 FROM manifest_line_set_totals t WHERE t.member = m.member AND t.code = m.code)`;
+
+/** Values that no line set holds any more, once the batch's were taken out. */
+const LINE_SET_TOTALS_EMPTIED_SQL = `DELETE FROM manifest_line_set_totals t USING line_sets_before b
+WHERE t.member = b.member AND t.code = b.code AND t.${COUNTED} <= 0`;
 
 async function each(sql: TransactionSql, statements: readonly string[], ids: number[]): Promise<void> {
   for (const statement of statements) await sql.unsafe(statement, [ids]);
 }
 
-async function setValues(sql: TransactionSql, ids: number[]): Promise<Set<string>> {
-  const rows = (await sql.unsafe(LINE_SET_VALUES_SQL, [ids]).values()) as unknown as [string, string][];
-  return new Set(rows.map(([member, code]) => `${member}\u0000${code}`));
-}
-
-/** Brings what the serving queries read up to date for the batch's touched rows. */
-export async function afterBatch(sql: TransactionSql, touched: Touched): Promise<void> {
+/**
+ * Brings what the serving queries read up to date for the batch's touched rows; `methodLines` was read
+ * before the batch's writers ran (pg-generators.ts).
+ */
+export async function afterBatch(
+  sql: TransactionSql,
+  touched: Touched,
+  methodLines: MethodLinesBefore,
+): Promise<void> {
   const manifests = [...touched.manifests];
+  // Before their aggregates are written again.
+  const shipped = await shippedBefore(sql, touched);
   if (manifests.length > 0) {
     await each(sql, MANIFEST_AGGREGATES_SQL, manifests);
     await sql.unsafe(WIDEN_LAG_SQL, [manifests]);
     await wasteLinesJson(sql, manifests);
-    const values = await setValues(sql, manifests);
+    await sql.unsafe(LINE_SETS_BEFORE_TABLE_SQL);
+    await sql.unsafe(LINE_SETS_BEFORE_SQL, [manifests]);
     await each(sql, LINE_SETS_SQL, manifests);
-    for (const value of await setValues(sql, manifests)) values.add(value);
-    const pairs = [...values].map((value) => value.split('\u0000'));
-    const members = pairs.map(([member = '']) => member);
-    const codes = pairs.map(([, code = '']) => code);
-    for (const statement of LINE_SET_TOTALS_SQL) await sql.unsafe(statement, [members, codes]);
+    await sql.unsafe(LINE_SET_TOTALS_MOVED_SQL, [manifests]);
+    await sql.unsafe(LINE_SET_TOTALS_EMPTIED_SQL);
   }
-  if (touched.generators.size > 0) await each(sql, GENERATOR_SQL, [...touched.generators]);
-  const own = [...touched.newGenerators, ...touched.existingGenerators];
-  if (own.length > 0) await each(sql, GENERATOR_STATUS_SQL, own);
+  await updateGenerators(sql, touched, { methodLines, shipped });
   // A tracking number or handler id is its row's key: only the rows the batch created bring one to a list.
   for (const entry of ONE_PER_ROW) {
     const created = entry.list.from === 'manifests' ? touched.newManifests : touched.newGenerators;

@@ -26,9 +26,10 @@ import type {
   SinkBatch,
   SourceFile,
 } from '../model/sink.ts';
-import { Ledger, REPORT_SQL, openRun, pendingReason, type RunMode } from '../writers/ledger.ts';
+import { Ledger, REPORT_SQL, appliedNow, openRun, pendingReason, type RunMode } from '../writers/ledger.ts';
 import { ImportWriters } from '../writers/writers.ts';
 import { afterBatch, computeTallies } from './pg-derived.ts';
+import { methodLinesBefore } from './pg-generators.ts';
 import { PostgresSteps, numbered } from './pg-steps.ts';
 
 export class PostgresSinkError extends Error {}
@@ -121,8 +122,9 @@ export class PostgresSink implements ImportSink {
     const { ledger, writers } = this.ready;
     return await this.sql.begin(async (tx) => {
       await listByBatch(tx);
+      const before = await methodLinesBefore(tx, appliedNow(batch));
       const counts = await this.steps.run(tx, ledger.write(batch, writers));
-      await afterBatch(tx, writers.touched);
+      await afterBatch(tx, writers.touched, before);
       return counts;
     });
   }
@@ -134,8 +136,12 @@ export class PostgresSink implements ImportSink {
       const rows = await this.steps.run(tx, ledger.heldRows(after, limit));
       const last = rows.at(-1);
       if (!last) return { rows: 0, after };
+      const before = await methodLinesBefore(
+        tx,
+        rows.map((row) => row.entry),
+      );
       await this.steps.run(tx, ledger.applyHeld(writers, rows));
-      await afterBatch(tx, writers.touched);
+      await afterBatch(tx, writers.touched, before);
       return { rows: rows.length, after: last.id };
     });
   }
