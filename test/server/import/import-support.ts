@@ -35,6 +35,8 @@ export interface ImportTarget {
   row(sql: string, ...params: unknown[]): Promise<Record<string, unknown> | undefined>;
   value(sql: string, ...params: unknown[]): Promise<unknown>;
   values(sql: string): Promise<Rows>;
+  /** Runs a statement that returns nothing (DDL). */
+  exec(sql: string): Promise<void>;
   /** Closes the test's connection; drops a PostgreSQL database. */
   close(): Promise<void>;
 }
@@ -66,6 +68,10 @@ function sqliteTarget(path: string): ImportTarget {
           .get(...params),
       ),
     values: (sql) => Promise.resolve(db().prepare(sql).raw().all() as Rows),
+    exec: (sql) => {
+      db().exec(sql);
+      return Promise.resolve();
+    },
     close: () => {
       open?.close();
       return Promise.resolve();
@@ -87,6 +93,9 @@ async function postgresTarget(): Promise<ImportTarget> {
     },
     value: async (text, ...params) => ((await run(text, params).values()) as Rows)[0]?.[0],
     values: async (text) => (await run(text, []).values()) as Rows,
+    exec: async (text) => {
+      await sql.unsafe(text);
+    },
     close: async () => {
       await sql.end();
       await database.drop();
@@ -229,45 +238,54 @@ export async function expectSearchIndexesIntact(target: ImportTarget): Promise<v
 }
 
 /**
- * How many rows of manifests and of waste_lines `run` writes, changed or not: on PostgreSQL the rows whose
- * version (xmin) is new, on SQLite the rows an UPDATE trigger saw (added for the run, then dropped).
+ * How many times `run` updates a row of manifests and of waste_lines, changed or not (a row it inserts is
+ * not counted, nor its update in the transaction that inserts it on neither backend: a trigger per row
+ * updated, added for the run, then dropped).
  */
 export async function rowsWritten(
   target: ImportTarget,
   run: () => Promise<unknown>,
 ): Promise<{ manifests: number; wasteLines: number }> {
-  if (target.backend === 'postgres') {
-    const versions = async () =>
-      new Map(
-        (
-          await target.values(
-            `SELECT 'm' || id, xmin::text FROM manifests
-             UNION ALL SELECT 'w' || manifest_id || '/' || waste_line_number, xmin::text FROM waste_lines`,
-          )
-        ).map(([key, version]) => [String(key), String(version)]),
-      );
-    const before = await versions();
-    await run();
-    const written = [...(await versions())].filter(([key, version]) => before.get(key) !== version);
-    return {
-      manifests: written.filter(([key]) => key.startsWith('m')).length,
-      wasteLines: written.filter(([key]) => key.startsWith('w')).length,
-    };
-  }
-  const db = new BetterSqlite3(target.db);
+  const tables = ['manifests', 'waste_lines'];
+  const setUp =
+    target.backend === 'postgres'
+      ? [
+          'CREATE TABLE test_written (tbl text NOT NULL)',
+          `CREATE FUNCTION test_written() RETURNS trigger LANGUAGE plpgsql AS $$
+           BEGIN INSERT INTO test_written VALUES (TG_TABLE_NAME); RETURN NULL; END $$`,
+          ...tables.map(
+            (table) =>
+              `CREATE TRIGGER test_${table}_written AFTER UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION test_written()`,
+          ),
+        ]
+      : [
+          'CREATE TABLE test_written (tbl TEXT NOT NULL)',
+          ...tables.map(
+            (table) => `CREATE TRIGGER test_${table}_written AFTER UPDATE ON ${table}
+             BEGIN INSERT INTO test_written VALUES ('${table}'); END`,
+          ),
+        ];
+  const tearDown = [
+    ...tables.map((table) =>
+      target.backend === 'postgres'
+        ? `DROP TRIGGER test_${table}_written ON ${table}`
+        : `DROP TRIGGER test_${table}_written`,
+    ),
+    'DROP TABLE test_written',
+    ...(target.backend === 'postgres' ? ['DROP FUNCTION test_written()'] : []),
+  ];
+  for (const statement of setUp) await target.exec(statement);
   try {
-    db.exec(`CREATE TABLE test_written (tbl TEXT NOT NULL);
-      CREATE TRIGGER test_manifest_written AFTER UPDATE ON manifests
-        BEGIN INSERT INTO test_written VALUES ('manifests'); END;
-      CREATE TRIGGER test_line_written AFTER UPDATE ON waste_lines
-        BEGIN INSERT INTO test_written VALUES ('waste_lines'); END;`);
     await run();
-    const count = (table: string) =>
-      Number(db.prepare('SELECT count(*) FROM test_written WHERE tbl = ?').pluck().get(table));
-    return { manifests: count('manifests'), wasteLines: count('waste_lines') };
+    const counted = new Map(
+      (await target.values('SELECT tbl, count(*) FROM test_written GROUP BY tbl')).map(([table, count]) => [
+        String(table),
+        Number(count),
+      ]),
+    );
+    return { manifests: counted.get('manifests') ?? 0, wasteLines: counted.get('waste_lines') ?? 0 };
   } finally {
-    db.exec('DROP TRIGGER test_manifest_written; DROP TRIGGER test_line_written; DROP TABLE test_written');
-    db.close();
+    for (const statement of tearDown) await target.exec(statement);
   }
 }
 

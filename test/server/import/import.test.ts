@@ -561,6 +561,27 @@ describe('the demo dataset written as EPA files', () => {
     expect(await contentOf(later)).toEqual(await contentOf(whole));
   });
 
+  it('stores a manifest with the transporter and totals of the rows held for it, not updated after', async () => {
+    // The first half of the manifests with every transporter and line of the first part: the other half's
+    // wait. Then the other half: each is inserted with what its waiting rows give it, and the derived data
+    // find nothing to write again in its row.
+    const held = await target('held.db');
+    await importFiles({ db: held.db, paths: [halfOfTheFiles('half-held')], report: report('half-held') });
+    const rest = join(dir, 'rest');
+    mkdirSync(rest);
+    const [header = '', ...manifests] = readFileSync(join(files, 'EM_MANIFEST.csv'), 'utf8').split('\r\n');
+    writeFileSync(
+      join(rest, 'EM_MANIFEST.csv'),
+      [header, ...manifests.slice(Math.ceil((manifests.length + 1) / 2) - 1)].join('\r\n'),
+    );
+    let result: Awaited<ReturnType<typeof importFiles>> | undefined;
+    const written = await rowsWritten(held, async () => {
+      result = await importFiles({ db: held.db, paths: [rest], report: report('rest') });
+    });
+    expect(result?.appliedFromEarlierRuns).toBeGreaterThan(100);
+    expect(written.manifests).toBe(0);
+  });
+
   it('keeps the totals of manifests whose rows, applied from pending, are read again in the same run', async () => {
     // Handlers, transporters and lines first (the rows wait for their manifests), then every file: the
     // manifests let the waiting rows through, and the transporter and line files then read them again.

@@ -210,6 +210,7 @@ export class Ledger {
     yield* writers.startBatch(appliedNow(batch));
     for (const rejection of batch.rejections) yield* this.reject(rejection);
     counts.rejected += batch.rejections.length;
+    yield* this.expectHeld(batch, writers);
     const pending: Pending[] = [];
     for (const entry of batch.records) {
       if (isHeld(batch, entry)) {
@@ -238,6 +239,23 @@ export class Ledger {
       batch.file.key,
     );
     return counts;
+  }
+
+  /**
+   * The rows held for the batch's manifests, read before its rows are applied so that a new manifest is
+   * stored with the totals they will give it (held-totals.ts): a chunk of keys at a time, each tracking
+   * number's rows in one chunk.
+   */
+  private *expectHeld(batch: SinkBatch, writers: ImportWriters): Writing<void> {
+    if (!this.anyPending) return;
+    const tracking = batch.records
+      .filter((entry) => entry.kind === 'manifest')
+      .map((entry) => entry.record.trackingNumber);
+    for (let from = 0; from < tracking.length; from += WAITING_KEYS) {
+      const keys = tracking.slice(from, from + WAITING_KEYS);
+      const waiting = yield* all(SQL.waiting, JSON.stringify(keys));
+      writers.expectHeld(waiting.map((row) => pendingRow(row).entry));
+    }
   }
 
   /** Keeps a batch's pending rows, before the rows it let through are looked for (applyPending). */

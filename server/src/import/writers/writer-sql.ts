@@ -123,13 +123,13 @@ export const SQL = {
                WHERE m.manifest_tracking_number = ANY(?::text[])`,
   },
   /**
-   * A new manifest with the totals it has before any line or transporter is stored: its source total (else
-   * 0), no transporter, no containers or lines; the derived data work them out again only when its lines or
-   * transporters change.
+   * A new manifest with its transporter and totals as its rows will make them (held-totals.ts), its source
+   * total before its lines' tons; the derived data work them out again when its lines or transporters
+   * change, and write them only where they differ.
    */
   insertManifest: `INSERT INTO manifests (manifest_tracking_number, ${list(MANIFEST_COLUMNS)}, import_run,
                      transporter, total_waste_quantity_tons, container_count, waste_stream_count)
-                   VALUES (?, ${marks(MANIFEST_COLUMNS)}, ?, '', ?, 0, 0)`,
+                   VALUES (?, ${marks(MANIFEST_COLUMNS)}, ?, ?, ?, ?, ?)`,
   updateManifest: `UPDATE manifests SET ${sets(MANIFEST_COLUMNS)}, import_run = ? WHERE id = ?`,
   touchManifest: 'UPDATE manifests SET import_run = ? WHERE id = ?',
   stale: 'SELECT 1 FROM import_stale WHERE run_id = ? AND tracking_number = ?',

@@ -14,6 +14,7 @@ import type {
   WasteLineRecord,
 } from '../model/records.ts';
 import { GeneratorWriter } from './generator-writer.ts';
+import { heldTotals, newManifestTotals, storedTons, type ManifestTotals } from './held-totals.ts';
 import { all, exec, get, insert, listOf, run, value, type Writing } from './steps.ts';
 import {
   LINE_COLUMNS,
@@ -43,6 +44,8 @@ export class ImportWriters {
   /** Tracking numbers whose state `known` holds: the batch's, and those looked up one by one since. */
   private readonly covered = new Set<string>();
   touched: Touched = noneTouched();
+  /** The totals the rows held for the batch's manifests will give them (ledger.ts, expectHeld). */
+  private readonly held = new Map<string, ManifestTotals>();
   /** Called before an existing manifest or generator is first changed in a batch (SQLite's derived data reads its old index entry). */
   private readonly beforeChange: (table: 'manifests' | 'generators', id: number) => void;
 
@@ -78,6 +81,7 @@ export class ImportWriters {
     this.touched = noneTouched();
     this.known.clear();
     this.covered.clear();
+    this.held.clear();
     for (const entry of records) {
       if (entry.kind !== 'generator' && entry.kind !== 'naics') this.covered.add(entry.record.trackingNumber);
     }
@@ -85,6 +89,11 @@ export class ImportWriters {
     for (const [tracking, ...row] of yield* all(SQL.manifests, listOf(this.covered))) {
       this.known.set(String(tracking), storedManifest(row));
     }
+  }
+
+  /** Rows held for manifests of the batch, read before its rows are applied: each is stored with their totals. */
+  expectHeld(held: readonly ImportRecord[]): void {
+    for (const [tracking, totals] of heldTotals(held)) this.held.set(tracking, totals);
   }
 
   apply(entry: ImportRecord): Writing<Outcome> {
@@ -159,8 +168,8 @@ export class ImportWriters {
       record.totalTons === undefined ? null : Math.round(record.totalTons * 1e6) / 1e6,
     ];
     if (!stored) {
-      const sourceTons = values[9] ?? 0;
-      const id = yield* insert(SQL.insertManifest, record.trackingNumber, ...values, this.runId, sourceTons);
+      const totals = newManifestTotals(this.held, record, values[9] ?? null);
+      const id = yield* insert(SQL.insertManifest, record.trackingNumber, ...values, this.runId, ...totals);
       this.touched.newManifests.add(id);
       this.touched.rows.add(id);
       yield* this.whole(id, record);
@@ -253,7 +262,7 @@ export class ImportWriters {
       line.containerCount,
       line.containerType,
       line.epaWaste,
-      line.tons === undefined ? 0 : Math.round(line.tons * 1e6) / 1e6,
+      storedTons(line),
       line.federalWasteCodes.join(','),
       line.managementMethodCode,
       this.mmcAndDescription(line),
