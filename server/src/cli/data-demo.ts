@@ -9,7 +9,6 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   DEFAULT_SEED,
   DemoBuildError,
@@ -21,13 +20,11 @@ import { DatabaseError } from '../db/open.ts';
 import { emptyTables, isEmpty, loadIntoPostgres, loadStepLine } from '../postgres/pg-load.ts';
 import { connect, isPostgresUrl, migrateOrRefuse, redactUrl } from '../postgres/pg-store.ts';
 import { passwordCostProblem } from '../auth/passwords.ts';
+import { readArguments, usageError } from './arguments.ts';
 
 const USAGE = 'usage: npm run data:demo -- --out FILE|postgres://… --manifests N [--seed S] [--force]';
 
-function fail(message: string): never {
-  console.error(`${message}\n${USAGE}`);
-  process.exit(2);
-}
+const fail: (message: string) => never = usageError(USAGE);
 
 function integer(text: string, name: string, min: number, max: number): number {
   const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
@@ -64,26 +61,13 @@ function size(bytes: number): string {
 }
 
 async function main(): Promise<void> {
-  let values;
-  try {
-    values = parseArgs({
-      options: {
-        out: { type: 'string' },
-        manifests: { type: 'string' },
-        seed: { type: 'string' },
-        force: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    fail(error instanceof Error ? error.message : String(error));
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return;
-  }
+  const values = readArguments(USAGE, {
+    out: { type: 'string' },
+    manifests: { type: 'string' },
+    seed: { type: 'string' },
+    force: { type: 'boolean', default: false },
+  })?.values;
+  if (!values) return;
   const costProblem = passwordCostProblem();
   if (costProblem !== undefined) fail(costProblem);
   if (values.out === undefined || values.out === '') fail('--out FILE is required');

@@ -9,7 +9,6 @@
  */
 import { dirname, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { DatabaseError } from '../db/open.ts';
 import { importFiles } from '../import/import-files.ts';
 import { PostgresSinkError } from '../import/postgres/pg-sink.ts';
@@ -20,14 +19,12 @@ import { isPostgresUrl, redactUrl } from '../postgres/pg-store.ts';
 import { JsonStreamError } from '../import/json-reader.ts';
 import { SourceError } from '../import/sources.ts';
 import { ZipError } from '../import/zip.ts';
+import { readArguments, usageError } from './arguments.ts';
 
 const USAGE =
   'usage: npm run data:import -- --db FILE|postgres://… [--report FILE] [--restart] [--batch-rows N] <files or folders…>';
 
-function fail(message: string): never {
-  console.error(`${message}\n${USAGE}`);
-  process.exit(2);
-}
+const fail: (message: string) => never = usageError(USAGE);
 
 const count = (value: number) => Math.round(value).toLocaleString('en-US');
 
@@ -83,27 +80,18 @@ function progress(): (event: ImportEvent) => void {
 }
 
 async function main(): Promise<void> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      options: {
-        db: { type: 'string' },
-        report: { type: 'string' },
-        restart: { type: 'boolean', default: false },
-        'batch-rows': { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (error) {
-    fail(error instanceof Error ? error.message : String(error));
-  }
+  const parsed = readArguments(
+    USAGE,
+    {
+      db: { type: 'string' },
+      report: { type: 'string' },
+      restart: { type: 'boolean', default: false },
+      'batch-rows': { type: 'string' },
+    },
+    true,
+  );
+  if (!parsed) return;
   const { values, positionals } = parsed;
-  if (values.help) {
-    console.log(USAGE);
-    return;
-  }
   const named = values.db ?? process.env.TRACKER_DATABASE_URL;
   if (!named) fail('--db FILE|postgres://… is required (or TRACKER_DATABASE_URL)');
   if (positionals.length === 0) fail('name at least one file or folder to import');

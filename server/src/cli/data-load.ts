@@ -11,18 +11,15 @@
  */
 import Database from 'better-sqlite3';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { DatabaseError, hasCurrentSchema } from '../db/open.ts';
 import { SCHEMA_VERSION } from '../db/schema.ts';
 import { emptyTables, isEmpty, loadIntoPostgres, loadStepLine } from '../postgres/pg-load.ts';
 import { connect, isPostgresUrl, migrateOrRefuse, redactUrl } from '../postgres/pg-store.ts';
+import { readArguments, usageError } from './arguments.ts';
 
 const USAGE = 'usage: npm run data:load -- --from FILE --out postgres://… [--force]';
 
-function fail(message: string): never {
-  console.error(`${message}\n${USAGE}`);
-  process.exit(2);
-}
+const fail: (message: string) => never = usageError(USAGE);
 
 const count = (value: number) => value.toLocaleString('en-US');
 
@@ -50,25 +47,12 @@ function describeFile(path: string): { manifests: number; generators: number; pe
 }
 
 async function main(): Promise<void> {
-  let values;
-  try {
-    values = parseArgs({
-      options: {
-        from: { type: 'string' },
-        out: { type: 'string' },
-        force: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    fail(error instanceof Error ? error.message : String(error));
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return;
-  }
+  const values = readArguments(USAGE, {
+    from: { type: 'string' },
+    out: { type: 'string' },
+    force: { type: 'boolean', default: false },
+  })?.values;
+  if (!values) return;
   if (values.from === undefined || values.from === '') fail('--from FILE is required');
   if (values.out === undefined || !isPostgresUrl(values.out)) fail('--out postgres://… is required');
   const from = resolve(values.from);

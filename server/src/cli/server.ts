@@ -9,7 +9,6 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { Dialect } from '../../../shared/api/index.ts';
 import { DEMO_ACCOUNTS } from '../auth/demo-accounts.ts';
 import { buildDemoDatabase } from '../data/demo/build-demo.ts';
@@ -19,6 +18,7 @@ import { isPostgresUrl } from '../postgres/pg-store.ts';
 import { serve } from '../server.ts';
 import { isWorker, reportListening, startWorkers } from './workers.ts';
 import { passwordCostProblem } from '../auth/passwords.ts';
+import { readArguments, usageError } from './arguments.ts';
 
 const USAGE =
   'usage: npm run server -- [--db FILE|postgres://…] [--workers N] [--port P] [--host 127.0.0.1] [--dialect sample|typed] ' +
@@ -28,10 +28,7 @@ const USAGE =
 export const DEMO_DATABASE = resolve(import.meta.dirname, '../../../data/demo.db');
 const DEMO_MANIFESTS = 50_000;
 
-function fail(message: string): never {
-  console.error(`${message}\n${USAGE}`);
-  process.exit(2);
-}
+const fail: (message: string) => never = usageError(USAGE);
 
 function positiveInteger(
   text: string | undefined,
@@ -48,27 +45,19 @@ function positiveInteger(
 }
 
 async function main(): Promise<void> {
-  let args;
-  try {
-    args = parseArgs({
-      options: {
-        db: { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string', default: '127.0.0.1' },
-        dialect: { type: 'string', default: 'sample' },
-        'token-ttl-minutes': { type: 'string' },
-        'allowed-host': { type: 'string', multiple: true },
-        'log-level': { type: 'string', default: 'info' },
-        'demo-manifests': { type: 'string' },
-        'spec-only': { type: 'boolean', default: false },
-        workers: { type: 'string' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    fail(error instanceof Error ? error.message : String(error));
-  }
+  const args = readArguments(USAGE, {
+    db: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string', default: '127.0.0.1' },
+    dialect: { type: 'string', default: 'sample' },
+    'token-ttl-minutes': { type: 'string' },
+    'allowed-host': { type: 'string', multiple: true },
+    'log-level': { type: 'string', default: 'info' },
+    'demo-manifests': { type: 'string' },
+    'spec-only': { type: 'boolean', default: false },
+    workers: { type: 'string' },
+  })?.values;
+  if (!args) return;
   const costProblem = passwordCostProblem();
   if (costProblem !== undefined) fail(costProblem);
   const dialect = Dialect.safeParse(args.dialect);

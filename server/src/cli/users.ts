@@ -7,7 +7,6 @@
  * npm run users -- --db FILE remove NAME     (revokes the tokens)
  */
 import { text } from 'node:stream/consumers';
-import { parseArgs } from 'node:util';
 import type { Scope } from '../../../shared/api/index.ts';
 import { DatabaseError, openDatabase } from '../db/open.ts';
 import {
@@ -22,6 +21,7 @@ import {
 import { pgUsers } from '../postgres/pg-accounts.ts';
 import { connect, isPostgresUrl, migrateOrRefuse } from '../postgres/pg-store.ts';
 import { passwordCostProblem } from '../auth/passwords.ts';
+import { readArguments, usageError } from './arguments.ts';
 
 /** The four commands over one database, whichever backend holds it. */
 interface UserAdmin {
@@ -69,10 +69,7 @@ const USAGE = `usage:
   npm run users -- --db FILE list
   npm run users -- --db FILE remove NAME`;
 
-function fail(message: string): never {
-  console.error(`${message}\n${USAGE}`);
-  process.exit(2);
-}
+const fail: (message: string) => never = usageError(USAGE);
 
 async function readPassword(): Promise<string> {
   const fromEnvironment = process.env.TRACKER_PASSWORD;
@@ -83,16 +80,8 @@ async function readPassword(): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      options: { db: { type: 'string' }, scopes: { type: 'string' } },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (error) {
-    fail(error instanceof Error ? error.message : String(error));
-  }
+  const parsed = readArguments(USAGE, { db: { type: 'string' }, scopes: { type: 'string' } }, true);
+  if (!parsed) return;
   const costProblem = passwordCostProblem();
   if (costProblem !== undefined) fail(costProblem);
   const { values, positionals } = parsed;

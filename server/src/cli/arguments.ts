@@ -1,0 +1,49 @@
+/**
+ * What every command of the server does with its arguments: node:util's parseArgs, strict, where `--help`
+ * (`-h`) prints the usage, and an argument the command does not know, or a value it refuses, ends it with
+ * the message and the usage (exit status 2, a usage error).
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** Ends the process with `message` and the usage, exit status 2. */
+export function usageError(usage: string): (message: string) => never {
+  return (message) => {
+    console.error(`${message}\n${usage}`);
+    process.exit(2);
+  };
+}
+
+const HELP = { help: { type: 'boolean', short: 'h', default: false } } as const;
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** The command's arguments as parseArgs reads them, `help` among its options. */
+type Parsed<O extends Options, P extends boolean> = ReturnType<
+  typeof parseArgs<{ options: O & typeof HELP; strict: true; allowPositionals: P }>
+>;
+
+/**
+ * The command's options and, with `allowPositionals`, its other arguments; undefined when they ask for
+ * `--help`, whose usage is printed then. A bad argument ends the process (usageError).
+ */
+export function readArguments<const O extends Options, const P extends boolean = false>(
+  usage: string,
+  options: O,
+  allowPositionals?: P,
+): Parsed<O, P> | undefined {
+  let parsed: Parsed<O, P>;
+  try {
+    parsed = parseArgs({
+      options: { ...options, ...HELP },
+      strict: true,
+      allowPositionals: allowPositionals ?? false,
+    }) as Parsed<O, P>;
+  } catch (error) {
+    return usageError(usage)(error instanceof Error ? error.message : String(error));
+  }
+  if ('help' in parsed.values && parsed.values.help === true) {
+    console.log(usage);
+    return undefined;
+  }
+  return parsed;
+}
