@@ -76,23 +76,34 @@ export async function shippedBefore(sql: TransactionSql, touched: Touched): Prom
   return { rows };
 }
 
-/** The sets the batch's manifests add to their generators': they only grow (ON CONFLICT DO NOTHING). */
-const GROWTH_SQL = [
+/**
+ * The generators' sets from the manifests `scope` picks ($1: the batch's manifests by id, or all of some
+ * generators' by generator): an insert that only adds (ON CONFLICT DO NOTHING), for the growth and the whole.
+ */
+const setsSql = (scope: 'm.id' | 'm.generator_id') => [
   `INSERT INTO generator_shipped_years (year, generator_id)
-SELECT DISTINCT substr(shipped_date, 1, 4), generator_id FROM manifests WHERE id = ${IDS} AND shipped_date <> ''
+SELECT DISTINCT substr(m.shipped_date, 1, 4), m.generator_id FROM manifests m
+WHERE ${scope} = ${IDS} AND m.shipped_date <> ''
 ON CONFLICT DO NOTHING`,
   `INSERT INTO generator_handling_codes (code, generator_id)
 SELECT DISTINCT w.management_method_code, m.generator_id
 FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
-WHERE m.id = ${IDS} AND w.management_method_code <> ''
+WHERE ${scope} = ${IDS} AND w.management_method_code <> ''
 ON CONFLICT DO NOTHING`,
   `INSERT INTO generator_waste_codes (code, generator_id)
 SELECT DISTINCT trim(c.code), m.generator_id
 FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id,
      unnest(string_to_array(w.federal_waste_codes, ',')) AS c(code)
-WHERE m.id = ${IDS} AND w.federal_waste_codes <> '' AND trim(c.code) <> ''
+WHERE ${scope} = ${IDS} AND w.federal_waste_codes <> '' AND trim(c.code) <> ''
 ON CONFLICT DO NOTHING`,
 ];
+
+/** Method line counts of the manifests `scope` picks, per generator and code (as setsSql). */
+const methodLinesSql = (
+  scope: 'm.id' | 'm.generator_id',
+) => `SELECT m.generator_id, w.management_method_code, count(*)
+FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
+WHERE ${scope} = ${IDS} AND w.management_method_code <> '' GROUP BY 1, 2`;
 
 /**
  * Method line counts moved by the batch: its manifests' lines now ($1) less what methodLinesBefore read ($2–$4),
@@ -100,12 +111,10 @@ ON CONFLICT DO NOTHING`,
  */
 const METHOD_LINES_MOVED_SQL = `INSERT INTO generator_method_lines (generator_id, code, lines)
 SELECT generator_id, code, sum(lines) FROM (
-  SELECT m.generator_id, w.management_method_code AS code, count(*) AS lines
-  FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
-  WHERE m.id = ${IDS} AND w.management_method_code <> '' GROUP BY 1, 2
+  ${methodLinesSql('m.id')}
   UNION ALL
   SELECT generator_id, code, -lines FROM unnest($2::int[], $3::text[], $4::int[]) AS b(generator_id, code, lines)
-) d
+) d(generator_id, code, lines)
 WHERE NOT (generator_id = ANY($5::int[]))
 GROUP BY generator_id, code HAVING sum(lines) <> 0
 ON CONFLICT (generator_id, code) DO UPDATE SET lines = generator_method_lines.lines + excluded.lines`;
@@ -134,22 +143,8 @@ const GENERATOR_WHOLE_SQL = [
   `DELETE FROM generator_waste_codes WHERE generator_id = ${IDS}`,
   `DELETE FROM generator_handling_codes WHERE generator_id = ${IDS}`,
   `DELETE FROM generator_method_lines WHERE generator_id = ${IDS}`,
-  `INSERT INTO generator_method_lines (generator_id, code, lines)
-SELECT m.generator_id, w.management_method_code, count(*)
-FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
-WHERE m.generator_id = ${IDS} AND w.management_method_code <> '' GROUP BY 1, 2`,
-  `INSERT INTO generator_shipped_years (year, generator_id)
-SELECT DISTINCT substr(shipped_date, 1, 4), generator_id FROM manifests
-WHERE generator_id = ${IDS} AND shipped_date <> ''`,
-  `INSERT INTO generator_handling_codes (code, generator_id)
-SELECT DISTINCT w.management_method_code, m.generator_id
-FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
-WHERE m.generator_id = ${IDS} AND w.management_method_code <> ''`,
-  `INSERT INTO generator_waste_codes (code, generator_id)
-SELECT DISTINCT trim(c.code), m.generator_id
-FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id,
-     unnest(string_to_array(w.federal_waste_codes, ',')) AS c(code)
-WHERE m.generator_id = ${IDS} AND w.federal_waste_codes <> '' AND trim(c.code) <> ''`,
+  `INSERT INTO generator_method_lines (generator_id, code, lines) ${methodLinesSql('m.generator_id')}`,
+  ...setsSql('m.generator_id'),
   `UPDATE generators g SET shipped_tons = a.tons, shipped_count = a.manifests, container_count = a.containers
 FROM (SELECT x.id, coalesce(s.tons, 0) AS tons, coalesce(s.manifests, 0) AS manifests,
         coalesce(s.containers, 0) AS containers
@@ -228,7 +223,7 @@ export async function updateGenerators(
   const manifests = [...touched.manifests];
   const whole = manifests.length > 0 ? await rewritten(sql, touched, before.methodLines) : [];
   if (manifests.length > 0) {
-    await each(sql, GROWTH_SQL, manifests);
+    await each(sql, setsSql('m.id'), manifests);
     const stored = before.methodLines.rows.filter(([manifest]) => touched.manifests.has(manifest));
     await sql.unsafe(METHOD_LINES_MOVED_SQL, [
       manifests,
