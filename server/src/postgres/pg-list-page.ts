@@ -8,7 +8,8 @@
  *   ("123": 7,085 of a million tracking numbers, the page full after ~7,300 positions, 3 ms);
  * - reading every match through the trigram index and sorting them: few rows when the key is rare ("zzq",
  *   "8266": 618 matches, 2 ms, where the walk reads 82,000 positions) or its matches lie late in the order
- *   ("txd", the Texas handler ids, at 90 % of the list).
+ *   ("txd", the Texas handler ids, at 90 % of the list). A key holding a run of one character ("000000")
+ *   is read through the index of the entries holding such a run (pg-lookup-lists.ts `holdsRun`).
  * PostgreSQL's planner cannot tell these apart (it takes matches to be spread evenly, and its histogram
  * does not tell 0.1 % from 0.7 %), so the choice is made here, from a sample of the list held in memory
  * (`Sample`): where in the order the key's matches start and how many there are. The sample only chooses
@@ -26,7 +27,7 @@ import type { LookupPage } from '../../../shared/query/lookup.ts';
 import { foldCase } from '../../../shared/query/search.ts';
 import { compareCodePoints } from '../../../shared/query/sort.ts';
 import { TRIGRAM_MIN_LENGTH } from '../db/search-index.ts';
-import type { OnePerRowList } from './pg-lookup-lists.ts';
+import { holdsRun, type OnePerRowList } from './pg-lookup-lists.ts';
 import { containsPattern } from './pg-query.ts';
 import { values } from './pg-run.ts';
 
@@ -139,11 +140,11 @@ export class ListPages {
       );
       return rows.map(([value]) => String(value));
     }
-    // No index holds the order by value: every match is read, through the trigram index, and sorted. Planned
+    // No index holds the order by value: every match is read, through a trigram index, and sorted. Planned
     // for its key, as a generic plan may scan the table for an unknown pattern.
     const rows = await values(
       this.sql,
-      `SELECT value FROM ${table} WHERE pos <= $1 AND folded LIKE $3 ORDER BY value LIMIT $2`,
+      indexedSearchSql(table, '<=', key),
       [through, needed, containsPattern(key)],
       signal,
       false,
@@ -155,7 +156,7 @@ export class ListPages {
   private async added(key: string, after: number, needed: number, signal?: AbortSignal): Promise<string[]> {
     const rows = await values(
       this.sql,
-      `SELECT value FROM ${this.entry.table} WHERE pos > $1 AND folded LIKE $3 ORDER BY value LIMIT $2`,
+      indexedSearchSql(this.entry.table, '>', key),
       [after, needed, containsPattern(key)],
       signal,
       false,
@@ -186,6 +187,16 @@ export class ListPages {
     );
     return { every, folded: rows.map(([folded]) => String(folded)) };
   }
+}
+
+/**
+ * The first $2 entries of `table` on the `side` of position $1 whose folded text is LIKE $3, `key`'s
+ * pattern, in lookup order: through the trigram index of the entries holding a run of one character when
+ * the key holds one (pg-lookup-lists.ts `holdsRun`), else through the index of them all.
+ */
+export function indexedSearchSql(table: string, side: '<=' | '>', key: string): string {
+  const runs = holdsRun(key) ? ' AND has_run' : '';
+  return `SELECT value FROM ${table} WHERE pos ${side} $1 AND folded LIKE $3${runs} ORDER BY value LIMIT $2`;
 }
 
 /**

@@ -13,7 +13,7 @@
 import type { Sql } from 'postgres';
 import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../../shared/query/definition.ts';
 import { foldFunctionSql } from './pg-fold.ts';
-import { listsMigrationSql } from './pg-lookup-lists.ts';
+import { listsMigrationSql, runsMigrationSql } from './pg-lookup-lists.ts';
 
 /** The folded search text of a row: its search fields joined by U+0001 (see the header). */
 export function searchTextSql(fields: readonly string[]): string {
@@ -329,6 +329,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 5,
     name: 'search text folded by a function compiled once a session',
     sql: foldFunctionSql('plpgsql'),
+  },
+  {
+    version: 6,
+    name: 'lookup entries holding a run of one character indexed apart',
+    sql: runsMigrationSql(),
   },
 ];
 

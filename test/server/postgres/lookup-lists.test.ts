@@ -19,7 +19,7 @@ import {
   onePerRowList,
   rewriteUnorderedLists,
 } from '../../../server/src/postgres/pg-lookup-lists.ts';
-import { walks } from '../../../server/src/postgres/pg-list-page.ts';
+import { indexedSearchSql, walks } from '../../../server/src/postgres/pg-list-page.ts';
 import { lookups } from '../../../server/src/postgres/pg-reads.ts';
 import { migrate } from '../../../server/src/postgres/pg-schema.ts';
 import { connect } from '../../../server/src/postgres/pg-store.ts';
@@ -58,14 +58,14 @@ async function pagesOf(read: (page: number) => Promise<LookupPage>): Promise<Loo
 }
 
 /** Each search's pages, from the server's reads and from the definition over the rows. */
-async function expectDefinitionPages(): Promise<void> {
+async function expectDefinitionPages(searches: readonly string[] = SEARCHES): Promise<void> {
   const lookup = lookups(sql, new VersionedCache(sql), 'manifests', MANIFEST_LOOKUP_LISTS);
   const numbers = (await sql`SELECT manifest_tracking_number AS value FROM manifests`).map((row) => ({
     value: String(row.value),
     text: String(row.value),
   }));
   const entries = lookupEntries(numbers);
-  for (const search of SEARCHES) {
+  for (const search of searches) {
     const read = await pagesOf((page) => lookup('manifest_number', search, page));
     const defined = await pagesOf((page) => Promise.resolve(lookupPage(entries, search, page)));
     expect(read, search).toEqual(defined);
@@ -157,6 +157,59 @@ describe('a database loaded by a version without the lists', () => {
         total_waste_quantity_tons, container_count, waste_stream_count
       FROM manifests WHERE id % 7 = 0`;
     await expectDefinitionPages();
+  });
+});
+
+describe('a key holding a run of one character', () => {
+  /** Keys holding runs of four and more, a run of three, and runs the folding makes. */
+  const RUN_SEARCHES = ['0000', '00000', '000', 'aaaa', 'AAAA', 'éééé', 'r0000'];
+  /** Whether a run-key search of the ordered entries is planned through the index of the entries with runs. */
+  const usesRunIndex = async (key: string) => {
+    const plan = await sql.begin(async (tx) => {
+      await tx.unsafe('SET LOCAL enable_seqscan = off');
+      const query = indexedSearchSql(NUMBERS?.table ?? '', '<=', key).replace(/\$3/, `'%${key}%'`);
+      return await tx.unsafe(`EXPLAIN ${query.replace(/\$1/, '1000000').replace(/\$2/, '51')}`);
+    });
+    return plan.map((row) => String(row['QUERY PLAN'])).some((line) => line.includes('_runs'));
+  };
+
+  it('finds every entry holding the key, in order, whether in order or added since', async () => {
+    // Numbers with a run of four and of five, a run of three only, and runs that only the folded text holds.
+    const runs = ['R0000A', 'R00000B', 'R000C', 'RAaAaD', 'RÉéÉéE', 'R0000F'];
+    await sql`
+      INSERT INTO manifests (id, manifest_tracking_number, generator_id, generator_name, generator_epa_id,
+        generator_location_state, transporter, designated_facility_name, shipped_date, received_date,
+        total_waste_quantity_tons, container_count, waste_stream_count)
+      SELECT 300000 + n, number, generator_id, generator_name, generator_epa_id, generator_location_state,
+        transporter, designated_facility_name, shipped_date, received_date, total_waste_quantity_tons,
+        container_count, waste_stream_count
+      FROM unnest(${runs}::text[]) WITH ORDINALITY AS made(number, n),
+        (SELECT * FROM manifests ORDER BY id LIMIT 1) AS model`;
+    await expectDefinitionPages(RUN_SEARCHES);
+    await rewriteUnorderedLists(sql);
+    await expectDefinitionPages(RUN_SEARCHES);
+    const [flagged] = await sql.unsafe(
+      `SELECT string_agg(value, ' ' ORDER BY value) AS values FROM ${NUMBERS?.table} WHERE has_run`,
+    );
+    expect(String(flagged?.values).split(' ')).toEqual(
+      expect.arrayContaining(['R0000A', 'R00000B', 'RAaAaD', 'RÉéÉéE', 'R0000F']),
+    );
+    expect(String(flagged?.values)).not.toContain('R000C');
+  });
+
+  it('is read through the index of the entries holding a run, and only such a key', async () => {
+    expect(await usesRunIndex('0000')).toBe(true);
+    expect(await usesRunIndex('éééé')).toBe(true);
+    expect(await usesRunIndex('000')).toBe(false);
+  });
+
+  it('gets the index on a list built before it, when it is migrated', async () => {
+    await sql.unsafe(`
+      ${ONE_PER_ROW.map((list) => `ALTER TABLE ${list.table} DROP COLUMN has_run;`).join('\n')}
+      DELETE FROM schema_migrations WHERE version = 6;`);
+    expect(await migrate(sql)).toEqual([6]);
+    expect(await usesRunIndex('0000')).toBe(true);
+    await expectDefinitionPages(RUN_SEARCHES);
   });
 });
 
