@@ -68,7 +68,14 @@ function Shell() {
         </nav>
         <WorkOfflineSwitch />
         <span className="app-user" title={`Signed in as ${status?.username} on ${status?.baseUrl}`}>
-          Signed in as <strong>{status?.username}</strong> on {status?.baseUrl}
+          <span>
+            <span className="visually-hidden">Signed in as </span>
+            <strong>{status?.username}</strong>
+          </span>
+          <span className="app-server">
+            <span className="visually-hidden">on </span>
+            {status?.baseUrl}
+          </span>
         </span>
         <button
           type="button"

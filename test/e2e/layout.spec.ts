@@ -1,6 +1,6 @@
 /**
- * Every screen at the smallest window the app is laid out for (1280×800, the suite's default) and at a
- * common large one (1920×1080): the workspaces with their panes and filters (dates and the status groups
+ * Every screen at the least window the app opens to (960×600, main/src/electron/app.ts), at the suite's
+ * default (1280×800) and at a common large one (1920×1080): the workspaces with their panes and filters (dates and the status groups
  * included), a generator profile, Offline data and the settings. On none of them is text cut off without
  * an ellipsis and a tooltip holding it, does content spill out of its box, or is a field's value wider
  * than the field (support/clipping.ts). One walk per size rather than the whole suite twice.
@@ -12,6 +12,7 @@ import { expect, test } from './support/fixtures.ts';
 import { filterMember, openWorkspace, results, signInThroughUi } from './support/workspace.ts';
 
 const SIZES = [
+  { width: 960, height: 600 },
   { width: 1280, height: 800 },
   { width: 1920, height: 1080 },
 ];
