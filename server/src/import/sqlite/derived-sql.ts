@@ -76,38 +76,52 @@ UNION ALL
 SELECT federal_generator_status_universe, id FROM generators
 WHERE federal_generator_status_universe <> '' AND id IN (${IDS});`;
 
-/**
- * What the batch's manifests add to their generators' sets: a batch that only adds rows (new manifests, new
- * lines) only adds to them, so they grow from the touched manifests alone, never from all of a generator's.
- */
-export const GENERATOR_GROWTH_SQL = `
+/** The column that picks the manifests a statement reads: the batch's own (by id), or all of some generators'. */
+type ManifestScope = 'm.id' | 'm.generator_id';
+
+/** The sets of the generators of the manifests `scope` picks, added to (never emptied here). */
+function setsSql(scope: ManifestScope): string {
+  return `
 INSERT OR IGNORE INTO generator_shipped_years (year, generator_id)
-SELECT DISTINCT substr(shipped_date, 1, 4), generator_id FROM manifests WHERE id IN (${IDS}) AND shipped_date <> '';
+SELECT DISTINCT substr(m.shipped_date, 1, 4), m.generator_id FROM manifests m
+WHERE ${scope} IN (${IDS}) AND m.shipped_date <> '';
 INSERT OR IGNORE INTO generator_handling_codes (code, generator_id)
 SELECT DISTINCT w.management_method_code, m.generator_id
 FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
-WHERE m.id IN (${IDS}) AND w.management_method_code <> '';
+WHERE ${scope} IN (${IDS}) AND w.management_method_code <> '';
 INSERT OR IGNORE INTO generator_waste_codes (code, generator_id)
 SELECT DISTINCT trim(j.value), m.generator_id
 FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id,
      json_each('["' || replace(w.federal_waste_codes, ',', '","') || '"]') j
-WHERE m.id IN (${IDS}) AND w.federal_waste_codes <> '' AND trim(j.value) <> '';`;
+WHERE ${scope} IN (${IDS}) AND w.federal_waste_codes <> '' AND trim(j.value) <> '';`;
+}
+
+/** Each generator's lines per management method over the manifests `scope` picks. */
+const methodLinesSql = (scope: ManifestScope) => `SELECT m.generator_id, w.management_method_code, count(*)
+FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
+WHERE ${scope} IN (${IDS}) AND w.management_method_code <> '' GROUP BY 1, 2`;
 
 /** The generators' texts read from their sets and method counts (cheap: a generator's sets are short). */
-export const GENERATOR_TEXT_SQL = `
-UPDATE generators SET
+const GENERATOR_TEXTS = `
   shipped_years = coalesce((SELECT group_concat(year, ',') FROM (SELECT year FROM generator_shipped_years
                             WHERE generator_id = generators.id ORDER BY year)), ''),
   federal_waste_codes = coalesce((SELECT group_concat(code, ',') FROM (SELECT code FROM generator_waste_codes
                                   WHERE generator_id = generators.id ORDER BY code)), ''),
   mmc_count = (SELECT count(*) FROM generator_handling_codes WHERE generator_id = generators.id),
   management_method_code = coalesce((SELECT code FROM generator_method_lines WHERE generator_id = generators.id
-                                     ORDER BY lines DESC, code LIMIT 1), '')
+                                     ORDER BY lines DESC, code LIMIT 1), '')`;
+
+/**
+ * What the batch's manifests add to their generators' sets: a batch that only adds rows (new manifests, new
+ * lines) only adds to them, so they grow from the touched manifests alone, never from all of a generator's.
+ */
+export const GENERATOR_GROWTH_SQL = setsSql('m.id');
+
+export const GENERATOR_TEXT_SQL = `UPDATE generators SET${GENERATOR_TEXTS}
 WHERE id IN (${IDS});`;
 
-export const METHOD_LINES_SQL = `SELECT m.generator_id, w.management_method_code, count(*)
-FROM waste_lines w JOIN manifests m ON m.id = w.manifest_id
-WHERE m.id IN (${IDS}) AND w.management_method_code <> '' GROUP BY 1, 2`;
+/** The batch's manifests' lines per generator and management method. */
+export const METHOD_LINES_SQL = methodLinesSql('m.id');
 
 /** The same per manifest, for the stored manifests of some tracking numbers (led by the manifest's id). */
 export const STORED_METHOD_LINES_SQL = `SELECT m.id, m.generator_id, w.management_method_code, count(*)
@@ -127,32 +141,12 @@ DELETE FROM generator_waste_codes WHERE generator_id IN (${IDS});
 DELETE FROM generator_handling_codes WHERE generator_id IN (${IDS});
 DELETE FROM generator_method_lines WHERE generator_id IN (${IDS});
 INSERT INTO generator_method_lines (generator_id, code, lines)
-SELECT m.generator_id, w.management_method_code, count(*)
-FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
-WHERE m.generator_id IN (${IDS}) AND w.management_method_code <> '' GROUP BY 1, 2;
-INSERT OR IGNORE INTO generator_shipped_years (year, generator_id)
-SELECT DISTINCT substr(shipped_date, 1, 4), generator_id FROM manifests
-WHERE generator_id IN (${IDS}) AND shipped_date <> '';
-INSERT OR IGNORE INTO generator_handling_codes (code, generator_id)
-SELECT DISTINCT w.management_method_code, m.generator_id
-FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
-WHERE m.generator_id IN (${IDS}) AND w.management_method_code <> '';
-INSERT OR IGNORE INTO generator_waste_codes (code, generator_id)
-SELECT DISTINCT trim(j.value), m.generator_id
-FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id,
-     json_each('["' || replace(w.federal_waste_codes, ',', '","') || '"]') j
-WHERE m.generator_id IN (${IDS}) AND w.federal_waste_codes <> '' AND trim(j.value) <> '';
+${methodLinesSql('m.generator_id')};
+${setsSql('m.generator_id')}
 UPDATE generators SET
   shipped_tons = coalesce((SELECT round(sum(total_waste_quantity_tons), 4) FROM manifests m WHERE m.generator_id = generators.id), 0),
   shipped_count = (SELECT count(*) FROM manifests m WHERE m.generator_id = generators.id),
-  container_count = coalesce((SELECT sum(container_count) FROM manifests m WHERE m.generator_id = generators.id), 0),
-  shipped_years = coalesce((SELECT group_concat(year, ',') FROM (SELECT year FROM generator_shipped_years
-                            WHERE generator_id = generators.id ORDER BY year)), ''),
-  federal_waste_codes = coalesce((SELECT group_concat(code, ',') FROM (SELECT code FROM generator_waste_codes
-                                  WHERE generator_id = generators.id ORDER BY code)), ''),
-  mmc_count = (SELECT count(*) FROM generator_handling_codes WHERE generator_id = generators.id),
-  management_method_code = coalesce((SELECT code FROM generator_method_lines WHERE generator_id = generators.id
-                                     ORDER BY lines DESC, code LIMIT 1), '')
+  container_count = coalesce((SELECT sum(container_count) FROM manifests m WHERE m.generator_id = generators.id), 0),${GENERATOR_TEXTS}
 WHERE id IN (${IDS});`;
 
 export function lineSetsSql(): string {
