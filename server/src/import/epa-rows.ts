@@ -98,6 +98,14 @@ class Row {
     return this.read(field, readCount);
   }
 
+  /** A number that must be there and count from 1: a line's number, a transporter's place. */
+  ordinal(field: string): number {
+    const value = this.count(field);
+    if (value === undefined || value < 1)
+      throw new RowProblem(this.column(field), `no ${this.column(field)}`);
+    return value;
+  }
+
   address(prefix: string): Address {
     return {
       streetNumber: this.text(`${prefix}StreetNumber`),
@@ -182,9 +190,7 @@ const MAPPERS: Record<HeaderMap['layout']['table'], { kind: ImportRecord['kind']
   EM_WASTE_LINE: {
     kind: 'wasteLine',
     map: (row, context) => {
-      const line = row.count('line');
-      if (line === undefined || line < 1)
-        throw new RowProblem(row.column('line'), `no ${row.column('line')}`);
+      const line = row.ordinal('line');
       let tons = row.number('tons');
       const kilograms = row.number('kilograms');
       if (tons === undefined && kilograms !== undefined) tons = kilograms * KILOGRAMS_TO_TONS;
@@ -217,9 +223,7 @@ const MAPPERS: Record<HeaderMap['layout']['table'], { kind: ImportRecord['kind']
   EM_TRANSPORTER: {
     kind: 'transporter',
     map: (row) => {
-      const order = row.count('order');
-      if (order === undefined || order < 1)
-        throw new RowProblem(row.column('order'), `no ${row.column('order')}`);
+      const order = row.ordinal('order');
       return {
         trackingNumber: row.tracking(),
         order,
@@ -231,9 +235,7 @@ const MAPPERS: Record<HeaderMap['layout']['table'], { kind: ImportRecord['kind']
   EM_FEDERAL_WASTE_CODE: {
     kind: 'wasteCode',
     map: (row) => {
-      const line = row.count('line');
-      if (line === undefined || line < 1)
-        throw new RowProblem(row.column('line'), `no ${row.column('line')}`);
+      const line = row.ordinal('line');
       return { trackingNumber: row.tracking(), lineNumber: line, code: row.key('code').toUpperCase() };
     },
   },

@@ -1,7 +1,8 @@
 /**
  * The importer's readers on the mess real files carry: CSV split at every byte boundary (quotes, CRLF, a
  * BOM, a line break inside a quoted field, a cut last line), JSON in its three shapes, the date and number
- * forms EPA writes, header names in every spelling, zip archives (a stored and a deflated entry).
+ * forms EPA writes, header names in every spelling, a row's line number or place missing or 0, zip archives
+ * (a stored and a deflated entry).
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CsvParser, type CsvRecord } from '../../../server/src/import/csv-reader.ts';
 import { detectLayout, tableOfName } from '../../../server/src/import/epa-layouts.ts';
+import { mapRow } from '../../../server/src/import/epa-rows.ts';
 import { JsonValueScanner, type JsonValue } from '../../../server/src/import/json-reader.ts';
 import { loadUnits, toTons } from '../../../server/src/import/units.ts';
 import { readDate, readNumber, splitWasteCodes } from '../../../server/src/import/values.ts';
@@ -183,6 +185,37 @@ describe('headers', () => {
   it('refuses a file whose header lacks what its name promises, naming the column', () => {
     expect(detectLayout('EM_WASTE_LINE.csv', ['MANIFEST TRACKING NUMBER', 'QUANTITY TONS'])).toEqual({
       error: 'the header of this EM_WASTE_LINE file has no "WASTE LINE NUMBER" column',
+    });
+  });
+});
+
+describe('rows', () => {
+  const context = { units: loadUnits(), generatorStatuses: [] };
+  /** The outcome of one row of `file` under `header`. */
+  const mapped = (file: string, header: string[], fields: string[]) => {
+    const found = detectLayout(file, header);
+    if (!('header' in found)) throw new Error(found.error);
+    return mapRow(found.header, fields, { file, line: 2, raw: fields.join(',') }, context);
+  };
+  const TRANSPORTER = ['MANIFEST TRACKING NUMBER', 'TRANSPORTER LINE NUMBER', 'TRANSPORTER ID'];
+  const CODE = ['MANIFEST TRACKING NUMBER', 'WASTE LINE NUMBER', 'FEDERAL WASTE CODE'];
+
+  it.each([
+    ['a transporter without its place', 'EM_TRANSPORTER.csv', TRANSPORTER, '', 'TRANSPORTER LINE NUMBER'],
+    ['a transporter in place 0', 'EM_TRANSPORTER.csv', TRANSPORTER, '0', 'TRANSPORTER LINE NUMBER'],
+    ['a waste code of line 0', 'EM_FEDERAL_WASTE_CODE.csv', CODE, '0', 'WASTE LINE NUMBER'],
+  ])('refuses %s, naming the column', (_, file, header, number, column) => {
+    expect(mapped(file, header, ['000000101ELC', number, 'D001'])).toEqual({
+      rejection: { file, line: 2, raw: `000000101ELC,${number},D001`, column, reason: `no ${column}` },
+    });
+  });
+
+  it('reads a transporter in its place', () => {
+    expect(mapped('EM_TRANSPORTER.csv', TRANSPORTER, ['000000101elc', '2', 'txd000000001'])).toMatchObject({
+      record: {
+        kind: 'transporter',
+        record: { trackingNumber: '000000101ELC', order: 2, epaId: 'TXD000000001' },
+      },
     });
   });
 });
