@@ -37,10 +37,12 @@ export class SinkError extends Error {}
  * SQLite's page cache while rows go in, in KiB: into an empty database (bulk) for the writers' lookups of
  * stored rows; into one that has data also for the index pages each batch rewrites, which more cache spares
  * reading and writing again: 100,000 manifests appended to the 100k bench database while a client paged,
- * 111.9 s with 64 MiB, 141.1 s with 32 (peak RSS 271 and 233 MB). Into an empty database 32 MiB is as fast
- * as 64 and keeps the import's peak RSS at 251 MB, not 287, on the same files.
+ * 111.9 s with 64 MiB, 141.1 s with 32 (peak RSS 271 and 233 MB). 56 MiB rather than 64 keeps an append to
+ * the 1M bench database under its 300 MB: back to back, 181 s and 286 MB with 56, 190 s and 297 MB with 64
+ * (300.4 MB in an earlier run). Into an empty database 32 MiB is as fast as 64 and keeps the import's peak RSS
+ * at 251 MB, not 287, on the same files.
  */
-const ROWS_CACHE_KIB: Record<RunMode, number> = { bulk: 32 * 1024, incremental: 64 * 1024 };
+const ROWS_CACHE_KIB: Record<RunMode, number> = { bulk: 32 * 1024, incremental: 56 * 1024 };
 /**
  * The page cache while an import into an empty database builds its totals, indexes and search index. SQLite
  * sorts in memory up to as much again as its page cache before spilling to disk, so at 64 MiB each the
