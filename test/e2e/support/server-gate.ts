@@ -54,6 +54,15 @@ export class ServerGate {
     else write();
   }
 
+  /**
+   * Ends the app's side of a connection the server ended; held while hanging, as a paused server ends
+   * nothing (an idle connection it would have closed meanwhile must not fail a request the gate holds).
+   */
+  private end(client: Socket): void {
+    if (this.mode.kind === 'hanging') this.held.push(() => client.destroy());
+    else client.destroy();
+  }
+
   private listen(port: number): Promise<number> {
     const server = createServer((client) => {
       const upstream = createConnection({ host: this.target.hostname, port: Number(this.target.port) });
@@ -65,7 +74,7 @@ export class ServerGate {
       client.on('data', (chunk: Buffer) => this.pass(upstream, chunk, false));
       upstream.on('data', (chunk: Buffer) => this.pass(client, chunk, true));
       client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
+      upstream.on('close', () => this.end(client));
     });
     this.server = server;
     return new Promise((resolve, reject) => {
