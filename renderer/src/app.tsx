@@ -33,6 +33,8 @@ const VIEWS: readonly { view: View; label: string }[] = [
  */
 function Shell() {
   const status = useSession((state) => state.status);
+  // Signed in on this computer alone: the saved data is open, but no server has said who this is.
+  const signedInAs = status?.offline ? 'Signed in on this computer alone as' : 'Signed in as';
   const {
     view,
     profile,
@@ -67,9 +69,9 @@ function Shell() {
           ))}
         </nav>
         <WorkOfflineSwitch />
-        <span className="app-user" title={`Signed in as ${status?.username} on ${status?.baseUrl}`}>
+        <span className="app-user" title={`${signedInAs} ${status?.username} on ${status?.baseUrl}`}>
           <span>
-            <span className="visually-hidden">Signed in as </span>
+            <span className="visually-hidden">{signedInAs} </span>
             <strong>{status?.username}</strong>
           </span>
           <span className="app-server">

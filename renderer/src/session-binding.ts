@@ -8,6 +8,7 @@
  * resume when their user's data opens and whenever the app comes back online. The connectivity's probe
  * starts here too, so a server out of reach shows before any view asks.
  */
+import { sessionUser } from '../../shared/ipc/contract.ts';
 import { useSession } from './data/session.ts';
 import { probeServer } from './data/tracker-data.ts';
 import { followServerReach, isOffline, useConnectivity } from './data/connectivity.ts';
@@ -17,8 +18,7 @@ import { activateOfflineStore } from './offline/offline-store.ts';
 import { sessionOwner, useExports } from './exports/export-store.ts';
 
 function who(): { baseUrl: string; username: string } | null {
-  const { status } = useSession.getState();
-  return status?.signedIn && status.username ? { baseUrl: status.baseUrl, username: status.username } : null;
+  return sessionUser(useSession.getState().status) ?? null;
 }
 
 /** Follows the session and the server's reach; returns the function that stops following. */

@@ -130,13 +130,27 @@ export const ConnectionCheck = z.object({ message: z.string() });
 export type ConnectionCheck = z.infer<typeof ConnectionCheck>;
 
 export const SessionStatus = z.object({
+  /** Signed in with a token the server issued: requests go to the server. */
   signedIn: z.boolean(),
   username: z.string().optional(),
   scopes: z.array(Scope).optional(),
   baseUrl: z.string(),
   remembered: z.boolean().optional(),
+  /**
+   * Signed in on this computer alone, the server out of reach (main/src/session/offline-sign-ins.ts): the
+   * user's saved data is open, `signedIn` is false, and nothing goes to the server until they sign in there.
+   */
+  offline: z.boolean().optional(),
 });
 export type SessionStatus = z.infer<typeof SessionStatus>;
+
+/** Whose saved data is open: the signed-in user's, or the one signed in on this computer alone. */
+export function sessionUser(
+  status: SessionStatus | null | undefined,
+): { baseUrl: string; username: string } | undefined {
+  if (!status?.username || !(status.signedIn || status.offline)) return undefined;
+  return { baseUrl: status.baseUrl, username: status.username };
+}
 
 export const SignInInput = z.strictObject({
   baseUrl: ApiBaseUrl.optional(),
@@ -145,6 +159,8 @@ export const SignInInput = z.strictObject({
   remember: z.boolean(),
   /** The user confirmed the warning for a server on plain http:// (shared/ipc/plain-http.ts). */
   allowPlainHttp: z.boolean().optional(),
+  /** Sign in on this computer alone, without asking the server (SessionStatus `offline`). */
+  offline: z.boolean().optional(),
 });
 export type SignInInput = z.infer<typeof SignInInput>;
 

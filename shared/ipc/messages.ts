@@ -49,6 +49,10 @@ export const MESSAGES = {
   signInFirst: 'Sign in to see this data.',
   sessionExpired: 'Your session has expired; sign in again.',
   wrongCredentials: 'The user name or password is wrong.',
+  noOfflineSignIn: (username: string, server: string) =>
+    `"${username}" has not signed in to ${server} on this computer yet, so the saved data cannot be opened offline. Sign in once while the server answers; after that you can sign in here offline.`,
+  offlineWrongPassword: (username: string) =>
+    `The password is not the one "${username}" last signed in with on this computer.`,
   internal: 'Something went wrong inside the app; the details are in its log.',
   onlyHttpsLinks: 'Only https:// links can be opened outside the app.',
   noInput: 'This method takes no input.',

@@ -1,7 +1,10 @@
 /**
  * Signing in to a server that hangs: after a few seconds the form says the server has not answered yet,
  * naming it, and Cancel stops the attempt in main at once; an answer that comes after signs nobody in. Over
- * an expired session whose saved data is open, it offers to work offline with it instead.
+ * an expired session whose saved data is open, it offers to work offline with it instead; on the first
+ * screen, where this computer holds saved data of the user, to sign in on this computer alone. Once the
+ * server answers a user signed in here alone, the dialog asks them to sign in there, or to keep working
+ * offline.
  */
 import 'fake-indexeddb/auto';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
@@ -9,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Result, SessionStatus } from '../../shared/ipc/contract.ts';
 import { NO_ANSWER_YET_MS, SessionDialog, SignIn } from '../../renderer/src/components/sign-in.tsx';
 import { useConnectivity } from '../../renderer/src/data/connectivity.ts';
-import { useSession } from '../../renderer/src/data/session.ts';
+import { sessionChanged, useSession, waitForSignIn } from '../../renderer/src/data/session.ts';
 import { activateOfflineStore, activeDatabase } from '../../renderer/src/offline/offline-store.ts';
 import { createPack } from '../../renderer/src/offline/pack-download.ts';
 
@@ -20,6 +23,20 @@ const SIGNED_IN: SessionStatus = {
   baseUrl: SERVER,
   remembered: false,
 };
+const SIGNED_IN_HERE: SessionStatus = {
+  signedIn: false,
+  offline: true,
+  username: 'inspector',
+  scopes: ['generators', 'manifests'],
+  baseUrl: SERVER,
+};
+
+/** jsdom has no modal dialogs: opening one only marks it open. */
+function dialogsOpen() {
+  HTMLDialogElement.prototype.showModal = function (this: HTMLDialogElement) {
+    this.open = true;
+  };
+}
 
 /** A main whose sign-in waits for the test to answer it. */
 function install() {
@@ -66,7 +83,8 @@ describe('signing in while the server does not answer', () => {
       vi.advanceTimersByTime(NO_ANSWER_YET_MS);
     });
     expect(screen.getByRole('status').textContent).toContain(`No answer yet from ${SERVER}.`);
-    // Nothing to work offline with before anyone has signed in.
+    // Nothing to work offline with before anyone has signed in (the look for saved data has finished).
+    await act(() => vi.advanceTimersByTimeAsync(100));
     expect(screen.queryByRole('button', { name: 'Work offline' })).toBeNull();
 
     fireEvent.click(screen.getByRole('button', { name: 'Cancel sign-in' }));
@@ -87,10 +105,7 @@ describe('signing in while the server does not answer', () => {
     activateOfflineStore({ baseUrl: SERVER, username: 'inspector' });
     await createPack(activeDatabase()!, { list: 'manifests', filterFields: {}, searchKey: '' }, 'All');
     const { tracker } = install();
-    // jsdom has no modal dialogs: opening one only marks it open.
-    HTMLDialogElement.prototype.showModal = function (this: HTMLDialogElement) {
-      this.open = true;
-    };
+    dialogsOpen();
     render(<SessionDialog />);
     submit();
     const workOffline = await screen.findByRole(
@@ -102,5 +117,63 @@ describe('signing in while the server does not answer', () => {
     fireEvent.click(workOffline);
     expect(useConnectivity.getState().workOffline).toBe(true);
     expect(tracker.requests.cancel).toHaveBeenCalledTimes(1);
+  });
+
+  it('on the first screen, with saved data of the user here, signs in on this computer alone instead', async () => {
+    useSession.setState({ status: { signedIn: false, baseUrl: SERVER }, expired: false });
+    // The user worked here before: their database is on this computer, closed.
+    activateOfflineStore({ baseUrl: SERVER, username: 'inspector' });
+    await createPack(activeDatabase()!, { list: 'manifests', filterFields: {}, searchKey: '' }, 'All');
+    activateOfflineStore(null);
+    const { tracker, answerLate } = install();
+    render(<SignIn />);
+    submit();
+    const workOffline = await screen.findByRole(
+      'button',
+      { name: 'Work offline' },
+      { timeout: NO_ANSWER_YET_MS + 2_000 },
+    );
+    fireEvent.click(workOffline);
+    // The attempt at the server stops, and the same credentials go to main to be checked here alone.
+    expect(tracker.requests.cancel).toHaveBeenCalledTimes(1);
+    expect(tracker.session.signIn).toHaveBeenCalledTimes(2);
+    expect(tracker.session.signIn.mock.calls[1]![0]).toEqual({
+      username: 'inspector',
+      password: 'secret',
+      remember: false,
+      offline: true,
+    });
+    answerLate({ ok: true, data: SIGNED_IN_HERE });
+    await act(() => Promise.resolve());
+    expect(useSession.getState()).toMatchObject({ status: SIGNED_IN_HERE, expired: true });
+    // No server answered: the saved data answers at once, and the probe looks for the server.
+    expect(useConnectivity.getState().reach).toBe('offline');
+  });
+});
+
+describe('signed in on this computer alone', () => {
+  it('keeps the saved data open, and a call that needs the server waits for a sign-in there', async () => {
+    useSession.setState({ status: { signedIn: false, baseUrl: SERVER }, expired: false });
+    sessionChanged(SIGNED_IN_HERE, 'signed-in');
+    expect(useSession.getState()).toMatchObject({ status: SIGNED_IN_HERE, expired: true });
+    let settled: boolean | undefined;
+    void waitForSignIn().then((retry) => (settled = retry));
+    await act(() => Promise.resolve());
+    expect(settled).toBeUndefined();
+    sessionChanged(SIGNED_IN, 'signed-in');
+    await act(() => Promise.resolve());
+    expect(settled).toBe(true);
+    expect(useSession.getState()).toMatchObject({ status: SIGNED_IN, expired: false });
+  });
+
+  it('once the server answers, the dialog asks to sign in there, or to keep working offline', () => {
+    useSession.setState({ status: SIGNED_IN_HERE, expired: true });
+    install();
+    dialogsOpen();
+    render(<SessionDialog />);
+    expect(screen.getByRole('heading', { name: 'The server answers again' })).toBeTruthy();
+    expect(screen.getByLabelText<HTMLInputElement>('User name').value).toBe('inspector');
+    fireEvent.click(screen.getByRole('button', { name: 'Keep working offline' }));
+    expect(useConnectivity.getState().workOffline).toBe(true);
   });
 });

@@ -5,7 +5,8 @@
  * first user chose. A session that only expired keeps its exports waiting: the same user signing in again
  * on the same server carries them on.
  */
-import type { EventPayload, SessionStatus } from '../../../shared/ipc/contract.ts';
+import { sessionUser, type EventPayload, type SessionStatus } from '../../../shared/ipc/contract.ts';
+import { sameServer } from '../../../shared/ipc/server-address.ts';
 
 /** The server and user an export belongs to. */
 export interface ExportOwner {
@@ -22,21 +23,10 @@ export const OWNER_MESSAGES = {
   noOwner: 'Sign in to export: an export belongs to the user who starts it.',
 } as const;
 
-/** One server, however its address was typed (a trailing slash, letter case in the host). */
-function sameServer(a: string, b: string): boolean {
-  const normal = (address: string) => {
-    try {
-      return new URL(address.trim()).href.replace(/\/+$/, '');
-    } catch {
-      return address.trim();
-    }
-  };
-  return normal(a) === normal(b);
-}
-
-/** Whether `status` is the owner's session. */
+/** Whether `status` is the owner's session, online or on this computer alone. */
 export function isOwnerSession(owner: ExportOwner, status: SessionStatus): boolean {
-  return status.signedIn && status.username === owner.username && sameServer(status.baseUrl, owner.baseUrl);
+  const user = sessionUser(status);
+  return user?.username === owner.username && sameServer(user.baseUrl, owner.baseUrl);
 }
 
 /** Why a session change ends an export of `owner`, in the user's words; undefined when it goes on. */

@@ -10,6 +10,7 @@ import type { EventPayload } from '../../../shared/ipc/contract.ts';
 import { createExportService, spillFolderIn, type ChooseSaveTarget } from '../export/export-service.ts';
 import { sweepLeftovers } from '../export/leftovers.ts';
 import { createSession, type EmitEvent } from '../session/session.ts';
+import { createOfflineSignIns } from '../session/offline-sign-ins.ts';
 import { createSignInWaiters } from '../session/sign-in-waiters.ts';
 import { createTokenStore, type Encryption, type TokenStore } from '../session/token-store.ts';
 import { launchDefaults } from '../settings/launch-options.ts';
@@ -17,7 +18,7 @@ import { openSettingsStore } from '../settings/settings-store.ts';
 import type { HandlerContext } from './handlers.ts';
 
 export interface MainServiceOptions {
-  /** Holds settings.json and session.bin (Electron's userData folder). */
+  /** Holds settings.json, session.bin and offline-sign-ins.json (Electron's userData folder). */
   userDataDir: string;
   /** The command line and environment the app was launched with; they seed the default server address. */
   argv: readonly string[];
@@ -69,7 +70,11 @@ export async function createMainServices(options: MainServiceOptions): Promise<M
     if (event !== 'session.changed') return;
     for (const listener of sessionListeners) listener(payload as EventPayload<'session.changed'>);
   };
-  const session = createSession({ client, tokens, settings, emit, log });
+  const offlineSignIns = createOfflineSignIns({
+    file: join(options.userDataDir, 'offline-sign-ins.json'),
+    log,
+  });
+  const session = createSession({ client, tokens, offlineSignIns, settings, emit, log });
   await session.restore();
   const spillFolder = spillFolderIn(options.userDataDir);
   // Before any export starts: what a crash or a kill left behind last time.

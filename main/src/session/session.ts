@@ -19,6 +19,7 @@ import { MESSAGES } from '../../../shared/ipc/messages.ts';
 import { failure, success } from '../api/errors.ts';
 import { checkServer, probeServer } from '../settings/connection-check.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
+import type { OfflineSignIns, OfflineUser } from './offline-sign-ins.ts';
 import { ENCRYPTION_UNAVAILABLE_MESSAGE, type TokenStore } from './token-store.ts';
 import { PLAIN_HTTP_MESSAGES, plainHttpAllowed, plainHttpOrigin } from '../../../shared/ipc/plain-http.ts';
 
@@ -27,6 +28,7 @@ export type EmitEvent = <E extends EventName>(event: E, payload: EventPayload<E>
 export interface SessionDeps {
   client: ApiClient;
   tokens: TokenStore;
+  offlineSignIns: OfflineSignIns;
   settings: SettingsStore;
   emit: EmitEvent;
   now?: () => number;
@@ -37,13 +39,15 @@ export interface SessionDeps {
 export interface Session {
   status(): SessionStatus;
   /**
-   * The server and user whose work this is: the signed-in user, or the one whose session expired until
-   * someone signs in or out. Long work (an export) belongs to them.
+   * The server and user whose work this is: the signed-in user, the one signed in on this computer alone, or
+   * the one whose session expired until someone signs in or out. Long work (an export) belongs to them.
    */
   owner(): { baseUrl: string; username: string } | undefined;
   /**
    * `signal` is the caller's: when it aborts (the user cancelled), the sign-in answers `cancelled` at once, and
-   * an answer that comes after signs nobody in (its token is revoked).
+   * an answer that comes after signs nobody in (its token is revoked). When the server cannot be reached
+   * (or `input.offline` asks not to try), the password is checked against the one this user last signed in
+   * with here, and a match opens their saved data alone (SessionStatus `offline`).
    */
   signIn(input: SignInInput, signal?: AbortSignal): Promise<Result<SessionStatus>>;
   /**
@@ -81,16 +85,25 @@ interface ActiveSession {
 
 const { signInFirst: SIGN_IN_FIRST, sessionExpired: EXPIRED, wrongCredentials: WRONG_CREDENTIALS } = MESSAGES;
 
+/** Failures that say nothing of the password: no server answered. */
+const UNANSWERED: readonly string[] = ['offline', 'timeout'];
+
 export function createSession(deps: SessionDeps): Session {
-  const { client, tokens, settings, emit } = deps;
+  const { client, tokens, offlineSignIns, settings, emit } = deps;
   const now = deps.now ?? Date.now;
   const log = deps.log ?? ((message: string) => console.warn(message));
   let active: ActiveSession | undefined;
+  /** Signed in on this computer alone: the user whose saved data is open, with no token. */
+  let offlineUser: OfflineUser | undefined;
   /** Who was signed in when the session expired, until someone signs in or out. */
   let expiredOwner: { baseUrl: string; username: string } | undefined;
 
   function status(): SessionStatus {
     const current = active;
+    if (!current && offlineUser) {
+      const { baseUrl, username, scopes } = offlineUser;
+      return { signedIn: false, offline: true, username, ...(scopes ? { scopes } : {}), baseUrl };
+    }
     if (!current) return { signedIn: false, baseUrl: settings.get().apiBaseUrl };
     return {
       signedIn: true,
@@ -105,6 +118,53 @@ export function createSession(deps: SessionDeps): Session {
     await tokens
       .clear()
       .catch((error: unknown) => log(`The saved sign-in could not be deleted: ${String(error)}`));
+  }
+
+  async function forgetOfflineSignIn(baseUrl: string, username: string): Promise<void> {
+    await offlineSignIns
+      .forget(baseUrl, username)
+      .catch((error: unknown) => log(`The offline sign-in could not be deleted: ${String(error)}`));
+  }
+
+  /** Makes the server a sign-in went to (online or on this computer alone) the settings' server. */
+  async function keepServerAddress(baseUrl: string): Promise<void> {
+    if (baseUrl === settings.get().apiBaseUrl) return;
+    const saved = await settings.update({ apiBaseUrl: baseUrl }).catch((error: unknown) => {
+      log(`The server address could not be saved: ${String(error)}`);
+      return undefined;
+    });
+    if (saved && !saved.ok) log(`The server address could not be saved: ${saved.message}`);
+  }
+
+  /**
+   * Opens the saved data of the user whose password matches the one they last signed in with here; the
+   * session in place, if any, ends as a sign-in as another would end it. `unanswered`: the server's own
+   * failure, told instead when nothing is kept for this user (an automatic attempt must not hide why).
+   */
+  async function signInOffline(
+    baseUrl: string,
+    input: SignInInput,
+    unanswered?: Result<SessionStatus>,
+  ): Promise<Result<SessionStatus>> {
+    const found = await offlineSignIns
+      .check(baseUrl, input.username, input.password)
+      .catch((error: unknown) => {
+        log(`The offline sign-in could not be checked: ${String(error)}`);
+        return { kind: 'no-verifier' as const };
+      });
+    if (found.kind === 'no-verifier')
+      return unanswered ?? failure('bad-request', MESSAGES.noOfflineSignIn(input.username, baseUrl));
+    if (found.kind === 'wrong-password')
+      return failure('unauthorized', MESSAGES.offlineWrongPassword(input.username));
+    const previous = active;
+    active = undefined;
+    offlineUser = found.user;
+    expiredOwner = undefined;
+    if (previous) revoke(previous);
+    await forgetSavedSignIn();
+    await keepServerAddress(baseUrl);
+    emit('session.changed', { status: status(), reason: 'signed-in' });
+    return success(status());
   }
 
   /**
@@ -133,11 +193,14 @@ export function createSession(deps: SessionDeps): Session {
 
   async function signOut({ removeData = false } = {}): Promise<Result<SessionStatus>> {
     const current = active;
+    const leaving = current ?? offlineUser ?? expiredOwner;
     // Signing out of an expired session ends it too: work that waited for its user to come back stops.
-    const ended = current !== undefined || expiredOwner !== undefined;
+    const ended = leaving !== undefined;
     active = undefined;
+    offlineUser = undefined;
     expiredOwner = undefined;
     await forgetSavedSignIn();
+    if (removeData && leaving) await forgetOfflineSignIn(leaving.baseUrl, leaving.username);
     if (ended || removeData)
       emit('session.changed', {
         status: status(),
@@ -150,6 +213,8 @@ export function createSession(deps: SessionDeps): Session {
 
   async function signIn(input: SignInInput, signal?: AbortSignal): Promise<Result<SessionStatus>> {
     const baseUrl = input.baseUrl ?? settings.get().apiBaseUrl;
+    // Nothing crosses the network, so nothing is kept for later either: the warnings below do not apply.
+    if (input.offline) return await signInOffline(baseUrl, input);
     // Checked before logging in, so refusing to remember does not leave an unused token on the server.
     if (input.remember && !tokens.canRemember()) {
       return failure('bad-request', ENCRYPTION_UNAVAILABLE_MESSAGE);
@@ -165,7 +230,11 @@ export function createSession(deps: SessionDeps): Session {
     const login = endpoints.login({ username: input.username, password: input.password });
     const answer = await client.send(login, { baseUrl }, signal);
     if (!answer.ok) {
+      if (UNANSWERED.includes(answer.error.kind) && !signal?.aborted)
+        return await signInOffline(baseUrl, input, answer);
       if (answer.error.kind !== 'unauthorized') return answer;
+      // The password was changed on the server: the one kept here must not open the data any longer.
+      await forgetOfflineSignIn(baseUrl, input.username);
       return failure('unauthorized', WRONG_CREDENTIALS, answer.error.status);
     }
     // Cancelled as the answer came: the token is not wanted, and the server need not keep it.
@@ -196,6 +265,13 @@ export function createSession(deps: SessionDeps): Session {
         log(`The sign-in could not be saved: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
+    // The server has just accepted this password: this computer may check it when the server is out of reach.
+    await offlineSignIns
+      .keep(
+        { baseUrl, username: session.username, ...(session.scopes ? { scopes: session.scopes } : {}) },
+        input.password,
+      )
+      .catch((error: unknown) => log(`The offline sign-in could not be saved: ${String(error)}`));
     // Cancelled while the sign-in was being kept: it must not take effect after the user gave it up. Nothing
     // has changed yet: the session, the expired one's owner and the server address are as they were.
     if (signal?.aborted) {
@@ -205,17 +281,12 @@ export function createSession(deps: SessionDeps): Session {
     }
     const previous = active;
     active = session;
+    offlineUser = undefined;
     expiredOwner = undefined;
     if (previous) revoke(previous);
     // An older saved sign-in (perhaps another user's) must not come back at the next start.
     if (!session.remembered) await forgetSavedSignIn();
-    if (baseUrl !== settings.get().apiBaseUrl) {
-      const saved = await settings.update({ apiBaseUrl: baseUrl }).catch((error: unknown) => {
-        log(`The server address could not be saved: ${String(error)}`);
-        return undefined;
-      });
-      if (saved && !saved.ok) log(`The server address could not be saved: ${saved.message}`);
-    }
+    await keepServerAddress(baseUrl);
     emit('session.changed', { status: status(), reason: 'signed-in' });
     return success(status());
   }
@@ -251,18 +322,22 @@ export function createSession(deps: SessionDeps): Session {
   }
 
   async function serverChanged(baseUrl: string): Promise<void> {
-    if (active && active.baseUrl !== baseUrl) await signOut();
+    const user = active ?? offlineUser;
+    if (user && user.baseUrl !== baseUrl) await signOut();
   }
 
   return {
     status,
-    owner: () => (active ? { baseUrl: active.baseUrl, username: active.username } : expiredOwner),
+    owner: () => {
+      const user = active ?? offlineUser;
+      return user ? { baseUrl: user.baseUrl, username: user.username } : expiredOwner;
+    },
     signIn,
     signOut,
     restore,
     call,
     serverChanged,
     checkServer: (baseUrl) => checkServer(client, baseUrl),
-    probe: () => probeServer(client, active?.baseUrl ?? settings.get().apiBaseUrl),
+    probe: () => probeServer(client, (active ?? offlineUser)?.baseUrl ?? settings.get().apiBaseUrl),
   };
 }

@@ -1,8 +1,10 @@
 /**
- * Signing in: the first screen, and the dialog over the current view once a session has expired. A server that
- * hangs answers nothing and refuses nothing; after a few seconds the form says so, naming the server, and
- * offers to cancel (main stops the request; an answer that comes later signs nobody in) and, over an expired
- * session whose saved data is open, to work offline with it instead.
+ * Signing in: the first screen, and the dialog over the current view once a session has expired or the user
+ * signed in on this computer alone. A server that refuses (nothing runs there) has main check the password
+ * against the one last used here, which opens the user's saved data offline. A server that hangs answers
+ * nothing and refuses nothing; after a few seconds the form says so, naming the server, and offers to cancel
+ * (main stops the request; an answer that comes later signs nobody in) and, where this computer holds saved
+ * data of the user, to work offline with it instead.
  */
 import './sign-in.css';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
@@ -10,7 +12,7 @@ import { useConnectivity } from '../data/connectivity.ts';
 import { signIn, signOut } from '../data/tracker-data.ts';
 import { useSession } from '../data/session.ts';
 import { useSettings } from '../data/settings.ts';
-import { holdsSavedData } from '../offline/offline-store.ts';
+import { holdsSavedData, holdsSavedDataOf } from '../offline/offline-store.ts';
 import { PlainHttpWarning } from './plain-http-warning.tsx';
 
 /** One array for "no settings read yet": a selector that made a new one each time would render forever. */
@@ -28,8 +30,11 @@ type FormProps = {
   /** Whether to offer a server address; the dialog signs in again to the same server. */
   askServer: boolean;
   autoFocus?: boolean;
-  /** Offer to work offline while the server does not answer: the user's saved data is open (an expired session). */
-  offerOffline?: boolean;
+  /**
+   * While the server does not answer: the user's saved data is open (an expired session, or signed in here
+   * alone), and working offline needs no sign-in. Otherwise working offline signs in on this computer alone.
+   */
+  dataOpen?: boolean;
 };
 
 /** Sign-in fields; the messages come from main, which names the cause (wrong credentials, unreachable…). */
@@ -37,7 +42,7 @@ function SignInForm({
   username: initialUser = '',
   askServer,
   autoFocus = false,
-  offerOffline = false,
+  dataOpen = false,
 }: FormProps) {
   const configured = useSession((state) => state.status?.baseUrl);
   const [baseUrl, setBaseUrl] = useState('');
@@ -58,10 +63,11 @@ function SignInForm({
     if (!busy) return undefined;
     const timer = setTimeout(() => {
       setNoAnswerYet(true);
-      if (offerOffline) void holdsSavedData().then(setSavedData, () => setSavedData(false));
+      const saved = dataOpen ? holdsSavedData() : holdsSavedDataOf(server, username.trim());
+      void saved.then(setSavedData, () => setSavedData(false));
     }, NO_ANSWER_YET_MS);
     return () => clearTimeout(timer);
-  }, [busy, offerOffline]);
+  }, [busy, dataOpen, server, username]);
 
   const settle = () => {
     attempt.current = null;
@@ -69,8 +75,9 @@ function SignInForm({
     setNoAnswerYet(false);
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  /** `offline`: on this computer alone, the server not asked (the user stopped waiting for it). */
+  const attemptSignIn = (offline: boolean) => {
+    attempt.current?.abort();
     const controller = new AbortController();
     attempt.current = controller;
     setBusy(true);
@@ -82,6 +89,7 @@ function SignInForm({
         password,
         remember,
         ...(allowPlainHttp ? { allowPlainHttp } : {}),
+        ...(offline ? { offline } : {}),
       },
       controller.signal,
     ).then((answer) => {
@@ -91,12 +99,18 @@ function SignInForm({
     });
   };
 
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    attemptSignIn(false);
+  };
+
   const cancel = () => {
     attempt.current?.abort();
     settle();
   };
 
   const workOffline = () => {
+    if (!dataOpen) return attemptSignIn(true);
     cancel();
     useConnectivity.getState().setWorkOffline(true);
   };
@@ -193,11 +207,13 @@ export function SignIn() {
 }
 
 /**
- * Over the current view when the session expired mid-work: the view stays as it was, and what failed is
- * retried once the user has signed in again (renderer/src/data/session.ts).
+ * Over the current view when the session expired mid-work, or when the server answers a user who signed in
+ * on this computer alone: the view stays as it was, and what failed is retried once the user has signed in
+ * (renderer/src/data/session.ts). Who signed in here alone may go on working offline instead.
  */
 export function SessionDialog() {
   const status = useSession((state) => state.status);
+  const address = status?.baseUrl;
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     if (!dialog.current?.open) dialog.current?.showModal();
@@ -209,14 +225,31 @@ export function SessionDialog() {
       aria-labelledby="session-dialog-title"
       onCancel={(event) => event.preventDefault()}
     >
-      <h2 id="session-dialog-title">Your session has expired</h2>
-      <p>Sign in again to carry on where you were{status?.baseUrl ? ` on ${status.baseUrl}` : ''}.</p>
+      {status?.offline ? (
+        <>
+          <h2 id="session-dialog-title">The server answers again</h2>
+          <p>
+            You are working with the data saved on this computer. Sign in{address ? ` to ${address}` : ''} to
+            see its latest data and bring your offline packs up to date.
+          </p>
+        </>
+      ) : (
+        <>
+          <h2 id="session-dialog-title">Your session has expired</h2>
+          <p>Sign in again to carry on where you were{address ? ` on ${address}` : ''}.</p>
+        </>
+      )}
       <SignInForm
         askServer={false}
         autoFocus
-        offerOffline
+        dataOpen
         {...(status?.username ? { username: status.username } : {})}
       />
+      {status?.offline && (
+        <button type="button" onClick={() => useConnectivity.getState().setWorkOffline(true)}>
+          Keep working offline
+        </button>
+      )}
       <button type="button" onClick={() => void signOut()}>
         Sign out instead
       </button>

@@ -217,6 +217,14 @@ export function followServerReach(ask: () => Promise<boolean>): () => void {
 }
 
 /**
+ * The user has signed in to the server after working with saved data alone (an expired session, or signed in
+ * on this computer alone): views that show saved data ask again, as when the app comes back online.
+ */
+export function signedInToServer(): void {
+  useConnectivity.setState((state) => ({ backOnline: state.backOnline + 1 }));
+}
+
+/**
  * For a view: asks again (`askAgain`) each time the app comes back online while `stale`, that is while the
  * view shows saved data or a failure, so nothing asked while offline stays unanswered by the server.
  */

@@ -7,7 +7,7 @@
  */
 import { create } from 'zustand';
 import type { Scope } from '../../../shared/api/index.ts';
-import type { SessionStatus } from '../../../shared/ipc/contract.ts';
+import { sessionUser, type SessionStatus } from '../../../shared/ipc/contract.ts';
 import { useSession } from './session.ts';
 
 /** `unknown`: the server did not say, and has not refused yet. */
@@ -21,7 +21,8 @@ type PermissionsState = {
 export const usePermissions = create<PermissionsState>()(() => ({ refused: {} }));
 
 function sessionKey(status: SessionStatus | null): string | undefined {
-  return status?.signedIn && status.username ? `${status.baseUrl}\n${status.username}` : undefined;
+  const user = sessionUser(status);
+  return user ? `${user.baseUrl}\n${user.username}` : undefined;
 }
 
 /** The server refused this session a request that needs `scope` (a 403). */

@@ -160,8 +160,11 @@ function invoke(
         // Only this caller can cancel its request; should main still answer so, it is not an answer.
         if (!answer.ok && answer.error.kind === 'cancelled') return reject(abortError(signal));
         // The server answered, if only to refuse: the app is online, and a 401 may now ask for sign-in.
-        if (answer.ok || !outOfReach(answer.error)) serverReached();
-        else serverUnreachable(askedAt);
+        // Main's own "sign in" (no HTTP status: it had no live token, so nothing was sent) says nothing of it.
+        const unsent =
+          !answer.ok && answer.error.kind === 'unauthorized' && answer.error.status === undefined;
+        if (answer.ok || (!unsent && !outOfReach(answer.error))) serverReached();
+        else if (!unsent) serverUnreachable(askedAt);
         resolve(answer);
       },
       (error: unknown) => {

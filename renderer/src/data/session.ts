@@ -5,12 +5,16 @@
  * that stops wanting its answer while it waits is let go at once.
  */
 import { create } from 'zustand';
-import type { SessionStatus } from '../../../shared/ipc/contract.ts';
+import { sessionUser, type SessionStatus } from '../../../shared/ipc/contract.ts';
+import { signedInToServer } from './connectivity.ts';
 
 type SessionState = {
   /** null until main has answered the first status request. */
   status: SessionStatus | null;
-  /** The session ended under the user (401 or main's expiry event); the view stays, a dialog asks to sign in. */
+  /**
+   * The session ended under the user (401 or main's expiry event), or the user signed in on this computer
+   * alone (status `offline`): the view stays on saved data, and a dialog asks to sign in once the server answers.
+   */
   expired: boolean;
   /**
    * A user who signed out and asked for their data to be removed from this computer, until it has been
@@ -48,6 +52,9 @@ export function sessionChanged(
   if (status.signedIn) {
     useSession.setState({ status, expired: false });
     release(true);
+    if (expired) signedInToServer();
+  } else if (status.offline) {
+    useSession.setState({ status, expired: true });
   } else if (reason === 'expired' || (expired && reason !== 'signed-out')) {
     // Keep who was signed in, so the dialog can name them and the shell keeps the workspace mounted.
     useSession.setState({ status: before?.signedIn ? before : status, expired: true });
@@ -65,7 +72,7 @@ export function sessionChanged(
  * as soon as `signal` aborts.
  */
 export function waitForSignIn(signal?: AbortSignal): Promise<boolean> {
-  if (signal?.aborted || !useSession.getState().status?.signedIn) return Promise.resolve(false);
+  if (signal?.aborted || !sessionUser(useSession.getState().status)) return Promise.resolve(false);
   if (!useSession.getState().expired) useSession.setState({ expired: true });
   return new Promise((resolve) => {
     const leave = () => {

@@ -14,7 +14,7 @@ import type { Scope } from '../../../shared/api/index.ts';
 import { request, type Answer, type DataOf } from './pipeline.ts';
 import { scopeRefused } from './permissions.ts';
 import { sessionChanged } from './session.ts';
-import { serverReached } from './connectivity.ts';
+import { serverReached, serverUnreachable } from './connectivity.ts';
 
 export { ignoreAbort, isAbortError, type Answer } from './pipeline.ts';
 
@@ -127,10 +127,13 @@ export async function signIn(input: SignInInput, signal?: AbortSignal): Promise<
   };
   signal?.addEventListener('abort', cancel, { once: true });
   try {
+    const askedAt = performance.now();
     const answer = await tracker().session.signIn(input, { requestId });
     if (answer.ok && !signal?.aborted) {
-      // The server has just answered: whatever was found of it before, the data it holds is within reach.
-      serverReached();
+      // Signed in on this computer alone: no server answered (or none was asked), so the saved data answers
+      // until the probe finds it. Otherwise the server has just answered, whatever was found of it before.
+      if (answer.data.offline) serverUnreachable(askedAt);
+      else serverReached();
       sessionChanged(answer.data, 'signed-in');
     }
     return answer;

@@ -4,6 +4,7 @@
  * here what "Export" means for it, so the menu's File → Export… and Ctrl+E export what the user sees.
  */
 import { create } from 'zustand';
+import { sessionUser } from '../../../shared/ipc/contract.ts';
 import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
 import type { ExportEvent } from '../data/exports.ts';
 import { SLOW_MS, serverSlow } from '../data/connectivity.ts';
@@ -31,9 +32,10 @@ export interface ExportEntry {
   owner: string | null;
 }
 
-/** The signed-in server and user, as one key; null when nobody is signed in. */
+/** The signed-in server and user (online or on this computer alone), as one key; null when nobody is. */
 export function sessionOwner(status = useSession.getState().status): string | null {
-  return status?.signedIn && status.username ? JSON.stringify([status.baseUrl, status.username]) : null;
+  const user = sessionUser(status);
+  return user ? JSON.stringify([user.baseUrl, user.username]) : null;
 }
 
 type ExportsState = {

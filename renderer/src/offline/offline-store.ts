@@ -5,7 +5,7 @@
  * (through the offline engine) and the page cache; a filter box no pack covers lists the values of a pack of
  * its list, marked so; else an error names what is missing, and the packs' slices a request goes beyond.
  */
-import { liveQuery, type Subscription } from 'dexie';
+import Dexie, { liveQuery, type Subscription } from 'dexie';
 import { create } from 'zustand';
 import type { TrackerRequestName, TrackerRequests } from '../../../shared/query/canonical.ts';
 import { NOTHING_SAVED, noCache, type CacheHook, type SavedAnswer } from '../data/cache-hook.ts';
@@ -54,6 +54,11 @@ export async function holdsSavedData(): Promise<boolean> {
   if (!open) return false;
   const [packs, pages] = await Promise.all([open.db.packs.count(), open.cache.count()]);
   return packs + pages > 0;
+}
+
+/** Whether this computer holds saved data of `username` on `baseUrl`: asked before anyone has signed in. */
+export function holdsSavedDataOf(baseUrl: string, username: string): Promise<boolean> {
+  return Dexie.exists(databaseName(baseUrl, username));
 }
 
 export function packsChanged(): void {

@@ -233,7 +233,8 @@ describe('the pipeline with saved data', () => {
 
   it('a server that answers again, if only with a 401, ends offline so sign-in can be asked', async () => {
     signIn();
-    install(() => ({ ok: false, error: { kind: 'unauthorized', message: 'expired' } }));
+    // The server's 401, with its status: main's own refusal (no token to send) has none and reaches nobody.
+    install(() => ({ ok: false, error: { kind: 'unauthorized', message: 'expired', status: 401 } }));
     useConnectivity.setState({ reach: 'doubtful' });
     const wanted = new AbortController();
     const pending = request('generators.list', LIST, { signal: wanted.signal });
