@@ -2,7 +2,8 @@
  * An export belongs to the session that started it, through the real main services and a real server with
  * two users who may read manifests. The second page of each export is held at the transport (a server that
  * is slow to answer) while the session changes under it: signing out cancels the export, a sign-in as the
- * other user or to another server fails it, and only the same user signing in again carries it on. Nothing
+ * other user or to another server fails it, and only the same user signing in again carries it on (signed in
+ * on this computer alone meanwhile, it waits for them). Nothing
  * is written for an export that ended, and no temporary or scratch file stays behind.
  */
 import { mkdir, readdir } from 'node:fs/promises';
@@ -170,6 +171,29 @@ describe('an export and the session that started it', () => {
     const book = await readBook(join(folder.dir, 'saved', 'fileName' in outcome ? outcome.fileName : ''));
     const query = new Map(book.rows('Query').map(([label, value]) => [label?.v, value?.v]));
     expect(query.get('User')).toBe(DEMO_USERS.inspector.username);
+  });
+
+  it('keeps waiting while its user works signed in on this computer alone, and goes on at their sign-in', async () => {
+    unauthorizedOnce = true;
+    const id = await exportHeldAtSecondPage();
+    release();
+    await expect.poll(() => app.sessionReasons()).toContain('expired');
+    // The server is out of reach now: the user signs in here alone, which opens their saved data only.
+    const alone = await app.invoke('session', 'signIn', {
+      ...DEMO_USERS.inspector,
+      remember: false,
+      offline: true,
+    });
+    expect(alone).toMatchObject({ ok: true, data: { offline: true } });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const ended = app.events.some(
+      ({ event, payload }) =>
+        (event === 'export.done' || event === 'export.failed') && (payload as { id: string }).id === id,
+    );
+    expect(ended).toBe(false);
+    const signedIn = await app.invoke('session', 'signIn', { ...DEMO_USERS.inspector, remember: false });
+    expect(signedIn.ok).toBe(true);
+    expect(await settled(app, id)).toMatchObject({ id, rows: 1_500 });
   });
 
   it('cannot start while nobody is signed in', async () => {
