@@ -55,6 +55,17 @@ function install() {
   return { tracker, answerLate: (result: Result<SessionStatus>) => answer(result) };
 }
 
+/** The inspector's saved data on this computer: a pack, their database left open. */
+async function savedPackOfInspector(): Promise<void> {
+  activateOfflineStore({ baseUrl: SERVER, username: 'inspector' });
+  await createPack(activeDatabase()!, { list: 'manifests', filterFields: {}, searchKey: '' }, 'All');
+}
+
+/** "Work offline", once the form has waited for the server long enough to offer it. */
+function offeredWorkOffline(): Promise<HTMLElement> {
+  return screen.findByRole('button', { name: 'Work offline' }, { timeout: NO_ANSWER_YET_MS + 2_000 });
+}
+
 function submit() {
   fireEvent.change(screen.getByLabelText('User name'), { target: { value: 'inspector' } });
   fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret' } });
@@ -102,17 +113,12 @@ describe('signing in while the server does not answer', () => {
 
   it('over an expired session with saved data, offers to work offline with it instead', async () => {
     useSession.setState({ status: SIGNED_IN, expired: true });
-    activateOfflineStore({ baseUrl: SERVER, username: 'inspector' });
-    await createPack(activeDatabase()!, { list: 'manifests', filterFields: {}, searchKey: '' }, 'All');
+    await savedPackOfInspector();
     const { tracker } = install();
     dialogsOpen();
     render(<SessionDialog />);
     submit();
-    const workOffline = await screen.findByRole(
-      'button',
-      { name: 'Work offline' },
-      { timeout: NO_ANSWER_YET_MS + 2_000 },
-    );
+    const workOffline = await offeredWorkOffline();
     expect(screen.getByRole('status').textContent).toContain('work offline with the data saved');
     fireEvent.click(workOffline);
     expect(useConnectivity.getState().workOffline).toBe(true);
@@ -122,17 +128,12 @@ describe('signing in while the server does not answer', () => {
   it('on the first screen, with saved data of the user here, signs in on this computer alone instead', async () => {
     useSession.setState({ status: { signedIn: false, baseUrl: SERVER }, expired: false });
     // The user worked here before: their database is on this computer, closed.
-    activateOfflineStore({ baseUrl: SERVER, username: 'inspector' });
-    await createPack(activeDatabase()!, { list: 'manifests', filterFields: {}, searchKey: '' }, 'All');
+    await savedPackOfInspector();
     activateOfflineStore(null);
     const { tracker, answerLate } = install();
     render(<SignIn />);
     submit();
-    const workOffline = await screen.findByRole(
-      'button',
-      { name: 'Work offline' },
-      { timeout: NO_ANSWER_YET_MS + 2_000 },
-    );
+    const workOffline = await offeredWorkOffline();
     fireEvent.click(workOffline);
     // The attempt at the server stops, and the same credentials go to main to be checked here alone.
     expect(tracker.requests.cancel).toHaveBeenCalledTimes(1);
