@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GeneratorTotals } from '../../shared/api/index.ts';
 import type { ErrorKind, Result } from '../../shared/ipc/contract.ts';
@@ -94,6 +95,16 @@ describe('API client: requests', () => {
     );
     // Spec 4.0 rule 1: a GET carries Content-Type: application/json too.
     expect(server.seen[0]?.headers['content-type']).toBe('application/json');
+  });
+
+  it('asks for compressed answers and reads one a proxy gzipped as the plain one (docs/deploy.md)', async () => {
+    const server = await faultServer((_request, _index, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      response.end(gzipSync(JSON.stringify(TOTALS)));
+    });
+    const result = await client().send(totals, { baseUrl: server.baseUrl, token: TOKEN });
+    expect(result).toMatchObject({ ok: true, data: { shipped_count: 12 } });
+    expect(server.seen[0]?.headers['accept-encoding']).toMatch(/\bgzip\b/);
   });
 });
 
