@@ -57,17 +57,20 @@ function SignInForm({
   const [savedData, setSavedData] = useState(false);
   /** The attempt under way; only it may end the busy state, so a cancelled one's late answer says nothing. */
   const attempt = useRef<AbortController | null>(null);
+  /** Whom the attempt under way signs in, and where: what typing meanwhile changes is not asked. */
+  const asked = useRef({ server: '', username: '' });
   const server = (askServer && baseUrl.trim()) || configured || '';
 
   useEffect(() => {
     if (!busy) return undefined;
     const timer = setTimeout(() => {
       setNoAnswerYet(true);
-      const saved = dataOpen ? holdsSavedData() : holdsSavedDataOf(server, username.trim());
+      const { server: where, username: who } = asked.current;
+      const saved = dataOpen ? holdsSavedData() : holdsSavedDataOf(where, who);
       void saved.then(setSavedData, () => setSavedData(false));
     }, NO_ANSWER_YET_MS);
     return () => clearTimeout(timer);
-  }, [busy, dataOpen, server, username]);
+  }, [busy, dataOpen]);
 
   const settle = () => {
     attempt.current = null;
@@ -80,6 +83,7 @@ function SignInForm({
     attempt.current?.abort();
     const controller = new AbortController();
     attempt.current = controller;
+    asked.current = { server, username: username.trim() };
     setBusy(true);
     setError(null);
     void signIn(
