@@ -24,9 +24,17 @@ async function databases(): Promise<string[]> {
   return (await indexedDB.databases()).map((database) => database.name ?? '');
 }
 
-/** Signs `username` in as main would say, opens their database, and saves a page and a pack in it. */
-async function signedInWithData(username: string): Promise<string> {
-  sessionChanged({ signedIn: true, username, baseUrl: SERVER }, 'signed-in');
+/**
+ * Signs `username` in as main would say (`alone`: on this computer alone, the server out of reach), opens
+ * their database, and saves a page and a pack in it.
+ */
+async function signedInWithData(username: string, alone = false): Promise<string> {
+  sessionChanged(
+    alone
+      ? { signedIn: false, offline: true, username, baseUrl: SERVER }
+      : { signedIn: true, username, baseUrl: SERVER },
+    'signed-in',
+  );
   activateOfflineStore({ baseUrl: SERVER, username });
   await activePageCache()?.write('generators.list {}', {
     data: { totalElements: 0, content: [] },
@@ -77,6 +85,14 @@ describe('removing a user’s data at sign-out', () => {
     expect(useGeneratorWorkspace.getState().searchKey).toBe('');
     expect(useExports.getState().entries).toEqual([]);
     expect(useSession.getState().removeDataOf).toBeNull();
+  });
+
+  it('deletes the data of a user signed in on this computer alone too', async () => {
+    unique += 1;
+    const mine = await signedInWithData(`inspector-${unique}`, true);
+    sessionChanged({ signedIn: false, baseUrl: SERVER }, 'signed-out', true);
+    await expect.poll(databases).not.toContain(mine);
+    expect(useGeneratorWorkspace.getState().searchKey).toBe('');
   });
 
   it('keeps everything at a plain sign-out', async () => {

@@ -48,7 +48,7 @@ export function sessionChanged(
   removeData = false,
 ): void {
   const { status: before, expired } = useSession.getState();
-  const leaving = removeData && before?.signedIn && before.username ? before : undefined;
+  const leaving = removeData ? sessionUser(before) : undefined;
   if (status.signedIn) {
     useSession.setState({ status, expired: false });
     release(true);
@@ -63,8 +63,7 @@ export function sessionChanged(
     release(false);
   }
   // Once signed out: whoever removes the data finds the database closed.
-  if (leaving?.username)
-    useSession.setState({ removeDataOf: { baseUrl: leaving.baseUrl, username: leaving.username } });
+  if (leaving) useSession.setState({ removeDataOf: leaving });
 }
 
 /**
