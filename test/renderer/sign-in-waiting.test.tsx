@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Result, SessionStatus } from '../../shared/ipc/contract.ts';
 import { NO_ANSWER_YET_MS, SessionDialog, SignIn } from '../../renderer/src/components/sign-in.tsx';
 import { useConnectivity } from '../../renderer/src/data/connectivity.ts';
+import { followSession } from '../../renderer/src/data/tracker-data.ts';
 import { sessionChanged, useSession, waitForSignIn } from '../../renderer/src/data/session.ts';
 import { activateOfflineStore, activeDatabase } from '../../renderer/src/offline/offline-store.ts';
 import { createPack } from '../../renderer/src/offline/pack-download.ts';
@@ -153,6 +154,19 @@ describe('signing in while the server does not answer', () => {
 });
 
 describe('signed in on this computer alone', () => {
+  it('a window opened again starts offline, on the saved data, until the probe finds the server', async () => {
+    useSession.setState({ status: null, expired: false });
+    vi.stubGlobal('tracker', {
+      session: { status: vi.fn(() => Promise.resolve({ ok: true, data: SIGNED_IN_HERE })) },
+      on: vi.fn(() => () => undefined),
+    });
+    const stop = followSession();
+    await vi.waitFor(() => expect(useSession.getState().status).toEqual(SIGNED_IN_HERE));
+    expect(useSession.getState().expired).toBe(true);
+    expect(useConnectivity.getState().reach).toBe('offline');
+    stop();
+  });
+
   it('keeps the saved data open, and a call that needs the server waits for a sign-in there', async () => {
     useSession.setState({ status: { signedIn: false, baseUrl: SERVER }, expired: false });
     sessionChanged(SIGNED_IN_HERE, 'signed-in');

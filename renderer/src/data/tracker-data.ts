@@ -165,7 +165,11 @@ export function followSession(): () => void {
   void tracker()
     .session.status()
     .then((answer) => {
-      if (answer.ok) sessionChanged(answer.data);
+      if (!answer.ok) return;
+      // Signed in on this computer alone (the window was reloaded): the server was out of reach, so the saved
+      // data answers until the probe finds it, rather than the sign-in dialog showing until the probe fails.
+      if (answer.data.offline) serverUnreachable();
+      sessionChanged(answer.data);
     });
   return tracker().on('session.changed', (payload) =>
     sessionChanged(payload.status, payload.reason, payload.removeData === true),
