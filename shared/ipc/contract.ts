@@ -62,6 +62,14 @@ export const IpcError = z.object({
 export type IpcError = z.infer<typeof IpcError>;
 export type ErrorKind = IpcError['kind'];
 
+/**
+ * No server answered: the connection was refused or failed, or nothing came back in time. Saved data may
+ * answer instead; a refusal, however worded, means the server is there.
+ */
+export function outOfReach(error: Pick<IpcError, 'kind'>): boolean {
+  return error.kind === 'offline' || error.kind === 'timeout';
+}
+
 /** Every method answers `{ok: true, data}` or `{ok: false, error}`; failures are values, never throws. */
 export function result<Data extends z.ZodType>(data: Data) {
   return z.discriminatedUnion('ok', [

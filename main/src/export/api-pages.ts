@@ -4,7 +4,7 @@
  * written, so the network and the disk overlap.
  */
 import { LIMITS } from '../../../shared/api/index.ts';
-import type { Result } from '../../../shared/ipc/contract.ts';
+import { outOfReach, type Result } from '../../../shared/ipc/contract.ts';
 import { ExportFailure, NetworkLost, moreRowsThanCounted } from './errors.ts';
 import { OWNER_MESSAGES } from './export-owner.ts';
 import type { EncodedPage, PageCount } from './grid-file.ts';
@@ -36,7 +36,7 @@ export async function* apiPages(
       const answer = await fetchPage(page, pageSignal);
       pageSignal.throwIfAborted();
       if (answer.ok) return answer.data;
-      if (answer.error.kind === 'offline' || answer.error.kind === 'timeout') {
+      if (outOfReach(answer.error)) {
         throw new NetworkLost(answer.error.message);
       }
       if (answer.error.kind !== 'unauthorized') throw new ExportFailure(answer.error.message);

@@ -5,13 +5,14 @@
  */
 import type { z } from 'zod';
 import type { Scope } from '../../../shared/api/index.ts';
-import type {
-  ConnectionCheck,
-  EventName,
-  EventPayload,
-  Result,
-  SessionStatus,
-  SignInInput,
+import {
+  outOfReach,
+  type ConnectionCheck,
+  type EventName,
+  type EventPayload,
+  type Result,
+  type SessionStatus,
+  type SignInInput,
 } from '../../../shared/ipc/contract.ts';
 import type { ApiClient, ApiRequest } from '../api/client.ts';
 import { endpoints } from '../api/endpoints.ts';
@@ -84,9 +85,6 @@ interface ActiveSession {
 }
 
 const { signInFirst: SIGN_IN_FIRST, sessionExpired: EXPIRED, wrongCredentials: WRONG_CREDENTIALS } = MESSAGES;
-
-/** Failures that say nothing of the password: no server answered. */
-const UNANSWERED: readonly string[] = ['offline', 'timeout'];
 
 export function createSession(deps: SessionDeps): Session {
   const { client, tokens, offlineSignIns, settings, emit } = deps;
@@ -230,8 +228,8 @@ export function createSession(deps: SessionDeps): Session {
     const login = endpoints.login({ username: input.username, password: input.password });
     const answer = await client.send(login, { baseUrl }, signal);
     if (!answer.ok) {
-      if (UNANSWERED.includes(answer.error.kind) && !signal?.aborted)
-        return await signInOffline(baseUrl, input, answer);
+      // No server answered, so nothing was said of the password: this computer may check it.
+      if (outOfReach(answer.error) && !signal?.aborted) return await signInOffline(baseUrl, input, answer);
       if (answer.error.kind !== 'unauthorized') return answer;
       // The password was changed on the server: the one kept here must not open the data any longer.
       await forgetOfflineSignIn(baseUrl, input.username);

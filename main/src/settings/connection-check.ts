@@ -6,7 +6,7 @@
  * The renderer's reachability probe asks the same, more briefly: whether the server answers at all.
  */
 import { z } from 'zod';
-import type { ConnectionCheck, Result } from '../../../shared/ipc/contract.ts';
+import { outOfReach, type ConnectionCheck, type Result } from '../../../shared/ipc/contract.ts';
 import type { ApiClient } from '../api/client.ts';
 import { failure, success } from '../api/errors.ts';
 
@@ -35,7 +35,7 @@ function guardedLookup(timeoutMs?: number) {
  */
 export async function probeServer(client: ApiClient, baseUrl: string): Promise<Result<null>> {
   const answer = await client.send(guardedLookup(PROBE_TIMEOUT_MS), { baseUrl });
-  if (!answer.ok && (answer.error.kind === 'offline' || answer.error.kind === 'timeout')) return answer;
+  if (!answer.ok && outOfReach(answer.error)) return answer;
   return success(null);
 }
 

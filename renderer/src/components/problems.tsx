@@ -16,7 +16,7 @@ import {
   type ReactNode,
 } from 'react';
 import type { Scope } from '../../../shared/api/index.ts';
-import type { IpcError } from '../../../shared/ipc/contract.ts';
+import { outOfReach, type IpcError } from '../../../shared/ipc/contract.ts';
 import { ErrorBanner, type FailureProps } from './error-banner.tsx';
 
 type Reported = { error: IpcError; what: string; scope: Scope | undefined; retry: (() => void) | undefined };
@@ -40,19 +40,15 @@ type Cause = {
 };
 
 /**
- * The server out of reach is one cause, whatever each part says its saved data lacks, and whether the part
- * found it out itself (a timeout) or was answered from saved data after another part did (offline).
- */
-const unreachable = (error: IpcError) => error.kind === 'offline' || error.kind === 'timeout';
-
-/**
  * Reports with the same kind and words are one cause, in the order they were first reported; so are
  * reports of a server out of reach, their words (what saved data each part lacks) put together.
  */
 function causesOf(reports: ReadonlyMap<string, Reported>): Cause[] {
   const causes = new Map<string, Cause>();
   for (const { error, what, scope, retry } of reports.values()) {
-    const key = unreachable(error) ? 'unreachable' : `${error.kind}\n${error.message}`;
+    // The server out of reach is one cause, whatever each part says its saved data lacks, and whether the
+    // part found it out itself (a timeout) or was answered from saved data after another part did (offline).
+    const key = outOfReach(error) ? 'unreachable' : `${error.kind}\n${error.message}`;
     const cause = causes.get(key) ?? { key, error, scope, whats: [], retries: [] };
     if (!cause.error.message.includes(error.message))
       cause.error = { ...cause.error, message: `${cause.error.message} ${error.message}` };

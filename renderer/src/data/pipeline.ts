@@ -25,16 +25,17 @@ import {
   type TrackerRequestName,
   type TrackerRequests,
 } from '../../../shared/query/canonical.ts';
-import type {
-  GeneratorDetails,
-  GeneratorDetailsInput,
-  Group,
-  IpcError,
-  MethodOf,
-  OutputOf,
-  RequestOptions,
-  Result,
-  TrackerApi,
+import {
+  outOfReach,
+  type GeneratorDetails,
+  type GeneratorDetailsInput,
+  type Group,
+  type IpcError,
+  type MethodOf,
+  type OutputOf,
+  type RequestOptions,
+  type Result,
+  type TrackerApi,
 } from '../../../shared/ipc/contract.ts';
 import { MESSAGES } from '../../../shared/ipc/messages.ts';
 import { noCache, type CachedAnswer, type CacheHook } from './cache-hook.ts';
@@ -180,11 +181,6 @@ function invoke(
       },
     );
   });
-}
-
-/** The network or the server failed to answer at all. */
-function outOfReach(error: IpcError): boolean {
-  return error.kind === 'offline' || error.kind === 'timeout';
 }
 
 function offlineError(kind: 'offline' | 'timeout', said: string | undefined, missing: string): IpcError {

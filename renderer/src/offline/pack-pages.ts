@@ -5,7 +5,7 @@
  * reason passes by itself (the server out of reach: the download resumes when it answers again).
  */
 import { LIMITS } from '../../../shared/api/index.ts';
-import type { IpcError } from '../../../shared/ipc/contract.ts';
+import { outOfReach, type IpcError } from '../../../shared/ipc/contract.ts';
 import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../../shared/query/definition.ts';
 import { request, requestGeneratorDetails } from '../data/pipeline.ts';
 import { CONNECTION_LOST } from './database.ts';
@@ -42,7 +42,7 @@ export class DownloadStop extends Error {
 }
 
 function stopFor(error: IpcError): DownloadStop {
-  return error.kind === 'offline' || error.kind === 'timeout'
+  return outOfReach(error)
     ? new DownloadStop(STOPPED.connection, { passes: true })
     : new DownloadStop(STOPPED.failed(error.message));
 }
