@@ -6,12 +6,12 @@
  * this computer, and nothing more: no token is issued, no request is sent. A verifier goes when the server
  * refuses the password (it was changed there) and when the user signs out removing their data.
  */
-import { randomBytes, randomUUID, scrypt, timingSafeEqual } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { readFile, rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { Scope } from '../../../shared/api/index.ts';
 import { sameServer } from '../../../shared/ipc/server-address.ts';
+import { writeUserDataFile } from '../settings/user-data-file.ts';
 
 /** scrypt's cost: ~0.1 s a check on a desktop, 32 MiB of memory, so a stolen file is slow to guess from. */
 const COST = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
@@ -99,17 +99,7 @@ export function createOfflineSignIns(options: {
       await rm(file, { force: true });
       return;
     }
-    await mkdir(dirname(file), { recursive: true });
-    const temporary = `${file}.${randomUUID()}.tmp`;
-    try {
-      await writeFile(temporary, JSON.stringify({ version: 1, verifiers }), { mode: 0o600 });
-      // writeFile's mode passes through the umask, which can strip the owner's bits too; this makes it 0600.
-      await chmod(temporary, 0o600);
-      await rename(temporary, file);
-    } catch (error) {
-      await rm(temporary, { force: true });
-      throw error;
-    }
+    await writeUserDataFile(file, JSON.stringify({ version: 1, verifiers }));
   }
 
   return {

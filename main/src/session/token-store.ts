@@ -3,11 +3,10 @@
  * (Electron's safeStorage) in one file of the user-data folder, readable by its owner only. When the system
  * offers no real encryption the store refuses to save rather than write the token in the clear.
  */
-import { randomUUID } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { Scope } from '../../../shared/api/index.ts';
+import { writeUserDataFile } from '../settings/user-data-file.ts';
 
 /** The one seam around safeStorage, so plain-Node tests can stand in for the key store. */
 export interface Encryption {
@@ -55,17 +54,7 @@ export function createTokenStore(options: { file: string; encryption: Encryption
     async save(session) {
       if (!encryption.isAvailable()) throw new RememberRefusedError();
       const data = encryption.encrypt(JSON.stringify(RememberedSession.parse(session)));
-      await mkdir(dirname(file), { recursive: true });
-      const temporary = `${file}.${randomUUID()}.tmp`;
-      try {
-        await writeFile(temporary, data, { mode: 0o600 });
-        // writeFile's mode passes through the umask, which can strip the owner's bits too; this makes it 0600 exactly.
-        await chmod(temporary, 0o600);
-        await rename(temporary, file);
-      } catch (error) {
-        await rm(temporary, { force: true });
-        throw error;
-      }
+      await writeUserDataFile(file, data);
     },
     async load() {
       let data: Buffer;

@@ -4,10 +4,9 @@
  * A file that cannot be read or does not validate is moved aside, reported, and the defaults are used:
  * a bad settings file never stops the app.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile, rename } from 'node:fs/promises';
 import { Settings } from '../../../shared/ipc/contract.ts';
+import { writeUserDataFile } from './user-data-file.ts';
 import { PLAIN_HTTP_MESSAGES, plainHttpAllowed, plainHttpOrigin } from '../../../shared/ipc/plain-http.ts';
 
 const StoredSettings = Settings.partial();
@@ -45,7 +44,7 @@ export async function openSettingsStore(options: {
       () => true,
       () => false,
     );
-    await writeAtomically(file, stored).catch(() => undefined);
+    await writeSettings(file, stored).catch(() => undefined);
     problem = `The settings file ${file} could not be used (${loaded.reason}); ${
       moved ? `it was moved to ${aside} and ` : ''
     }the default settings apply.`;
@@ -62,7 +61,7 @@ export async function openSettingsStore(options: {
       const { apiBaseUrl, plainHttpServers } = checked.data;
       if (patch.apiBaseUrl !== undefined && !plainHttpAllowed(apiBaseUrl, plainHttpServers))
         return { ok: false, message: PLAIN_HTTP_MESSAGES.refused(plainHttpOrigin(apiBaseUrl) ?? apiBaseUrl) };
-      const write = writes.then(() => writeAtomically(file, next));
+      const write = writes.then(() => writeSettings(file, next));
       writes = write.catch(() => undefined);
       await write;
       stored = next;
@@ -103,15 +102,6 @@ function withoutUndefined(patch: StoredSettings): StoredSettings {
   return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
 }
 
-/** Write-then-rename, so a crash mid-write leaves the old file, not half a new one. */
-async function writeAtomically(file: string, value: StoredSettings): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temporary = `${file}.${randomUUID()}.tmp`;
-  try {
-    await writeFile(temporary, `${JSON.stringify(value, null, 2)}\n`, { encoding: 'utf8', mode: 0o600 });
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+function writeSettings(file: string, value: StoredSettings): Promise<void> {
+  return writeUserDataFile(file, `${JSON.stringify(value, null, 2)}\n`);
 }
