@@ -38,9 +38,9 @@ export class SinkError extends Error {}
  * stored rows; into one that has data also for the index pages each batch rewrites, which more cache spares
  * reading and writing again: 100,000 manifests appended to the 100k bench database while a client paged,
  * 111.9 s with 64 MiB, 141.1 s with 32 (peak RSS 271 and 233 MB). 56 MiB rather than 64 keeps an append to
- * the 1M bench database under its 300 MB: back to back, 181 s and 286 MB with 56, 190 s and 297 MB with 64
- * (300.4 MB in an earlier run). Into an empty database 32 MiB is as fast as 64 and keeps the import's peak RSS
- * at 251 MB, not 287, on the same files.
+ * a copy of the 1M demo database (data/bench-1m.db) under 300 MB: back to back, 181 s and 286 MB with 56,
+ * 190 s and 297 MB with 64 (300.4 MB in an earlier run). Into an empty database 32 MiB is as fast as 64 and
+ * keeps the import's peak RSS at 251 MB, not 287, on the same files.
  */
 const ROWS_CACHE_KIB: Record<RunMode, number> = { bulk: 32 * 1024, incremental: 56 * 1024 };
 /**
