@@ -7,6 +7,7 @@
  * offline.
  */
 import 'fake-indexeddb/auto';
+import Dexie from 'dexie';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Result, SessionStatus } from '../../shared/ipc/contract.ts';
@@ -14,6 +15,7 @@ import { NO_ANSWER_YET_MS, SessionDialog, SignIn } from '../../renderer/src/comp
 import { useConnectivity } from '../../renderer/src/data/connectivity.ts';
 import { followSession } from '../../renderer/src/data/tracker-data.ts';
 import { sessionChanged, useSession, waitForSignIn } from '../../renderer/src/data/session.ts';
+import { databaseName } from '../../renderer/src/offline/database.ts';
 import { activateOfflineStore, activeDatabase } from '../../renderer/src/offline/offline-store.ts';
 import { createPack } from '../../renderer/src/offline/pack-download.ts';
 
@@ -150,6 +152,25 @@ describe('signing in while the server does not answer', () => {
     expect(useSession.getState()).toMatchObject({ status: SIGNED_IN_HERE, expired: true });
     // No server answered: the saved data answers at once, and the probe looks for the server.
     expect(useConnectivity.getState().reach).toBe('offline');
+  });
+
+  it("on the first screen, with the user's database here but nothing saved in it, offers nothing", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    useSession.setState({ status: { signedIn: false, baseUrl: SERVER }, expired: false });
+    // The user signed in here once and saved nothing: their database exists, empty.
+    await Dexie.delete(databaseName(SERVER, 'inspector'));
+    activateOfflineStore({ baseUrl: SERVER, username: 'inspector' });
+    await activeDatabase()!.open();
+    activateOfflineStore(null);
+    install();
+    render(<SignIn />);
+    submit();
+    act(() => {
+      vi.advanceTimersByTime(NO_ANSWER_YET_MS);
+    });
+    expect(screen.getByRole('status').textContent).toContain(`No answer yet from ${SERVER}.`);
+    await act(() => vi.advanceTimersByTimeAsync(100));
+    expect(screen.queryByRole('button', { name: 'Work offline' })).toBeNull();
   });
 });
 

@@ -56,9 +56,21 @@ export async function holdsSavedData(): Promise<boolean> {
   return packs + pages > 0;
 }
 
-/** Whether this computer holds saved data of `username` on `baseUrl`: asked before anyone has signed in. */
-export function holdsSavedDataOf(baseUrl: string, username: string): Promise<boolean> {
-  return Dexie.exists(databaseName(baseUrl, username));
+/**
+ * Whether this computer holds saved data of `username` on `baseUrl`, a pack or a saved page: asked before
+ * anyone has signed in. Their database is opened only to count, and closed; one with nothing in it (they
+ * signed in once and saved nothing) holds nothing to work offline with.
+ */
+export async function holdsSavedDataOf(baseUrl: string, username: string): Promise<boolean> {
+  const name = databaseName(baseUrl, username);
+  if (!(await Dexie.exists(name))) return false;
+  const db = openOfflineDatabase(name);
+  try {
+    const [packs, pages] = await Promise.all([db.packs.count(), db.answers.count()]);
+    return packs + pages > 0;
+  } finally {
+    db.close();
+  }
 }
 
 export function packsChanged(): void {
