@@ -84,32 +84,47 @@ interface ActiveSession {
   remembered: boolean;
 }
 
+/**
+ * Whose session this is: signed in to the server (with a token), signed in on this computer alone (the
+ * user's saved data open, no token), expired (its owner kept until someone signs in or out, so that work
+ * waiting for them can go on), or nobody's.
+ */
+type SessionState =
+  | { kind: 'signed-out' }
+  | { kind: 'signed-in'; session: ActiveSession }
+  | { kind: 'offline'; user: OfflineUser }
+  | { kind: 'expired'; owner: { baseUrl: string; username: string } };
+
+const SIGNED_OUT: SessionState = { kind: 'signed-out' };
+
 const { signInFirst: SIGN_IN_FIRST, sessionExpired: EXPIRED, wrongCredentials: WRONG_CREDENTIALS } = MESSAGES;
 
 export function createSession(deps: SessionDeps): Session {
   const { client, tokens, offlineSignIns, settings, emit } = deps;
   const now = deps.now ?? Date.now;
   const log = deps.log ?? ((message: string) => console.warn(message));
-  let active: ActiveSession | undefined;
-  /** Signed in on this computer alone: the user whose saved data is open, with no token. */
-  let offlineUser: OfflineUser | undefined;
-  /** Who was signed in when the session expired, until someone signs in or out. */
-  let expiredOwner: { baseUrl: string; username: string } | undefined;
+  let state: SessionState = SIGNED_OUT;
+
+  /** The session signed in to the server, if any: the one whose token calls carry. */
+  const active = (): ActiveSession | undefined => (state.kind === 'signed-in' ? state.session : undefined);
+  /** The user whose data is open, signed in to the server or on this computer alone. */
+  const user = (): OfflineUser | undefined =>
+    state.kind === 'signed-in' ? state.session : state.kind === 'offline' ? state.user : undefined;
 
   function status(): SessionStatus {
-    const current = active;
-    if (!current && offlineUser) {
-      const { baseUrl, username, scopes } = offlineUser;
-      return { signedIn: false, offline: true, username, ...(scopes ? { scopes } : {}), baseUrl };
+    switch (state.kind) {
+      case 'signed-in': {
+        const { username, scopes, baseUrl, remembered } = state.session;
+        return { signedIn: true, username, ...(scopes ? { scopes } : {}), baseUrl, remembered };
+      }
+      case 'offline': {
+        const { baseUrl, username, scopes } = state.user;
+        return { signedIn: false, offline: true, username, ...(scopes ? { scopes } : {}), baseUrl };
+      }
+      case 'expired':
+      case 'signed-out':
+        return { signedIn: false, baseUrl: settings.get().apiBaseUrl };
     }
-    if (!current) return { signedIn: false, baseUrl: settings.get().apiBaseUrl };
-    return {
-      signedIn: true,
-      username: current.username,
-      ...(current.scopes ? { scopes: current.scopes } : {}),
-      baseUrl: current.baseUrl,
-      remembered: current.remembered,
-    };
   }
 
   async function forgetSavedSignIn(): Promise<void> {
@@ -154,10 +169,8 @@ export function createSession(deps: SessionDeps): Session {
       return unanswered ?? failure('bad-request', MESSAGES.noOfflineSignIn(input.username, baseUrl));
     if (found.kind === 'wrong-password')
       return failure('unauthorized', MESSAGES.offlineWrongPassword(input.username));
-    const previous = active;
-    active = undefined;
-    offlineUser = found.user;
-    expiredOwner = undefined;
+    const previous = active();
+    state = { kind: 'offline', user: found.user };
     if (previous) revoke(previous);
     await forgetSavedSignIn();
     await keepServerAddress(baseUrl);
@@ -182,21 +195,18 @@ export function createSession(deps: SessionDeps): Session {
   }
 
   async function expire(session: ActiveSession): Promise<void> {
-    if (active !== session) return;
-    active = undefined;
-    expiredOwner = { baseUrl: session.baseUrl, username: session.username };
+    if (active() !== session) return;
+    state = { kind: 'expired', owner: { baseUrl: session.baseUrl, username: session.username } };
     await forgetSavedSignIn();
     emit('session.changed', { status: status(), reason: 'expired' });
   }
 
   async function signOut({ removeData = false } = {}): Promise<Result<SessionStatus>> {
-    const current = active;
-    const leaving = current ?? offlineUser ?? expiredOwner;
+    const current = active();
+    const leaving = owner();
     // Signing out of an expired session ends it too: work that waited for its user to come back stops.
     const ended = leaving !== undefined;
-    active = undefined;
-    offlineUser = undefined;
-    expiredOwner = undefined;
+    state = SIGNED_OUT;
     await forgetSavedSignIn();
     if (removeData && leaving) await forgetOfflineSignIn(leaving.baseUrl, leaving.username);
     if (ended || removeData)
@@ -277,10 +287,8 @@ export function createSession(deps: SessionDeps): Session {
       revoke(session);
       return failure('cancelled', MESSAGES.cancelled);
     }
-    const previous = active;
-    active = session;
-    offlineUser = undefined;
-    expiredOwner = undefined;
+    const previous = active();
+    state = { kind: 'signed-in', session };
     if (previous) revoke(previous);
     // An older saved sign-in (perhaps another user's) must not come back at the next start.
     if (!session.remembered) await forgetSavedSignIn();
@@ -297,14 +305,14 @@ export function createSession(deps: SessionDeps): Session {
       await forgetSavedSignIn();
       return;
     }
-    active = { ...session, scopes: session.scopes, remembered: true };
+    state = { kind: 'signed-in', session: { ...session, scopes: session.scopes, remembered: true } };
   }
 
   async function call<Schema extends z.ZodType>(
     request: ApiRequest<Schema>,
     signal?: AbortSignal,
   ): Promise<Result<z.output<Schema>>> {
-    const current = active;
+    const current = active();
     if (!current) return failure('unauthorized', SIGN_IN_FIRST);
     if (now() >= current.expiresAt) {
       await expire(current);
@@ -319,23 +327,26 @@ export function createSession(deps: SessionDeps): Session {
     return result;
   }
 
+  function owner(): { baseUrl: string; username: string } | undefined {
+    if (state.kind === 'expired') return state.owner;
+    const open = user();
+    return open ? { baseUrl: open.baseUrl, username: open.username } : undefined;
+  }
+
   async function serverChanged(baseUrl: string): Promise<void> {
-    const user = active ?? offlineUser;
-    if (user && user.baseUrl !== baseUrl) await signOut();
+    const open = user();
+    if (open && open.baseUrl !== baseUrl) await signOut();
   }
 
   return {
     status,
-    owner: () => {
-      const user = active ?? offlineUser;
-      return user ? { baseUrl: user.baseUrl, username: user.username } : expiredOwner;
-    },
+    owner,
     signIn,
     signOut,
     restore,
     call,
     serverChanged,
     checkServer: (baseUrl) => checkServer(client, baseUrl),
-    probe: () => probeServer(client, (active ?? offlineUser)?.baseUrl ?? settings.get().apiBaseUrl),
+    probe: () => probeServer(client, user()?.baseUrl ?? settings.get().apiBaseUrl),
   };
 }
