@@ -7,7 +7,10 @@
  * 2. the raw baseline: the same files read and parsed and every row mapped, with no database work;
  * 3. `npm run data:import` of them into a new database, in its own process: rows/s while loading, the
  *    index build after, and the process's peak RSS (VmHWM, sampled);
- * 4. appending N manifests (default 100,000: the first N of the dataset under new tracking numbers) to
+ * 4. the floor of the database's side: the rows the import stored, read back and inserted again into a new
+ *    database of the same schema, one prepared INSERT per row as any importer binding rows from JavaScript
+ *    does, with no parsing, lookups or checks; only the inserts are timed;
+ * 5. appending N manifests (default 100,000: the first N of the dataset under new tracking numbers) to
  *    that database while the tracker server serves it and a client asks for the manifests' first page
  *    back to back: the import's time, the client's latency before and during it, and the totals, a lookup
  *    and the list's count the client saw change.
@@ -25,6 +28,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import { createDemoAccounts } from '../server/src/auth/demo-accounts.ts';
+import { createTables } from '../server/src/db/schema.ts';
 import { csvRecordBatches } from '../server/src/import/csv-reader.ts';
 import { detectLayout, type HeaderMap } from '../server/src/import/epa-layouts.ts';
 import { mapRow } from '../server/src/import/epa-rows.ts';
@@ -109,6 +113,56 @@ async function rawRead(dir: string): Promise<{ ms: number; rows: number }> {
     }
   }
   return { ms: performance.now() - started, rows };
+}
+
+/** The tables an import's rows phase writes, in the order it fills them. */
+const ROW_TABLES = ['generators', 'generator_naics', 'manifests', 'manifest_transporters', 'waste_lines'];
+/** Rows inserted per transaction by the floor, as the importer's batches. */
+const FLOOR_CHUNK = 20_000;
+
+/**
+ * The rows of `imported` inserted into a new database of the same schema, set up as the import's rows phase
+ * sets up an empty one (rollback journal, no syncs, 32 MiB of page cache): the time of the inserts alone.
+ */
+function insertFloor(imported: string): { ms: number; rows: number } {
+  const target = resolve(root, 'data/bench-import-floor.db');
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${target}${suffix}`, { force: true });
+  const source = new BetterSqlite3(imported, { readonly: true });
+  const db = new BetterSqlite3(target);
+  try {
+    db.pragma('journal_mode = DELETE');
+    db.pragma('synchronous = OFF');
+    db.pragma('foreign_keys = OFF');
+    db.pragma('cache_size = -32768');
+    createTables(db);
+    let ms = 0;
+    let rows = 0;
+    for (const table of ROW_TABLES) {
+      const columns = source.prepare(`SELECT * FROM ${table} LIMIT 0`).columns().length;
+      const insert = db.prepare(`INSERT INTO ${table} VALUES (${Array(columns).fill('?').join(', ')})`);
+      const write = db.transaction((chunk: unknown[][]) => {
+        for (const row of chunk) insert.run(...row);
+      });
+      let chunk: unknown[][] = [];
+      const flush = () => {
+        const started = performance.now();
+        write(chunk);
+        ms += performance.now() - started;
+        rows += chunk.length;
+        chunk = [];
+      };
+      for (const row of source.prepare(`SELECT * FROM ${table}`).raw().iterate() as Iterable<unknown[]>) {
+        chunk.push(row);
+        if (chunk.length === FLOOR_CHUNK) flush();
+      }
+      if (chunk.length > 0) flush();
+    }
+    return { ms, rows };
+  } finally {
+    source.close();
+    db.close();
+    rmSync(target, { force: true });
+  }
 }
 
 interface ImportRun {
@@ -322,6 +376,10 @@ async function main(): Promise<void> {
     `  ${seconds(imported.ms)} s (rows stored in ${seconds(imported.loadMs)} s), peak RSS ${imported.peakRssMb.toFixed(0)} MB`,
   );
 
+  console.error('The same rows inserted again, alone…');
+  const floor = insertFloor(IMPORTED);
+  console.error(`  ${count(floor.rows)} rows in ${seconds(floor.ms)} s`);
+
   console.error(`Append ${count(append)} manifests while serving…`);
   const served = await appendWhileServing(
     IMPORTED,
@@ -355,6 +413,7 @@ async function main(): Promise<void> {
     '| measure | value | target |',
     '|---|---:|---|',
     `| raw read, parse and map, no database (baseline) | ${seconds(raw.ms)} s, ${count(rawManifestsPerSecond)} manifests/s with their lines (${count((raw.rows * 1000) / raw.ms)} rows/s) | |`,
+    `| the rows it stores inserted alone, one prepared INSERT each, no parsing or checks (the floor) | ${seconds(floor.ms)} s, ${count((base.manifests * 1000) / floor.ms)} manifests/s with their lines (${count((floor.rows * 1000) / floor.ms)} rows/s) | |`,
     `| \`data:import\`: rows read and stored | ${seconds(imported.loadMs)} s, ${count(manifestsPerSecond)} manifests/s with their lines (${count((rows * 1000) / imported.loadMs)} rows/s), ${(manifestsPerSecond / rawManifestsPerSecond).toFixed(2)}× the baseline's rate | ≥ 50,000 manifests/s |`,
     `| \`data:import\`: then indexes, search and lookup indexes (finalize) | ${seconds(imported.ms - imported.loadMs)} s | |`,
     `| \`data:import\`: whole run | ${seconds(imported.ms)} s, ${count((base.manifests * 1000) / imported.ms)} manifests/s | |`,
