@@ -42,7 +42,7 @@ export class SinkError extends Error {}
  * 190 s and 297 MB with 64 (300.4 MB in an earlier run). Into an empty database 32 MiB is as fast as 64 and
  * keeps the import's peak RSS at 251 MB, not 287, on the same files.
  */
-const ROWS_CACHE_KIB: Record<RunMode, number> = { bulk: 32 * 1024, incremental: 56 * 1024 };
+export const ROWS_CACHE_KIB: Record<RunMode, number> = { bulk: 32 * 1024, incremental: 56 * 1024 };
 /**
  * The page cache while an import into an empty database builds its totals, indexes and search index. SQLite
  * sorts in memory up to as much again as its page cache before spilling to disk, so at 64 MiB each the
@@ -52,7 +52,7 @@ const ROWS_CACHE_KIB: Record<RunMode, number> = { bulk: 32 * 1024, incremental: 
 const FINISH_CACHE_KIB = 16 * 1024;
 
 /** How much an import into a database that has data lets its WAL grow before copying it into the file. */
-const WAL_CHECKPOINT_BYTES = 1024 ** 3;
+export const WAL_CHECKPOINT_BYTES = 1024 ** 3;
 
 /** Opens (or creates) a tracker database for importing; a file of another kind is refused untouched. */
 function openForImport(path: string): Database.Database {
