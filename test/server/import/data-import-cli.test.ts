@@ -2,13 +2,15 @@
  * npm run data:import: bad arguments get a clear message, the usage line and exit code 2; an import prints
  * each file's counts and where the report is; a file that cannot be read is named with why, the rest is
  * imported, and the exit code is 1; a database of another kind, or a file that is no database, is refused
- * without being touched; a path with nothing to import is refused before any database is made.
+ * without being touched; a path with nothing to import is refused before any database is made; a second
+ * import while one runs is refused in a sentence, and a killed import leaves no lock behind.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importLockPath } from '../../../server/src/import/sqlite/import-lock.ts';
 import { FIXTURES } from './import-support.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -89,6 +91,41 @@ describe('npm run data:import', () => {
     expect(refused.status).toBe(1);
     expect(refused.stderr.trim()).toBe(`${csv} is not a tracker database (not a SQLite file)`);
     expect(readFileSync(csv, 'utf8')).toBe('MANIFEST TRACKING NUMBER\n000000001ELC\n');
+    expect(existsSync(importLockPath(csv))).toBe(false);
+  });
+
+  it('refuses a second import while one runs, in a sentence, and runs once the first is killed', async () => {
+    const db = join(dir, 'locked.db');
+    // An import's lock, held by a process of its own, as the import holds it (sqlite/import-lock.ts).
+    const holder = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { takeImportLock } from ${JSON.stringify(join(ROOT, 'server/src/import/sqlite/import-lock.ts'))};
+         const lock = takeImportLock(${JSON.stringify(db)}); console.log('held'); setInterval(() => lock, 1000);`,
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      await new Promise<void>((held, failed) => {
+        holder.stdout.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('held')) held();
+        });
+        holder.on('exit', (code) => failed(new Error(`the lock's holder exited with ${code}`)));
+      });
+      const refused = run('--db', db, join(FIXTURES, 'week1'));
+      expect(refused.status).toBe(1);
+      expect(refused.stderr.trim()).toBe(`another import is writing into ${db}: wait until it ends`);
+      expect(existsSync(db)).toBe(false);
+    } finally {
+      holder.kill('SIGKILL');
+    }
+    await new Promise((ended) => holder.once('close', ended));
+    // Killed, it holds nothing: the operating system let the lock go with the process.
+    const imported = run('--db', db, join(FIXTURES, 'week1'));
+    expect(imported.status, imported.stderr).toBe(0);
+    expect(imported.stdout).toMatch(/all files\s+27\s+14\s+3\s+1\s+0\s+8\s+1/);
   });
 
   it.each([

@@ -288,6 +288,27 @@ describe('the same files into a database that has data', () => {
   });
 });
 
+describe('one import at a time', () => {
+  it('refuses a second import into a database while one runs, changing nothing, and takes the next after', async () => {
+    const db = await target('one-at-a-time.db');
+    const running = await openSink(db);
+    const stored = () =>
+      db.values(
+        'SELECT CAST(count(*) AS INTEGER) FROM manifests UNION ALL SELECT CAST(count(*) AS INTEGER) FROM import_runs',
+      );
+    try {
+      await expect(
+        importFiles({ db: db.db, paths: [join(FIXTURES, 'week1')], report: report('second') }),
+      ).rejects.toThrow(/^another import is writing into .+: wait until it ends$/);
+      expect(await stored()).toEqual([[0], [0]]);
+    } finally {
+      await running.close();
+    }
+    const next = await importFiles({ db: db.db, paths: [join(FIXTURES, 'week1')], report: report('next') });
+    expect(next.totals.stored).toBeGreaterThan(0);
+  });
+});
+
 describe('rows kept pending', () => {
   it('are applied in the order they were read: of two versions of one waste line, the first read is kept', async () => {
     // Two versions of a line of 000000102ELC (3 containers, then 4), kept pending for a run while the

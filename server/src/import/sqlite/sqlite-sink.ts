@@ -29,6 +29,7 @@ import { Ledger, REPORT_SQL, appliedNow, openRun, pendingReason, type RunMode } 
 import { ImportWriters } from '../writers/writers.ts';
 import { ALL_MANIFEST_AGGREGATES_SQL } from './derived-sql.ts';
 import { DerivedData } from './derived.ts';
+import { ImportLockHeld, takeImportLock, type ImportLock } from './import-lock.ts';
 import { SqliteSteps } from './sqlite-steps.ts';
 
 export class SinkError extends Error {}
@@ -98,14 +99,26 @@ interface Running {
 }
 
 export class SqliteSink implements ImportSink {
+  private readonly lock: ImportLock;
   private readonly db: Database.Database;
   private readonly steps: SqliteSteps;
   private mode: RunMode = 'incremental';
   private runId = 0;
   private running: Running | undefined;
 
+  /** Opens the database for one import; refuses it while another import into it runs (import-lock.ts). */
   constructor(path: string) {
-    this.db = openForImport(path);
+    try {
+      this.lock = takeImportLock(path);
+    } catch (error) {
+      throw error instanceof ImportLockHeld ? new SinkError(error.message) : error;
+    }
+    try {
+      this.db = openForImport(path);
+    } catch (error) {
+      this.lock.abandon();
+      throw error;
+    }
     this.steps = new SqliteSteps(this.db);
   }
 
@@ -120,7 +133,13 @@ export class SqliteSink implements ImportSink {
       // Nobody reads a database being built: a rollback journal writes each appended page once where the
       // WAL writes it twice, and without syncs a killed import still rolls its last batch back (the journal
       // is in the OS's hands), which is all resuming needs. finish() puts WAL back for the server.
-      this.db.pragma('journal_mode = DELETE');
+      // Where some other connection has the empty file open (a server started on it), SQLite refuses to
+      // leave WAL, which lets that connection read on: the import keeps it, a little slower.
+      try {
+        this.db.pragma('journal_mode = DELETE');
+      } catch (error) {
+        if (!(error instanceof Database.SqliteError && error.code === 'SQLITE_BUSY')) throw error;
+      }
       this.db.pragma('synchronous = OFF');
     } else {
       // A batch's pages stay in the WAL until it holds WAL_CHECKPOINT_BYTES (close() checkpoints the rest):
@@ -220,9 +239,13 @@ export class SqliteSink implements ImportSink {
   }
 
   close(): Promise<void> {
-    if (this.db.open) {
-      this.db.pragma('wal_checkpoint(TRUNCATE)');
-      this.db.close();
+    try {
+      if (this.db.open) {
+        this.db.pragma('wal_checkpoint(TRUNCATE)');
+        this.db.close();
+      }
+    } finally {
+      this.lock.release();
     }
     return Promise.resolve();
   }

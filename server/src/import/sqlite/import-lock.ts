@@ -1,0 +1,56 @@
+/**
+ * One import at a time into a SQLite database. Two imports of the same files at once would both take up the
+ * same unfinished run and write and count its rows twice over; one into a new database holds the file's
+ * write lock for a whole batch, where a second one met "database is locked" and a stack trace. A second
+ * import is refused at once instead, saying why, before it reads or writes the database.
+ *
+ * The lock is SQLite's own: an exclusive transaction, holding no data, on an empty file beside the database
+ * (`<db>.import-lock`), for the import's life. The operating system drops it when the process ends however
+ * it ends, so a killed or crashed import leaves nothing to clear before the next one. The file stays (taken
+ * away, a process that had just opened it could lock a file no other import sees); it holds nothing.
+ * PostgreSQL's importer holds an advisory lock to the same end (postgres/pg-sink.ts).
+ */
+import Database from 'better-sqlite3';
+import { existsSync, rmSync } from 'node:fs';
+
+export const importLockPath = (db: string): string => `${db}.import-lock`;
+
+export class ImportLockHeld extends Error {
+  constructor(db: string) {
+    super(`another import is writing into ${db}: wait until it ends`);
+  }
+}
+
+export interface ImportLock {
+  /** Lets the next import in. */
+  release(): void;
+  /** Lets the next import in, and removes the lock's file where this lock made it (nothing was imported). */
+  abandon(): void;
+}
+
+/** Takes the import lock of the database at `db`, or throws ImportLockHeld while another import holds it. */
+export function takeImportLock(db: string): ImportLock {
+  const path = importLockPath(db);
+  const made = !existsSync(path);
+  // No wait: an import holds it for minutes or hours, and the user is better told at once.
+  const lock = new Database(path, { timeout: 0 });
+  try {
+    // The transaction writes nothing: no journal file beside it either.
+    lock.pragma('journal_mode = MEMORY');
+    lock.exec('BEGIN EXCLUSIVE');
+  } catch (error) {
+    lock.close();
+    if (error instanceof Database.SqliteError && error.code === 'SQLITE_BUSY') throw new ImportLockHeld(db);
+    throw error;
+  }
+  const release = () => {
+    if (lock.open) lock.close();
+  };
+  return {
+    release,
+    abandon() {
+      release();
+      if (made) rmSync(path, { force: true });
+    },
+  };
+}
