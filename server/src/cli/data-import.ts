@@ -5,14 +5,18 @@
  * into a tracker database, new or served (docs/import.md): a SQLite file, or PostgreSQL (--db postgres://…,
  * or TRACKER_DATABASE_URL when --db is not given; docs/deploy.md). Progress on standard error; the summary per
  * file at the end; rejected and pending rows in the report. Exit code 2 for bad arguments, 1 when a file
- * could not be read at all or the import failed.
+ * could not be read at all or the import failed. Ctrl-C (or SIGTERM) stops it after the batch it is writing,
+ * saying how far it got, with 128 + the signal's number; the same command run again resumes there. A second
+ * Ctrl-C stops it at once (the batch being written is rolled back; resuming works the same), and so does
+ * the first during the finish.
  */
 import { dirname, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
+import { constants } from 'node:os';
 import { DatabaseError } from '../db/open.ts';
 import { importFiles } from '../import/import-files.ts';
 import { PostgresSinkError } from '../import/postgres/pg-sink.ts';
-import type { ImportEvent } from '../import/run.ts';
+import { ImportStopped, type ImportEvent } from '../import/run.ts';
 import { COUNTERS } from '../import/model/sink.ts';
 import { SinkError } from '../import/sqlite/sqlite-sink.ts';
 import { isPostgresUrl, redactUrl } from '../postgres/pg-store.ts';
@@ -79,6 +83,35 @@ function progress(): (event: ImportEvent) => void {
   };
 }
 
+/** The signal that asked the import to stop, once one has. */
+let stoppedBy: NodeJS.Signals | undefined;
+
+/**
+ * Stops the import after its batch at the first Ctrl-C or SIGTERM, at once at the second; `release` gives
+ * the signals back to Node, which ends the process at once: the finish runs long statements during which
+ * no handler here could run.
+ */
+function stopOnSignals(): { signal: AbortSignal; release: () => void } {
+  const stop = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stoppedBy) process.exit(128 + constants.signals[signal]);
+    stoppedBy = signal;
+    stop.abort();
+    console.error(
+      `\n${signal === 'SIGINT' ? 'Ctrl-C' : signal}: stopping after the batch being written (Ctrl-C again stops at once)…`,
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: stop.signal,
+    release: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
 async function main(): Promise<void> {
   const parsed = readArguments(
     USAGE,
@@ -104,13 +137,19 @@ async function main(): Promise<void> {
     if (!Number.isInteger(batchRows) || batchRows < 1) fail(`--batch-rows must be a positive integer`);
   }
 
+  const stopping = stopOnSignals();
+  const show = progress();
   const result = await importFiles({
     db,
     paths: positionals,
     report: values.report,
     restart: values.restart,
     batchRows,
-    onEvent: progress(),
+    onEvent: (event) => {
+      if (event.kind === 'phase' && event.phase === 'finishing') stopping.release();
+      show(event);
+    },
+    signal: stopping.signal,
   });
   if (process.stderr.isTTY) console.error('');
   console.error(`\nImported into ${postgres ? redactUrl(db) : db} in ${duration(result.seconds)}:`);
@@ -160,6 +199,13 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof ImportStopped) {
+    console.error(
+      `Stopped after ${count(error.rows)} rows of this run, all of them kept. ` +
+        'Run the same command again to resume where it stopped.',
+    );
+    process.exit(128 + constants.signals[stoppedBy ?? 'SIGINT']);
+  }
   if (
     error instanceof SinkError ||
     error instanceof PostgresSinkError ||

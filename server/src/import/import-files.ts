@@ -24,6 +24,8 @@ export interface ImportFilesOptions {
   restart?: boolean;
   batchRows?: number;
   onEvent?: (event: ImportEvent) => void;
+  /** Stops the import after the batch being written (runImport's ImportStopped); the report is not written. */
+  signal?: AbortSignal;
 }
 
 export interface ImportFilesResult extends ImportResult {
@@ -44,6 +46,7 @@ export async function importFiles(options: ImportFilesOptions): Promise<ImportFi
       restart: options.restart,
       batchRows: options.batchRows,
       onEvent: options.onEvent,
+      signal: options.signal,
     });
     const path =
       options.report ??

@@ -2,7 +2,8 @@
  * One import: every source file read in order (sources.ts), each row mapped (epa-rows.ts,
  * emanifest-json.ts) and handed to the sink in batches of bounded size, one transaction each; then the
  * sink's finish. Memory is one batch whatever the files' size. An import stopped at any point and started
- * again over the same files resumes after the last batch written (the sink keeps each file's progress).
+ * again over the same files resumes after the last batch written (the sink keeps each file's progress);
+ * one asked to stop (ImportOptions.signal) stops after the batch it is writing, its sink closed as usual.
  */
 import { performance } from 'node:perf_hooks';
 import { loadReference } from '../data/reference.ts';
@@ -30,6 +31,22 @@ export interface ImportOptions {
   /** Rows per batch; defaults as above (tests lower it to cross batch boundaries on small files). */
   batchRows?: number;
   onEvent?: (event: ImportEvent) => void;
+  /**
+   * Asks the import to stop: it ends after the batch being written (not during the finish, which builds
+   * the derived data in one pass) and throws ImportStopped; the next run over the same files resumes.
+   */
+  signal?: AbortSignal;
+}
+
+/** The import stopped when asked to (ImportOptions.signal), every batch before kept. */
+export class ImportStopped extends Error {
+  /** Rows read and stored by this run before it stopped. */
+  readonly rows: number;
+
+  constructor(rows: number) {
+    super(`the import stopped after ${rows} rows`);
+    this.rows = rows;
+  }
 }
 
 export interface FileSummary {
@@ -103,10 +120,16 @@ class Batcher {
  * After the run's last manifest file: the rows it held for manifests that are stored, in batches (those
  * whose manifest arrived were stored with it). Rows for manifests still unknown stay pending.
  */
-async function releaseHeld(sink: ImportSink, batchRows: number, onEvent?: (event: ImportEvent) => void) {
+async function releaseHeld(
+  sink: ImportSink,
+  batchRows: number,
+  onEvent: ((event: ImportEvent) => void) | undefined,
+  stopIfAsked: () => void,
+) {
   let after = 0;
   let announced = false;
   for (;;) {
+    stopIfAsked();
     const released = await sink.releaseHeld(after, batchRows);
     if (released.rows === 0) return;
     if (!announced) {
@@ -138,6 +161,9 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
 
   let bytesBefore = 0;
   let rowsRead = 0;
+  const stopIfAsked = () => {
+    if (options.signal?.aborted) throw new ImportStopped(rowsRead);
+  };
   const summaries: FileSummary[] = [];
   for (const [index, source] of sources.entries()) {
     const progress = run.progress.get(source.key);
@@ -151,7 +177,8 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     summaries.push(summary);
     if (progress?.done) {
       bytesBefore += source.storedBytes;
-      if (index === lastManifests) await releaseHeld(sink, options.batchRows ?? CSV_BATCH_ROWS, onEvent);
+      if (index === lastManifests)
+        await releaseHeld(sink, options.batchRows ?? CSV_BATCH_ROWS, onEvent, stopIfAsked);
       continue;
     }
     const skip = progress?.rowsDone ?? 0;
@@ -178,6 +205,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
         rowsPerSecond: rowsRead / Math.max(seconds, 1e-3),
         secondsLeft: bytesPerSecond > 0 ? (totalBytes - bytesDone) / bytesPerSecond : undefined,
       });
+      stopIfAsked();
     };
     const refuse = async (reason: string, origin: Origin) => {
       summary.refused = reason;
@@ -260,9 +288,11 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       throw error;
     }
     bytesBefore += source.storedBytes;
-    if (index === lastManifests) await releaseHeld(sink, options.batchRows ?? CSV_BATCH_ROWS, onEvent);
+    if (index === lastManifests)
+      await releaseHeld(sink, options.batchRows ?? CSV_BATCH_ROWS, onEvent, stopIfAsked);
   }
 
+  stopIfAsked();
   onEvent?.({ kind: 'phase', phase: 'finishing' });
   const finish = await sink.finish((phase) => onEvent?.({ kind: 'phase', phase }));
   for (const [index, source] of sources.entries()) {

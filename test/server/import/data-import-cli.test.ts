@@ -3,7 +3,8 @@
  * each file's counts and where the report is; a file that cannot be read is named with why, the rest is
  * imported, and the exit code is 1; a database of another kind, or a file that is no database, is refused
  * without being touched; a path with nothing to import is refused before any database is made; a second
- * import while one runs is refused in a sentence, and a killed import leaves no lock behind.
+ * import while one runs is refused in a sentence, and a killed import leaves no lock behind; Ctrl-C stops
+ * an import after its batch, saying so, and the same command resumes it.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -126,6 +127,52 @@ describe('npm run data:import', () => {
     const imported = run('--db', db, join(FIXTURES, 'week1'));
     expect(imported.status, imported.stderr).toBe(0);
     expect(imported.stdout).toMatch(/all files\s+27\s+14\s+3\s+1\s+0\s+8\s+1/);
+  });
+
+  it('stops at Ctrl-C after the batch it is writing, says so, and the same command resumes there', async () => {
+    // Long enough to stop in the middle: 50,000 manifests, ten to a transaction (a signal is seen between
+    // the file's chunks of 64 KiB, as in any import).
+    const files = mkdtempSync(join(dir, 'long-'));
+    const rows = Array.from({ length: 50_000 }, (_, index) => {
+      const tracking = `${String(index + 1).padStart(9, '0')}ELC`;
+      return `"${tracking}","2026-11-20","2026-11-02","2026-11-04","TXD000000001","Long Run Chemical","TX","TXD000000002","Long Run Landfill","1.5"`;
+    });
+    writeFileSync(
+      join(files, 'EM_MANIFEST.csv'),
+      [
+        '"MANIFEST TRACKING NUMBER","UPDATED DATE","SHIPPED DATE","RECEIVED DATE","GENERATOR ID","GENERATOR NAME","GENERATOR LOCATION STATE","DES FACILITY ID","DES FACILITY NAME","TOTAL QUANTITY TONS"',
+        ...rows,
+      ].join('\r\n'),
+    );
+    const db = join(dir, 'stopped.db');
+    const importing = spawn(process.execPath, [CLI, '--db', db, '--batch-rows', '10', files], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    let asked = false;
+    importing.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      // At the first progress line: a batch is stored.
+      if (!asked && stderr.includes('rows (')) {
+        asked = true;
+        importing.kill('SIGINT');
+      }
+    });
+    const code = await new Promise<number | null>((ended) => importing.on('close', ended));
+    expect(code, stderr).toBe(130);
+    expect(stderr).toContain('Ctrl-C: stopping after the batch being written');
+    const stopped =
+      /Stopped after ([\d,]+) rows of this run, all of them kept\. Run the same command again/.exec(stderr);
+    const kept = Number(stopped?.[1]?.replaceAll(',', ''));
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(50_000);
+    expect(existsSync(`${db}-journal`)).toBe(false);
+
+    const resumed = run('--db', db, files);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`EM_MANIFEST, resuming after row ${kept.toLocaleString('en-US')}`);
+    expect(resumed.stdout).toMatch(/all files\s+50,000\s+50,000\s+0\s+0\s+0\s+0\s+0/);
   });
 
   it.each([

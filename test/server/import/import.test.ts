@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemoDatabase } from '../../../server/src/data/demo/build-demo.ts';
 import { parseCsv } from '../../../server/src/data/reference.ts';
 import { importFiles } from '../../../server/src/import/import-files.ts';
-import { runImport } from '../../../server/src/import/run.ts';
+import { ImportStopped, runImport } from '../../../server/src/import/run.ts';
 import { discoverSources } from '../../../server/src/import/sources.ts';
 import type { SinkBatch } from '../../../server/src/import/model/sink.ts';
 import { FROM_MANIFESTS_NOTE } from '../../../server/src/import/writers/writers.ts';
@@ -298,14 +298,47 @@ describe('one import at a time', () => {
       );
     try {
       await expect(
-        importFiles({ db: db.db, paths: [join(FIXTURES, 'week1')], report: report('second') }),
+        importFiles({ db: db.db, paths: [join(FIXTURES, 'week1')], report: report('locked-second') }),
       ).rejects.toThrow(/^another import is writing into .+: wait until it ends$/);
       expect(await stored()).toEqual([[0], [0]]);
     } finally {
       await running.close();
     }
-    const next = await importFiles({ db: db.db, paths: [join(FIXTURES, 'week1')], report: report('next') });
+    const next = await importFiles({
+      db: db.db,
+      paths: [join(FIXTURES, 'week1')],
+      report: report('locked-next'),
+    });
     expect(next.totals.stored).toBeGreaterThan(0);
+  });
+});
+
+describe('an import asked to stop', () => {
+  it('stops after the batch it writes, and the same files resume it to the database one run gives', async () => {
+    const whole = await target('asked-whole.db');
+    await importFiles({ db: whole.db, paths: [join(FIXTURES, 'week1')], report: report('asked-whole') });
+    const stopped = await target('asked-stopped.db');
+    const stop = new AbortController();
+    await expect(
+      importFiles({
+        db: stopped.db,
+        paths: [join(FIXTURES, 'week1')],
+        report: report('asked-stopped'),
+        batchRows: 2,
+        signal: stop.signal,
+        // Asked as the first batch is stored.
+        onEvent: (event) => {
+          if (event.kind === 'progress') stop.abort();
+        },
+      }),
+    ).rejects.toEqual(new ImportStopped(2));
+    const resumed = await importFiles({
+      db: stopped.db,
+      paths: [join(FIXTURES, 'week1')],
+      report: report('asked-resumed'),
+    });
+    expect(resumed.resumed).toBe(true);
+    expect(await contentOf(stopped)).toEqual(await contentOf(whole));
   });
 });
 
