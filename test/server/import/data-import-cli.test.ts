@@ -4,7 +4,8 @@
  * imported, and the exit code is 1; a database of another kind, or a file that is no database, is refused
  * without being touched; a path with nothing to import is refused before any database is made; a second
  * import while one runs is refused in a sentence, and a killed import leaves no lock behind; Ctrl-C stops
- * an import after its batch, saying so, and the same command resumes it.
+ * an import after its batch, saying so, and the same command resumes it; so it does after a write the disk
+ * refused, said in a sentence.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,26 @@ let dir: string;
 
 function run(...args: string[]) {
   return spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+}
+
+/**
+ * A folder holding one EM_MANIFEST file of 50,000 manifests: long enough to stop an import in the middle
+ * (ten rows to a transaction, a signal is seen between the file's chunks of 64 KiB, as in any import).
+ */
+function longImport(): string {
+  const files = mkdtempSync(join(dir, 'long-'));
+  const rows = Array.from({ length: 50_000 }, (_, index) => {
+    const tracking = `${String(index + 1).padStart(9, '0')}ELC`;
+    return `"${tracking}","2026-11-20","2026-11-02","2026-11-04","TXD000000001","Long Run Chemical","TX","TXD000000002","Long Run Landfill","1.5"`;
+  });
+  writeFileSync(
+    join(files, 'EM_MANIFEST.csv'),
+    [
+      '"MANIFEST TRACKING NUMBER","UPDATED DATE","SHIPPED DATE","RECEIVED DATE","GENERATOR ID","GENERATOR NAME","GENERATOR LOCATION STATE","DES FACILITY ID","DES FACILITY NAME","TOTAL QUANTITY TONS"',
+      ...rows,
+    ].join('\r\n'),
+  );
+  return files;
 }
 
 beforeAll(() => {
@@ -130,20 +151,7 @@ describe('npm run data:import', () => {
   });
 
   it('stops at Ctrl-C after the batch it is writing, says so, and the same command resumes there', async () => {
-    // Long enough to stop in the middle: 50,000 manifests, ten to a transaction (a signal is seen between
-    // the file's chunks of 64 KiB, as in any import).
-    const files = mkdtempSync(join(dir, 'long-'));
-    const rows = Array.from({ length: 50_000 }, (_, index) => {
-      const tracking = `${String(index + 1).padStart(9, '0')}ELC`;
-      return `"${tracking}","2026-11-20","2026-11-02","2026-11-04","TXD000000001","Long Run Chemical","TX","TXD000000002","Long Run Landfill","1.5"`;
-    });
-    writeFileSync(
-      join(files, 'EM_MANIFEST.csv'),
-      [
-        '"MANIFEST TRACKING NUMBER","UPDATED DATE","SHIPPED DATE","RECEIVED DATE","GENERATOR ID","GENERATOR NAME","GENERATOR LOCATION STATE","DES FACILITY ID","DES FACILITY NAME","TOTAL QUANTITY TONS"',
-        ...rows,
-      ].join('\r\n'),
-    );
+    const files = longImport();
     const db = join(dir, 'stopped.db');
     const importing = spawn(process.execPath, [CLI, '--db', db, '--batch-rows', '10', files], {
       cwd: ROOT,
@@ -172,6 +180,37 @@ describe('npm run data:import', () => {
     const resumed = run('--db', db, files);
     expect(resumed.status, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain(`EM_MANIFEST, resuming after row ${kept.toLocaleString('en-US')}`);
+    expect(resumed.stdout).toMatch(/all files\s+50,000\s+50,000\s+0\s+0\s+0\s+0\s+0/);
+  });
+
+  it('says a write the disk refused in a sentence, keeping every batch before, and resumes after', () => {
+    const files = longImport();
+    const db = join(dir, 'no-room.db');
+    // The file may not grow past 3 MB (ulimit -f, in KiB): the schema fits, the rows do not.
+    const refused = spawnSync(
+      'bash',
+      [
+        '-c',
+        `ulimit -f 3000; exec "$0" "$@"`,
+        process.execPath,
+        CLI,
+        '--db',
+        db,
+        '--batch-rows',
+        '1000',
+        files,
+      ],
+      { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(refused.status, refused.stderr).toBe(1);
+    expect(refused.stderr).toContain(
+      `${db} could not be written: disk I/O error. Every batch before is kept: free space on its disk ` +
+        '(or mend the disk), then run the same command again to resume.',
+    );
+    expect(refused.stderr).not.toMatch(/^\s+at /m);
+    const resumed = run('--db', db, files);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/EM_MANIFEST, resuming after row [1-9]/);
     expect(resumed.stdout).toMatch(/all files\s+50,000\s+50,000\s+0\s+0\s+0\s+0\s+0/);
   });
 

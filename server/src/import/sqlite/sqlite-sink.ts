@@ -98,7 +98,22 @@ interface Running {
   derived: DerivedData;
 }
 
+/**
+ * What a write the disk refused (full, or failing) says: SQLite's words for it, and that nothing is lost.
+ * The batch's transaction was rolled back; every batch before it is stored, with the run's progress.
+ */
+function refusedWrite(path: string, error: unknown): Error {
+  if (!(error instanceof Error)) return new Error(String(error));
+  if (!(error instanceof Database.SqliteError)) return error;
+  if (!error.code.startsWith('SQLITE_FULL') && !error.code.startsWith('SQLITE_IOERR')) return error;
+  return new SinkError(
+    `${path} could not be written: ${error.message}. Every batch before is kept: free space on its disk ` +
+      '(or mend the disk), then run the same command again to resume.',
+  );
+}
+
 export class SqliteSink implements ImportSink {
+  private readonly path: string;
   private readonly lock: ImportLock;
   private readonly db: Database.Database;
   private readonly steps: SqliteSteps;
@@ -108,6 +123,7 @@ export class SqliteSink implements ImportSink {
 
   /** Opens the database for one import; refuses it while another import into it runs (import-lock.ts). */
   constructor(path: string) {
+    this.path = path;
     try {
       this.lock = takeImportLock(path);
     } catch (error) {
@@ -172,20 +188,40 @@ export class SqliteSink implements ImportSink {
     return this.running;
   }
 
+  /** Runs writes; a write the disk refuses rejects with what to do about it (refusedWrite). */
+  private writing<T>(work: () => T): Promise<T> {
+    try {
+      return Promise.resolve(work());
+    } catch (error) {
+      return Promise.reject(refusedWrite(this.path, error));
+    }
+  }
+
   write(batch: SinkBatch): Promise<FileCounts> {
     const { ledger, writers, derived } = this.ready;
-    const counts = this.db.transaction(() => {
-      derived.beforeBatch(appliedNow(batch));
-      const written = this.steps.run(ledger.write(batch, writers));
-      derived.afterBatch(writers.touched);
-      return written;
-    })();
-    return Promise.resolve(counts);
+    return this.writing(() =>
+      this.db.transaction(() => {
+        derived.beforeBatch(appliedNow(batch));
+        const written = this.steps.run(ledger.write(batch, writers));
+        derived.afterBatch(writers.touched);
+        return written;
+      })(),
+    );
   }
 
   releaseHeld(after: number, limit: number): Promise<Released> {
     const { ledger, writers, derived } = this.ready;
-    const released = this.db.transaction((): Released => {
+    return this.writing(() => this.held(after, limit, ledger, writers, derived));
+  }
+
+  private held(
+    after: number,
+    limit: number,
+    ledger: Ledger,
+    writers: ImportWriters,
+    derived: DerivedData,
+  ): Released {
+    return this.db.transaction((): Released => {
       const rows = this.steps.run(ledger.heldRows(after, limit));
       const last = rows.at(-1);
       if (!last) return { rows: 0, after };
@@ -194,10 +230,13 @@ export class SqliteSink implements ImportSink {
       derived.afterBatch(writers.touched);
       return { rows: rows.length, after: last.id };
     })();
-    return Promise.resolve(released);
   }
 
   finish(onPhase?: (phase: string) => void): Promise<RunFinish> {
+    return this.writing(() => this.finishing(onPhase));
+  }
+
+  private finishing(onPhase?: (phase: string) => void): RunFinish {
     const { ledger, writers } = this.ready;
     if (this.mode === 'bulk') {
       this.db.pragma(`cache_size = -${FINISH_CACHE_KIB}`);
@@ -221,7 +260,7 @@ export class SqliteSink implements ImportSink {
       onPhase?.('tallies');
       computeTallies(this.db);
     }
-    return Promise.resolve(this.steps.run(ledger.finish(writers)));
+    return this.steps.run(ledger.finish(writers));
   }
 
   async *reportRows(): AsyncIterable<Rejection> {
