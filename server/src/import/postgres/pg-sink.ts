@@ -37,6 +37,38 @@ export class PostgresSinkError extends Error {}
 /** The advisory lock an import holds: any number no other use in the database picks ("trim"). */
 const IMPORT_LOCK = 0x7472696d;
 
+/**
+ * The client's codes for a connection that ended, and PostgreSQL's for one it ended (class 08, a server
+ * shut down or restarting: 57P01 to 57P03) or a disk it could not write (53100).
+ */
+const LOST = new Set([
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53100',
+]);
+
+/**
+ * What a batch the database did not take says: its words, and that nothing is lost (the batch's transaction
+ * did not commit; every batch before it is stored with the run's progress).
+ */
+function notTaken(url: string, error: unknown): Error {
+  if (!(error instanceof Error)) return new Error(String(error));
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string' || !(LOST.has(code) || code.startsWith('08'))) return error;
+  return new PostgresSinkError(
+    `${redactUrl(url)} did not take the import's last step: ${error.message}. Every batch before is kept: ` +
+      'once the database answers (with room to write), run the same command again to resume.',
+  );
+}
+
 /** Report rows read at a time. */
 const REPORT_CHUNK = 1000;
 
@@ -47,13 +79,15 @@ interface Running {
 
 export class PostgresSink implements ImportSink {
   private readonly sql: Sql;
+  private readonly url: string;
   private readonly steps = new PostgresSteps();
   private mode: RunMode = 'incremental';
   private runId = 0;
   private running: Running | undefined;
 
-  private constructor(sql: Sql) {
+  private constructor(sql: Sql, url: string) {
     this.sql = sql;
+    this.url = url;
   }
 
   /** Connects (one connection), migrates the schema and takes the import lock; refuses a second import. */
@@ -69,7 +103,7 @@ export class PostgresSink implements ImportSink {
       await sql.end({ timeout: 1 });
       throw error;
     }
-    return new PostgresSink(sql);
+    return new PostgresSink(sql, url);
   }
 
   async begin(files: readonly SourceFile[], options: { restart: boolean }): Promise<RunStart> {
@@ -118,7 +152,20 @@ export class PostgresSink implements ImportSink {
     return this.running;
   }
 
-  async write(batch: SinkBatch): Promise<FileCounts> {
+  /** Runs a batch's work; one the database did not take rejects with what to do about it (notTaken). */
+  private async taken<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw notTaken(this.url, error);
+    }
+  }
+
+  write(batch: SinkBatch): Promise<FileCounts> {
+    return this.taken(() => this.writeBatch(batch));
+  }
+
+  private async writeBatch(batch: SinkBatch): Promise<FileCounts> {
     const { ledger, writers } = this.ready;
     return await this.sql.begin(async (tx) => {
       await listByBatch(tx);
@@ -129,7 +176,11 @@ export class PostgresSink implements ImportSink {
     });
   }
 
-  async releaseHeld(after: number, limit: number): Promise<Released> {
+  releaseHeld(after: number, limit: number): Promise<Released> {
+    return this.taken(() => this.release(after, limit));
+  }
+
+  private async release(after: number, limit: number): Promise<Released> {
     const { ledger, writers } = this.ready;
     return await this.sql.begin(async (tx): Promise<Released> => {
       await listByBatch(tx);
@@ -146,7 +197,11 @@ export class PostgresSink implements ImportSink {
     });
   }
 
-  async finish(onPhase?: (phase: string) => void): Promise<RunFinish> {
+  finish(onPhase?: (phase: string) => void): Promise<RunFinish> {
+    return this.taken(() => this.finishing(onPhase));
+  }
+
+  private async finishing(onPhase?: (phase: string) => void): Promise<RunFinish> {
     const { ledger, writers } = this.ready;
     onPhase?.('tallies');
     const finished = await this.sql.begin(async (tx) => {
