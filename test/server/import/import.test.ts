@@ -2,9 +2,10 @@
  * `data:import` on files written in EPA's layouts with the mess real exports carry (fixtures/README.md),
  * on EPA's and haztrak's example manifests and handler, and on the demo dataset written out as EPA files:
  * what is stored, updated, skipped, rejected (with file, line, column, reason and the raw row) and kept
- * pending until its manifest arrives; the same files twice change nothing; a run stopped mid-file resumes to
- * the same database; and an import into a database with data keeps every derived table equal to what one
- * build from scratch gives. One suite for both backends (import-support.ts): with
+ * pending until its manifest arrives; the same files twice change nothing; a run stopped mid-file (killed,
+ * asked to stop, or its PostgreSQL connection ended by the server) resumes to the same database; a second
+ * import while one runs is refused; and an import into a database with data keeps every derived table equal
+ * to what one build from scratch gives. One suite for both backends (import-support.ts): with
  * TRACKER_TEST_BACKEND=postgres every import goes into PostgreSQL, whose content must also equal an
  * import of the same files into SQLite.
  */
@@ -21,6 +22,7 @@ import { discoverSources } from '../../../server/src/import/sources.ts';
 import type { SinkBatch } from '../../../server/src/import/model/sink.ts';
 import { FROM_MANIFESTS_NOTE } from '../../../server/src/import/writers/writers.ts';
 import { writeEpaFiles } from '../../helpers/epa-files.ts';
+import { connect } from '../../../server/src/postgres/pg-store.ts';
 import { TEST_BACKEND } from '../../helpers/postgres-database.ts';
 import { writeZip } from '../../helpers/zip-writer.ts';
 import {
@@ -340,6 +342,48 @@ describe('an import asked to stop', () => {
     expect(resumed.resumed).toBe(true);
     expect(await contentOf(stopped)).toEqual(await contentOf(whole));
   });
+});
+
+describe('a connection the server ends in the middle (PostgreSQL)', () => {
+  it.runIf(TEST_BACKEND === 'postgres')(
+    'says so in a sentence, every batch before kept, and the same files resume the import',
+    async () => {
+      const week1 = join(FIXTURES, 'week1');
+      const whole = await target('cut-whole');
+      await importFiles({ db: whole.db, paths: [week1], report: report('cut-whole') });
+
+      const cut = await target('cut');
+      const admin = await connect(cut.db, { max: 1 });
+      const sink = await openSink(cut);
+      let cutYet = false;
+      const cutting = wrapSink(sink, {
+        write: async (batch) => {
+          const counts = await sink.write(batch);
+          // After the first batch, the server ends the import's connection (an administrator, a restart).
+          if (!cutYet) {
+            cutYet = true;
+            await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                        WHERE datname = current_database() AND pid <> pg_backend_pid()`;
+          }
+          return counts;
+        },
+      });
+      try {
+        await expect(
+          runImport({ sink: cutting, sources: await discoverSources([week1]), batchRows: 2 }),
+        ).rejects.toThrow(
+          /^postgres:\/\/.+ did not take the import's last step: .+\. Every batch before is kept: once the database answers \(with room to write\), run the same command again to resume\.$/,
+        );
+      } finally {
+        await sink.close();
+        await admin.end();
+      }
+
+      const resumed = await importFiles({ db: cut.db, paths: [week1], report: report('cut') });
+      expect(resumed.resumed).toBe(true);
+      expect(await contentOf(cut)).toEqual(await contentOf(whole));
+    },
+  );
 });
 
 describe('rows kept pending', () => {
