@@ -16,7 +16,7 @@ import { constants } from 'node:os';
 import { DatabaseError } from '../db/open.ts';
 import { importFiles } from '../import/import-files.ts';
 import { PostgresSinkError } from '../import/postgres/pg-sink.ts';
-import { ImportStopped, type ImportEvent } from '../import/run.ts';
+import { FINISHING, ImportStopped, type ImportEvent } from '../import/run.ts';
 import { COUNTERS } from '../import/model/sink.ts';
 import { SinkError } from '../import/sqlite/sqlite-sink.ts';
 import { isPostgresUrl, redactUrl } from '../postgres/pg-store.ts';
@@ -146,7 +146,7 @@ async function main(): Promise<void> {
     restart: values.restart,
     batchRows,
     onEvent: (event) => {
-      if (event.kind === 'phase' && event.phase === 'finishing') stopping.release();
+      if (event.kind === 'phase' && event.phase === FINISHING) stopping.release();
       show(event);
     },
     signal: stopping.signal,

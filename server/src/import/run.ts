@@ -17,6 +17,9 @@ import { NO_COUNTS, addCounts, type FileCounts, type ImportSink, type RunFinish 
 import { childrenFirst, type Source } from './sources.ts';
 import { loadUnits } from './units.ts';
 
+/** The phase event that starts the sink's finish, after the last batch: no batch is written after it. */
+export const FINISHING = 'finishing';
+
 /** Rows per transaction: bounds memory and how long a reader waits to see new rows. */
 export const CSV_BATCH_ROWS = 20_000;
 /** A JSON manifest carries its lines and transporters: fewer per transaction. */
@@ -293,7 +296,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   }
 
   stopIfAsked();
-  onEvent?.({ kind: 'phase', phase: 'finishing' });
+  onEvent?.({ kind: 'phase', phase: FINISHING });
   const finish = await sink.finish((phase) => onEvent?.({ kind: 'phase', phase }));
   for (const [index, source] of sources.entries()) {
     const counts = finish.counts.get(source.key);

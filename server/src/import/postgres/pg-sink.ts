@@ -17,14 +17,15 @@ import { finalizePostgres, indexStatements } from '../../postgres/pg-finalize.ts
 import { listByBatch, rewriteUnorderedLists } from '../../postgres/pg-lookup-lists.ts';
 import { connect, migrateOrRefuse, redactUrl } from '../../postgres/pg-store.ts';
 import type { Rejection } from '../model/records.ts';
-import type {
-  FileCounts,
-  ImportSink,
-  Released,
-  RunFinish,
-  RunStart,
-  SinkBatch,
-  SourceFile,
+import {
+  anotherImportRuns,
+  type FileCounts,
+  type ImportSink,
+  type Released,
+  type RunFinish,
+  type RunStart,
+  type SinkBatch,
+  type SourceFile,
 } from '../model/sink.ts';
 import { Ledger, REPORT_SQL, appliedNow, openRun, pendingReason, type RunMode } from '../writers/ledger.ts';
 import { ImportWriters } from '../writers/writers.ts';
@@ -97,7 +98,7 @@ export class PostgresSink implements ImportSink {
       await migrateOrRefuse(sql, url);
       const [lock] = await sql<{ locked: boolean }[]>`SELECT pg_try_advisory_lock(${IMPORT_LOCK}) AS locked`;
       if (!lock?.locked) {
-        throw new PostgresSinkError(`another import is writing into ${redactUrl(url)}: wait until it ends`);
+        throw new PostgresSinkError(anotherImportRuns(redactUrl(url)));
       }
     } catch (error) {
       await sql.end({ timeout: 1 });

@@ -15,12 +15,6 @@ import { existsSync, rmSync } from 'node:fs';
 
 export const importLockPath = (db: string): string => `${db}.import-lock`;
 
-export class ImportLockHeld extends Error {
-  constructor(db: string) {
-    super(`another import is writing into ${db}: wait until it ends`);
-  }
-}
-
 export interface ImportLock {
   /** Lets the next import in. */
   release(): void;
@@ -28,8 +22,8 @@ export interface ImportLock {
   abandon(): void;
 }
 
-/** Takes the import lock of the database at `db`, or throws ImportLockHeld while another import holds it. */
-export function takeImportLock(db: string): ImportLock {
+/** Takes the import lock of the database at `db`; undefined while another import holds it. */
+export function takeImportLock(db: string): ImportLock | undefined {
   const path = importLockPath(db);
   const made = !existsSync(path);
   // No wait: an import holds it for minutes or hours, and the user is better told at once.
@@ -40,7 +34,7 @@ export function takeImportLock(db: string): ImportLock {
     lock.exec('BEGIN EXCLUSIVE');
   } catch (error) {
     lock.close();
-    if (error instanceof Database.SqliteError && error.code === 'SQLITE_BUSY') throw new ImportLockHeld(db);
+    if (error instanceof Database.SqliteError && error.code === 'SQLITE_BUSY') return undefined;
     throw error;
   }
   const release = () => {

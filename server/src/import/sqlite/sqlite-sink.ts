@@ -16,20 +16,21 @@ import { SCHEMA_VERSION, createTables } from '../../db/schema.ts';
 import { computeTallies } from '../../db/tallies.ts';
 import { fillReferenceTables } from '../../data/reference.ts';
 import type { Rejection } from '../model/records.ts';
-import type {
-  FileCounts,
-  ImportSink,
-  Released,
-  RunFinish,
-  RunStart,
-  SinkBatch,
-  SourceFile,
+import {
+  anotherImportRuns,
+  type FileCounts,
+  type ImportSink,
+  type Released,
+  type RunFinish,
+  type RunStart,
+  type SinkBatch,
+  type SourceFile,
 } from '../model/sink.ts';
 import { Ledger, REPORT_SQL, appliedNow, openRun, pendingReason, type RunMode } from '../writers/ledger.ts';
 import { ImportWriters } from '../writers/writers.ts';
 import { ALL_MANIFEST_AGGREGATES_SQL } from './derived-sql.ts';
 import { DerivedData } from './derived.ts';
-import { ImportLockHeld, takeImportLock, type ImportLock } from './import-lock.ts';
+import { takeImportLock, type ImportLock } from './import-lock.ts';
 import { SqliteSteps } from './sqlite-steps.ts';
 
 export class SinkError extends Error {}
@@ -124,11 +125,9 @@ export class SqliteSink implements ImportSink {
   /** Opens the database for one import; refuses it while another import into it runs (import-lock.ts). */
   constructor(path: string) {
     this.path = path;
-    try {
-      this.lock = takeImportLock(path);
-    } catch (error) {
-      throw error instanceof ImportLockHeld ? new SinkError(error.message) : error;
-    }
+    const lock = takeImportLock(path);
+    if (!lock) throw new SinkError(anotherImportRuns(path));
+    this.lock = lock;
     try {
       this.db = openForImport(path);
     } catch (error) {
@@ -211,25 +210,17 @@ export class SqliteSink implements ImportSink {
 
   releaseHeld(after: number, limit: number): Promise<Released> {
     const { ledger, writers, derived } = this.ready;
-    return this.writing(() => this.held(after, limit, ledger, writers, derived));
-  }
-
-  private held(
-    after: number,
-    limit: number,
-    ledger: Ledger,
-    writers: ImportWriters,
-    derived: DerivedData,
-  ): Released {
-    return this.db.transaction((): Released => {
-      const rows = this.steps.run(ledger.heldRows(after, limit));
-      const last = rows.at(-1);
-      if (!last) return { rows: 0, after };
-      derived.beforeBatch(rows.map((row) => row.entry));
-      this.steps.run(ledger.applyHeld(writers, rows));
-      derived.afterBatch(writers.touched);
-      return { rows: rows.length, after: last.id };
-    })();
+    return this.writing(() =>
+      this.db.transaction((): Released => {
+        const rows = this.steps.run(ledger.heldRows(after, limit));
+        const last = rows.at(-1);
+        if (!last) return { rows: 0, after };
+        derived.beforeBatch(rows.map((row) => row.entry));
+        this.steps.run(ledger.applyHeld(writers, rows));
+        derived.afterBatch(writers.touched);
+        return { rows: rows.length, after: last.id };
+      })(),
+    );
   }
 
   finish(onPhase?: (phase: string) => void): Promise<RunFinish> {
