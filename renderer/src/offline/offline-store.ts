@@ -48,12 +48,15 @@ export function activePageCache(): PageCache | null {
   return current?.cache ?? null;
 }
 
-/** Whether the signed-in (or expired) user's database holds anything to work offline with: a pack or a saved page. */
-export async function holdsSavedData(): Promise<boolean> {
-  const open = current;
-  if (!open) return false;
-  const [packs, pages] = await Promise.all([open.db.packs.count(), open.cache.count()]);
+/** Whether a user's database holds anything to work offline with: a pack or a saved page. */
+async function holdsAnything(db: OfflineDatabase): Promise<boolean> {
+  const [packs, pages] = await Promise.all([db.packs.count(), db.answers.count()]);
   return packs + pages > 0;
+}
+
+/** Whether the signed-in (or expired) user's database holds anything to work offline with. */
+export function holdsSavedData(): Promise<boolean> {
+  return current ? holdsAnything(current.db) : Promise.resolve(false);
 }
 
 /**
@@ -66,8 +69,7 @@ export async function holdsSavedDataOf(baseUrl: string, username: string): Promi
   if (!(await Dexie.exists(name))) return false;
   const db = openOfflineDatabase(name);
   try {
-    const [packs, pages] = await Promise.all([db.packs.count(), db.answers.count()]);
-    return packs + pages > 0;
+    return await holdsAnything(db);
   } finally {
     db.close();
   }
