@@ -32,18 +32,25 @@ export function redactUrl(url: string): string {
 /** Connections a server process keeps open; a list request uses two at once (its page and its count). */
 export const DEFAULT_POOL_SIZE = 8;
 
-/** A connection pool, checked by a first statement so that a wrong URL is told at once, and in words. */
+/**
+ * A connection pool, checked by a first statement so that a wrong URL is told at once, and in words.
+ * `lasting`: its connections are never ended for idling or age (the client's default ends each within an
+ * hour and opens another), for a client whose session holds something, such as an import's lock.
+ */
 export async function connect(
   url: string,
-  options: { max?: number; debug?: (connection: number, query: string, parameters: unknown[]) => void } = {},
+  options: {
+    max?: number;
+    lasting?: boolean;
+    debug?: (connection: number, query: string, parameters: unknown[]) => void;
+  } = {},
 ): Promise<Sql> {
   const sql = postgres(url, {
     max: options.max ?? DEFAULT_POOL_SIZE,
     ...(options.debug ? { debug: options.debug } : {}),
     onnotice: () => undefined,
     connect_timeout: 10,
-    // Every integer the API reads is an int4 or cast so; counts above 2^31 are not served.
-    idle_timeout: 60,
+    ...(options.lasting ? { idle_timeout: 0, max_lifetime: 0 } : { idle_timeout: 60 }),
   });
   try {
     await sql`SELECT 1`;

@@ -5,13 +5,15 @@
  * version in its transaction (postgres/pg-schema.ts), so each server process's next answer after a batch
  * commits is read from the new rows (docs/deploy.md "Data that changes while served").
  *
- * One import at a time: the sink holds a session advisory lock on its one connection for its life. Into a
+ * One import at a time: the sink holds a session advisory lock on its one connection for its life, and
+ * each batch's transaction first checks that its session still holds it (a connection the server ended
+ * between two batches is opened again by the client, without the lock). Into a
  * database that has data, the indexes the serving queries and the writers' lookups use exist from the start
  * (created if a loaded database lacks them), and the lookup lists a run added to are written again in order
  * at its end (postgres/pg-lookup-lists.ts). Into an empty one, only the indexes the import reads exist while
  * it runs; its finish builds the others and the lookup lists, then vacuums and analyses the tables.
  */
-import type { Sql } from 'postgres';
+import type { Sql, TransactionSql } from 'postgres';
 import { referenceTables } from '../../data/reference.ts';
 import { finalizePostgres, indexStatements } from '../../postgres/pg-finalize.ts';
 import { listByBatch, rewriteUnorderedLists } from '../../postgres/pg-lookup-lists.ts';
@@ -70,6 +72,19 @@ function notTaken(url: string, error: unknown): Error {
   );
 }
 
+/** Whether the session holds the import lock: taken when the sink opened, and gone with its connection. */
+const HOLDS_LOCK_SQL = `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
+  AND pid = pg_backend_pid() AND classid = 0 AND objid = ${IMPORT_LOCK} AND objsubid = 1) AS held`;
+
+/** What an import says when its connection ended between two batches, taking its lock with it. */
+function lockLost(url: string): PostgresSinkError {
+  return new PostgresSinkError(
+    `${redactUrl(url)} ended the import's connection between two batches, and with it the lock that keeps ` +
+      'a second import out, so the import stopped. Every batch before is kept: run the same command again ' +
+      'to resume.',
+  );
+}
+
 /** Report rows read at a time. */
 const REPORT_CHUNK = 1000;
 
@@ -93,7 +108,7 @@ export class PostgresSink implements ImportSink {
 
   /** Connects (one connection), migrates the schema and takes the import lock; refuses a second import. */
   static async open(url: string): Promise<PostgresSink> {
-    const sql = await connect(url, { max: 1 });
+    const sql = await connect(url, { max: 1, lasting: true });
     try {
       await migrateOrRefuse(sql, url);
       const [lock] = await sql<{ locked: boolean }[]>`SELECT pg_try_advisory_lock(${IMPORT_LOCK}) AS locked`;
@@ -153,6 +168,12 @@ export class PostgresSink implements ImportSink {
     return this.running;
   }
 
+  /** Refuses to go on where the session no longer holds the import lock (lockLost). */
+  private async holdingLock(tx: TransactionSql): Promise<void> {
+    const [row] = await tx.unsafe<{ held: boolean }[]>(HOLDS_LOCK_SQL);
+    if (!row?.held) throw lockLost(this.url);
+  }
+
   /** Runs a batch's work; one the database did not take rejects with what to do about it (notTaken). */
   private async taken<T>(work: () => Promise<T>): Promise<T> {
     try {
@@ -169,6 +190,7 @@ export class PostgresSink implements ImportSink {
   private async writeBatch(batch: SinkBatch): Promise<FileCounts> {
     const { ledger, writers } = this.ready;
     return await this.sql.begin(async (tx) => {
+      await this.holdingLock(tx);
       await listByBatch(tx);
       const before = await methodLinesBefore(tx, appliedNow(batch));
       const counts = await this.steps.run(tx, ledger.write(batch, writers));
@@ -184,6 +206,7 @@ export class PostgresSink implements ImportSink {
   private async release(after: number, limit: number): Promise<Released> {
     const { ledger, writers } = this.ready;
     return await this.sql.begin(async (tx): Promise<Released> => {
+      await this.holdingLock(tx);
       await listByBatch(tx);
       const rows = await this.steps.run(tx, ledger.heldRows(after, limit));
       const last = rows.at(-1);
@@ -206,6 +229,7 @@ export class PostgresSink implements ImportSink {
     const { ledger, writers } = this.ready;
     onPhase?.('tallies');
     const finished = await this.sql.begin(async (tx) => {
+      await this.holdingLock(tx);
       await computeTallies(tx);
       return await this.steps.run(tx, ledger.finish(writers));
     });
