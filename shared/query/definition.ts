@@ -15,7 +15,12 @@
  * search are AND-ed, and an absent or empty member restricts nothing.
  */
 import { GENERATOR_FIELDS, type GeneratorField, type GeneratorFilterFields } from '../api/generators.ts';
-import { MANIFEST_FIELDS, type ManifestField, type ManifestFilterFields } from '../api/manifests.ts';
+import {
+  MANIFEST_FIELDS,
+  type WASTE_LINE_FIELDS,
+  type ManifestField,
+  type ManifestFilterFields,
+} from '../api/manifests.ts';
 
 export type SortDirection = 'asc' | 'desc';
 export interface Sort<Field extends string> {
@@ -183,6 +188,27 @@ export const MANIFEST_QUERY = {
   ManifestQuantity,
   ManifestTotal
 >;
+
+/** The waste line fields (spec 2.6) that a manifest's quantities add up. */
+export type LineQuantity = Extract<
+  (typeof WASTE_LINE_FIELDS)[number],
+  'waste_quantity_tons' | 'container_count'
+>;
+
+/**
+ * How each manifest quantity is made from the manifest's waste lines, rounded as it is stored and served
+ * (a manifest whose source states its total tons keeps the source's: server/src/import/). The server's
+ * derived data on either database, the importer's first guess of a new manifest's totals and the demo
+ * generator reduce by these.
+ */
+export const MANIFEST_FROM_LINES = {
+  total_waste_quantity_tons: { reduce: 'sum', of: 'waste_quantity_tons', decimals: 4 },
+  container_count: { reduce: 'sum', of: 'container_count' },
+  waste_stream_count: { reduce: 'rows' },
+} as const satisfies Record<ManifestQuantity, Reduction<LineQuantity>>;
+
+/** The manifest quantities in MANIFEST_FROM_LINES' order. */
+export const MANIFEST_QUANTITIES = Object.keys(MANIFEST_FROM_LINES) as ManifestQuantity[];
 
 export type GeneratorMember = keyof typeof GENERATOR_QUERY.members;
 

@@ -122,26 +122,38 @@ export function orderBy(sort: Sort<string>, key: string): string {
 }
 
 /**
- * Each total as an SQL expression over the rows read, `column` naming where a quantity is; every value a
- * float8 or int4, which the client reads as a JavaScript number.
+ * Each total of a definition as an SQL expression over the rows read, `column` naming where a quantity is
+ * (the sibling of db/sqlite-query.ts `totalsSql`); every value a float8 or int4, which the client reads as a
+ * JavaScript number. Sums add exactly (numeric), then round as the definition says.
  */
+export function totalsSql<Quantity extends string, Total extends string>(
+  totals: Readonly<Record<Total, Reduction<Quantity>>>,
+  column: (quantity: Quantity) => string,
+): [Total, string][] {
+  return (Object.entries(totals) as [Total, Reduction<Quantity>][]).map(([name, reduction]) => {
+    switch (reduction.reduce) {
+      case 'rows':
+        return [name, 'count(*)::int4'];
+      case 'sum': {
+        const sum = `coalesce(sum(${column(reduction.of)}::numeric), 0)`;
+        return [
+          name,
+          `${reduction.decimals === undefined ? sum : `round(${sum}, ${reduction.decimals})`}::float8`,
+        ];
+      }
+      case 'rowsAbove0':
+        return [name, `(count(*) FILTER (WHERE ${column(reduction.of)} > 0))::int4`];
+    }
+  });
+}
+
+/** The totals as a select list, each named as the answer names it. */
 export function totalsSelect<Quantity extends string, Total extends string>(
   totals: Readonly<Record<Total, Reduction<Quantity>>>,
   column: (quantity: Quantity) => string,
 ): string {
-  return (Object.entries(totals) as [Total, Reduction<Quantity>][])
-    .map(([name, reduction]) => {
-      switch (reduction.reduce) {
-        case 'rows':
-          return `count(*)::int4 AS ${name}`;
-        case 'sum': {
-          const sum = `coalesce(sum(${column(reduction.of)}::numeric), 0)`;
-          return `${reduction.decimals === undefined ? sum : `round(${sum}, ${reduction.decimals})`}::float8 AS ${name}`;
-        }
-        case 'rowsAbove0':
-          return `(count(*) FILTER (WHERE ${column(reduction.of)} > 0))::int4 AS ${name}`;
-      }
-    })
+  return totalsSql(totals, column)
+    .map(([name, sql]) => `${sql} AS ${name}`)
     .join(', ');
 }
 

@@ -4,6 +4,8 @@
  * reused prepared statements; one transaction per chunk of manifests.
  */
 import type { Database } from 'better-sqlite3';
+import { MANIFEST_FROM_LINES, MANIFEST_QUANTITIES } from '../../../../shared/query/definition.ts';
+import { reduceTotals } from '../../../../shared/query/totals.ts';
 import { DAY_TEXT, SHIPPING_DAYS, WEEKDAY, YEAR_COUNT, YEAR_INDEX } from './calendar.ts';
 import { type GeneratorPlan, MAX_PARTNERS } from './generators.ts';
 import type { PartnerPool } from './partners.ts';
@@ -96,8 +98,8 @@ export function insertManifests(
   const insertManifest = db.prepare(
     `INSERT INTO manifests (id, manifest_tracking_number, generator_id, generator_name, generator_epa_id,
        generator_location_state, transporter, designated_facility_name, shipped_date, received_date,
-       total_waste_quantity_tons, container_count, waste_stream_count)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       ${MANIFEST_QUANTITIES.join(', ')})
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${MANIFEST_QUANTITIES.map(() => '?').join(', ')})`,
   );
   const insertLine = db.prepare(
     `INSERT INTO waste_lines (manifest_id, waste_line_number, usdot_haz_indicator, usdot_id_number, usdot_desc,
@@ -109,6 +111,11 @@ export function insertManifests(
   const lineStream = new Int32Array(MAX_LINES);
   const lineContainers = new Int32Array(MAX_LINES);
   const lineTons = new Float64Array(MAX_LINES);
+  // The manifest's quantities reduce its lines' (MANIFEST_FROM_LINES): the first `lines` positions of these.
+  const lineQuantities = { waste_quantity_tons: lineTons, container_count: lineContainers };
+  const positions = Array.from({ length: MAX_LINES + 1 }, (_, count) =>
+    Int32Array.from({ length: count }, (__, line) => line),
+  );
   let wasteLines = 0;
 
   const writeChunk = db.transaction((from: number, to: number) => {
@@ -137,8 +144,6 @@ export function insertManifests(
       const lines = LINE_COUNT.pick(random);
       const streamStart = plan.streamStart[generator] ?? 0;
       const streamCount = plan.streamCount[generator] ?? 1;
-      let tons = 0;
-      let containers = 0;
       for (let line = 0; line < lines; line += 1) {
         // Different streams on one manifest where the generator has enough of them.
         let stream = streamStart + random.int(streamCount);
@@ -160,12 +165,10 @@ export function insertManifests(
         lineStream[line] = stream;
         lineContainers[line] = count;
         lineTons[line] = lineWeight;
-        tons += lineWeight;
-        containers += count;
       }
-      tons = round4(tons);
+      const quantities = reduceTotals(MANIFEST_FROM_LINES, lineQuantities, positions[lines] ?? []);
       const yearSlot = generator * YEAR_COUNT + year;
-      yearTons[yearSlot] = (yearTons[yearSlot] ?? 0) + tons;
+      yearTons[yearSlot] = (yearTons[yearSlot] ?? 0) + quantities.total_waste_quantity_tons;
 
       const id = index + 1;
       insertManifest.run(
@@ -179,9 +182,7 @@ export function insertManifests(
         facility?.name ?? '',
         DAY_TEXT[day],
         DAY_TEXT[received],
-        tons,
-        containers,
-        lines,
+        ...MANIFEST_QUANTITIES.map((quantity) => quantities[quantity]),
       );
       const transporterId = transporter?.epaId ?? '';
       for (let line = 0; line < lines; line += 1) {

@@ -12,7 +12,12 @@
  * generator's) moved by what the batch changed.
  */
 import type { TransactionSql } from 'postgres';
-import { GENERATOR_QUERY, MANIFEST_QUERY, type Reduction } from '../../../../shared/query/definition.ts';
+import {
+  GENERATOR_QUERY,
+  MANIFEST_FROM_LINES,
+  MANIFEST_QUERY,
+  type Reduction,
+} from '../../../../shared/query/definition.ts';
 import {
   GENERATOR_QUANTITY_COLUMNS,
   LINE_SET_QUANTITY_COLUMNS,
@@ -21,7 +26,13 @@ import {
 } from '../../db/fact-storage.ts';
 import { WASTE_LINE_COLUMNS, wasteLine } from '../../db/waste-lines-json.ts';
 import { ONE_PER_ROW, appendLookupEntries } from '../../postgres/pg-lookup-lists.ts';
-import { RECEIPT_LAG_DAYS, RECEIPT_LAG_ROWS, RECEIPT_LAG_SELECT } from '../../postgres/pg-query.ts';
+import {
+  RECEIPT_LAG_DAYS,
+  RECEIPT_LAG_ROWS,
+  RECEIPT_LAG_SELECT,
+  totalsSql,
+} from '../../postgres/pg-query.ts';
+import { manifestQuantitySql, transporterNameSql } from '../writers/manifest-totals.ts';
 import type { Touched } from '../writers/writers.ts';
 import { shippedBefore, updateGenerators, type MethodLinesBefore } from './pg-generators.ts';
 
@@ -34,21 +45,21 @@ const IDS = 'ANY($1::int[])';
  * One statement for the transporter and the totals, unlike SQLite's two: a row that changes in both gets
  * one new version, not two.
  */
+const FROM_LINES = totalsSql(MANIFEST_FROM_LINES, (quantity) => `w.${quantity}`);
+const WRITTEN = ['transporter', ...FROM_LINES.map(([quantity]) => quantity)];
 const MANIFEST_AGGREGATES_SQL = [
-  `UPDATE manifests m SET transporter = a.transporter, container_count = a.containers,
-  waste_stream_count = a.lines, total_waste_quantity_tons = a.tons
+  `UPDATE manifests m SET ${WRITTEN.map((column) => `${column} = a.${column}`).join(', ')}
 FROM (SELECT x.id,
-        coalesce((SELECT coalesce(nullif(t.name, ''), t.epa_id) FROM manifest_transporters t
+        coalesce((SELECT ${transporterNameSql('t')} FROM manifest_transporters t
                   WHERE t.manifest_id = x.id AND t.transporter_order = 1), '') AS transporter,
-        coalesce((SELECT sum(w.container_count) FROM waste_lines w WHERE w.manifest_id = x.id), 0) AS containers,
-        (SELECT count(*) FROM waste_lines w WHERE w.manifest_id = x.id) AS lines,
-        coalesce(x.source_total_tons,
-          (SELECT round(coalesce(sum(w.waste_quantity_tons::numeric), 0), 4)::float8 FROM waste_lines w
-           WHERE w.manifest_id = x.id)) AS tons
+        ${FROM_LINES.map(
+          ([quantity, sql]) =>
+            `${manifestQuantitySql(quantity, 'x', `(SELECT ${sql} FROM waste_lines w WHERE w.manifest_id = x.id)`)} AS ${quantity}`,
+        ).join(', ')}
       FROM manifests x WHERE x.id = ${IDS}) a
 WHERE m.id = a.id
-  AND (m.transporter, m.container_count, m.waste_stream_count, m.total_waste_quantity_tons)
-      IS DISTINCT FROM (a.transporter, a.containers, a.lines, a.tons)`,
+  AND (${WRITTEN.map((column) => `m.${column}`).join(', ')})
+      IS DISTINCT FROM (${WRITTEN.map((column) => `a.${column}`).join(', ')})`,
   `UPDATE waste_lines w SET transporter = a.transporter
 FROM (SELECT x.id, coalesce((SELECT t.epa_id FROM manifest_transporters t
                              WHERE t.manifest_id = x.id AND t.transporter_order = 1), '') AS transporter

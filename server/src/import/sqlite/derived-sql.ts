@@ -3,16 +3,29 @@
  * manifest and per generator aggregates, line sets and their per-value totals, built from the query
  * definition's reductions and the fact storage's columns.
  */
-import { MANIFEST_QUERY, type Reduction } from '../../../../shared/query/definition.ts';
+import { MANIFEST_FROM_LINES, MANIFEST_QUERY, type Reduction } from '../../../../shared/query/definition.ts';
 import {
   LINE_SET_QUANTITY_COLUMNS,
   LINE_SET_TOTAL_COLUMNS,
   MANIFEST_FACT_SETS,
 } from '../../db/fact-storage.ts';
-import { partialTotalsSql } from '../../db/sqlite-query.ts';
+import { partialTotalsSql, totalsSql } from '../../db/sqlite-query.ts';
+import {
+  MANIFEST_SOURCE_COLUMNS,
+  manifestQuantitySql,
+  transporterNameSql,
+} from '../writers/manifest-totals.ts';
 import { LAG_SELECT, tallySelect } from '../../db/tallies.ts';
 
 export const IDS = 'SELECT value FROM json_each(?)';
+
+/** Each manifest quantity (MANIFEST_FROM_LINES) as SQL over the waste lines `w`. */
+const FROM_LINES = totalsSql(MANIFEST_FROM_LINES, (quantity) => `w.${quantity}`);
+/** The manifest quantities, each written where its value differs from `t`'s. */
+const SET_QUANTITIES = FROM_LINES.map(([quantity]) => `${quantity} = t.${quantity}`).join(', ');
+const QUANTITIES_DIFFER = FROM_LINES.map(([quantity]) => `manifests.${quantity} IS NOT t.${quantity}`).join(
+  ' OR ',
+);
 
 /**
  * Each touched manifest's transporter and totals from its rows. Only rows whose values change are written,
@@ -23,36 +36,38 @@ export const IDS = 'SELECT value FROM json_each(?)';
  */
 export const MANIFEST_AGGREGATES_SQL = `
 UPDATE manifests SET transporter = t.transporter
-FROM (SELECT m.id, coalesce((SELECT coalesce(nullif(t.name, ''), t.epa_id) FROM manifest_transporters t
+FROM (SELECT m.id, coalesce((SELECT ${transporterNameSql('t')} FROM manifest_transporters t
                              WHERE t.manifest_id = m.id AND t.transporter_order = 1), '') AS transporter
       FROM manifests m WHERE m.id IN (${IDS})) t
 WHERE manifests.id = t.id AND manifests.transporter IS NOT t.transporter;
-UPDATE manifests SET container_count = t.containers, waste_stream_count = t.lines,
-  total_waste_quantity_tons = t.tons
-FROM (SELECT m.id,
-        coalesce((SELECT sum(w.container_count) FROM waste_lines w WHERE w.manifest_id = m.id), 0) AS containers,
-        (SELECT count(*) FROM waste_lines w WHERE w.manifest_id = m.id) AS lines,
-        coalesce(m.source_total_tons, (SELECT round(coalesce(sum(w.waste_quantity_tons), 0), 4)
-                                       FROM waste_lines w WHERE w.manifest_id = m.id)) AS tons
+UPDATE manifests SET ${SET_QUANTITIES}
+FROM (SELECT m.id, ${FROM_LINES.map(
+  ([quantity, sql]) =>
+    `${manifestQuantitySql(quantity, 'm', `(SELECT ${sql} FROM waste_lines w WHERE w.manifest_id = m.id)`)} AS ${quantity}`,
+).join(', ')}
       FROM manifests m WHERE m.id IN (${IDS})) t
-WHERE manifests.id = t.id AND (manifests.container_count IS NOT t.containers
-  OR manifests.waste_stream_count IS NOT t.lines OR manifests.total_waste_quantity_tons IS NOT t.tons);
+WHERE manifests.id = t.id AND (${QUANTITIES_DIFFER});
 UPDATE waste_lines SET transporter = coalesce((SELECT t.epa_id FROM manifest_transporters t
     WHERE t.manifest_id = waste_lines.manifest_id AND t.transporter_order = 1), '')
 WHERE manifest_id IN (${IDS}) AND transporter IS NOT coalesce((SELECT t.epa_id FROM manifest_transporters t
     WHERE t.manifest_id = waste_lines.manifest_id AND t.transporter_order = 1), '');`;
 
-/** The same for every manifest at once, after a bulk load (joins instead of a subquery per row). */
+/**
+ * The same for every manifest at once, after a bulk load (joins instead of a subquery per row); a manifest
+ * without lines keeps the source's values it was stored with.
+ */
 export const ALL_MANIFEST_AGGREGATES_SQL = `
-UPDATE manifests SET container_count = t.containers, waste_stream_count = t.lines,
-  total_waste_quantity_tons = coalesce(manifests.source_total_tons, t.tons)
-FROM (SELECT manifest_id, sum(container_count) AS containers, count(*) AS lines,
-             round(sum(waste_quantity_tons), 4) AS tons
-      FROM waste_lines GROUP BY manifest_id) t
+UPDATE manifests SET ${FROM_LINES.map(([quantity]) => `${quantity} = ${manifestQuantitySql(quantity, 'manifests', `t.${quantity}`)}`).join(', ')}
+FROM (SELECT w.manifest_id, ${FROM_LINES.map(([quantity, sql]) => `${sql} AS ${quantity}`).join(', ')}
+      FROM waste_lines w GROUP BY w.manifest_id) t
 WHERE manifests.id = t.manifest_id;
-UPDATE manifests SET total_waste_quantity_tons = source_total_tons
-WHERE source_total_tons IS NOT NULL AND waste_stream_count = 0;
-UPDATE manifests SET transporter = coalesce(nullif(t.name, ''), t.epa_id)
+${Object.entries(MANIFEST_SOURCE_COLUMNS)
+  .map(
+    ([quantity, source]) =>
+      `UPDATE manifests SET ${quantity} = ${source} WHERE ${source} IS NOT NULL AND ${quantity} IS NOT ${source};`,
+  )
+  .join('\n')}
+UPDATE manifests SET transporter = ${transporterNameSql('t')}
 FROM manifest_transporters t WHERE t.manifest_id = manifests.id AND t.transporter_order = 1;
 UPDATE waste_lines SET transporter = t.epa_id
 FROM manifest_transporters t

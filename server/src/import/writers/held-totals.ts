@@ -9,26 +9,25 @@
  * them only where they differ (a row refused as a conflict, a sum rounded otherwise), so a wrong guess costs
  * the update it would have saved, never a wrong total.
  */
+import {
+  MANIFEST_FROM_LINES,
+  MANIFEST_QUANTITIES,
+  type ManifestQuantity,
+} from '../../../../shared/query/definition.ts';
+import { reduceTotals } from '../../../../shared/query/totals.ts';
 import type { ImportRecord, ManifestRecord, TransporterRecord, WasteLineRecord } from '../model/records.ts';
+import { MANIFEST_SOURCE_COLUMNS, transporterName } from './manifest-totals.ts';
 
-export interface ManifestTotals {
-  /** Its first transporter's name, else its EPA id. */
-  transporter: string;
-  /** The sum of its lines' tons, rounded to 4 decimals. */
-  tons: number;
-  containers: number;
-  lines: number;
-}
-
-const NO_TOTALS: ManifestTotals = { transporter: '', tons: 0, containers: 0, lines: 0 };
+/** A manifest's transporter and its quantities (manifest-totals.ts). */
+export type ManifestTotals = { transporter: string } & Record<ManifestQuantity, number>;
 
 /** A line's tons as it is stored: to the millionth, 0 where the source does not say. */
 export const storedTons = (line: WasteLineRecord): number =>
   line.tons === undefined ? 0 : Math.round(line.tons * 1e6) / 1e6;
 
 /**
- * The totals of these lines and transporters as the derived data sum them: the first line of each number
- * (a later one is refused or kept out), summed in line-number order; the first transporter numbered 1.
+ * The totals of these lines and transporters as the derived data reduce them: the first line of each number
+ * (a later one is refused or kept out), in line-number order; the first transporter numbered 1.
  */
 export function totalsOf(
   lines: readonly WasteLineRecord[],
@@ -36,20 +35,24 @@ export function totalsOf(
 ): ManifestTotals {
   const first = new Map<number, WasteLineRecord>();
   for (const line of lines) if (!first.has(line.lineNumber)) first.set(line.lineNumber, line);
-  let tons = 0;
-  let containers = 0;
-  for (const line of [...first.values()].sort((a, b) => a.lineNumber - b.lineNumber)) {
-    tons += storedTons(line);
-    containers += line.containerCount;
-  }
+  const stored = [...first.values()].sort((a, b) => a.lineNumber - b.lineNumber);
+  const quantities = reduceTotals(
+    MANIFEST_FROM_LINES,
+    {
+      waste_quantity_tons: stored.map(storedTons),
+      container_count: stored.map((line) => line.containerCount),
+    },
+    stored.map((_, position) => position),
+  );
   const transporter = transporters.find((entry) => entry.order === 1);
   return {
-    transporter: transporter ? transporter.name || transporter.epaId : '',
-    tons: Number(tons.toFixed(4)),
-    containers,
-    lines: first.size,
+    transporter: transporter ? transporterName({ name: transporter.name, epa_id: transporter.epaId }) : '',
+    ...quantities,
   };
 }
+
+/** The totals of a manifest with no lines or transporters (yet). */
+const NO_ROWS = totalsOf([], []);
 
 /** The totals of the lines and transporters held for each tracking number, in the order they were held. */
 export function heldTotals(held: readonly ImportRecord[]): Map<string, ManifestTotals> {
@@ -69,19 +72,23 @@ export function heldTotals(held: readonly ImportRecord[]): Map<string, ManifestT
 }
 
 /**
- * What a new manifest is stored with (SQL.insertManifest): transporter, tons, containers and lines, from the
- * rows held for it, else from its own (a JSON manifest's); its source total, where it has one, before its
- * lines' tons.
+ * What a new manifest is stored with (SQL.insertManifest): its transporter, then its quantities in
+ * MANIFEST_QUANTITIES' order, from the rows held for it, else from its own (a JSON manifest's); the source's
+ * own values (`source`, by MANIFEST_SOURCE_COLUMNS' column) before its lines'.
  */
 export function newManifestTotals(
   held: ReadonlyMap<string, ManifestTotals>,
   record: ManifestRecord,
-  sourceTons: unknown,
-): [transporter: string, tons: unknown, containers: number, lines: number] {
+  source: (column: string) => unknown,
+): unknown[] {
   const totals =
     held.get(record.trackingNumber) ??
-    (record.lines || record.transporters
-      ? totalsOf(record.lines ?? [], record.transporters ?? [])
-      : NO_TOTALS);
-  return [totals.transporter, sourceTons ?? totals.tons, totals.containers, totals.lines];
+    (record.lines || record.transporters ? totalsOf(record.lines ?? [], record.transporters ?? []) : NO_ROWS);
+  return [
+    totals.transporter,
+    ...MANIFEST_QUANTITIES.map((quantity) => {
+      const column = MANIFEST_SOURCE_COLUMNS[quantity];
+      return (column === undefined ? undefined : source(column)) ?? totals[quantity];
+    }),
+  ];
 }

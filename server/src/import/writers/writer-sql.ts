@@ -6,6 +6,7 @@
  */
 import { GENERATOR_SITE_COLUMNS } from '../../data/generator-columns.ts';
 import type { GeneratorRecord } from '../model/records.ts';
+import { MANIFEST_QUANTITIES } from '../../../../shared/query/definition.ts';
 
 export type Outcome =
   'stored' | 'updated' | 'unchanged' | 'skipped' | { pending: string } | { rejected: string; column: string };
@@ -82,6 +83,10 @@ export const LINE_COLUMNS = [
 
 const list = (columns: readonly string[]) => columns.join(', ');
 
+/** Of a manifest's values in MANIFEST_COLUMNS' order (insertManifest, updateManifest), one column's. */
+export const manifestColumn = (values: readonly unknown[], column: string): unknown =>
+  values[(MANIFEST_COLUMNS as readonly string[]).indexOf(column)];
+
 /**
  * A stored manifest as StoredManifest reads it, with its first transporter; its values are read only when
  * a row of the same manifest is compared with them (materialising them for every line of a batch was a
@@ -128,8 +133,8 @@ export const SQL = {
    * change, and write them only where they differ.
    */
   insertManifest: `INSERT INTO manifests (manifest_tracking_number, ${list(MANIFEST_COLUMNS)}, import_run,
-                     transporter, total_waste_quantity_tons, container_count, waste_stream_count)
-                   VALUES (?, ${marks(MANIFEST_COLUMNS)}, ?, ?, ?, ?, ?)`,
+                     transporter, ${list(MANIFEST_QUANTITIES)})
+                   VALUES (?, ${marks(MANIFEST_COLUMNS)}, ?, ?, ${marks(MANIFEST_QUANTITIES)})`,
   updateManifest: `UPDATE manifests SET ${sets(MANIFEST_COLUMNS)}, import_run = ? WHERE id = ?`,
   touchManifest: 'UPDATE manifests SET import_run = ? WHERE id = ?',
   stale: 'SELECT 1 FROM import_stale WHERE run_id = ? AND tracking_number = ?',

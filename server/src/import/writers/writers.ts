@@ -19,6 +19,7 @@ import { all, exec, get, insert, listOf, run, value, type Writing } from './step
 import {
   LINE_COLUMNS,
   SQL,
+  manifestColumn,
   noneTouched,
   same,
   storedManifest,
@@ -168,7 +169,7 @@ export class ImportWriters {
       record.totalTons === undefined ? null : Math.round(record.totalTons * 1e6) / 1e6,
     ];
     if (!stored) {
-      const totals = newManifestTotals(this.held, record, values[9] ?? null);
+      const totals = newManifestTotals(this.held, record, (column) => manifestColumn(values, column));
       const id = yield* insert(SQL.insertManifest, record.trackingNumber, ...values, this.runId, ...totals);
       this.touched.newManifests.add(id);
       this.touched.rows.add(id);
