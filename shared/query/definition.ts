@@ -116,8 +116,9 @@ export const GENERATOR_QUERY = {
     handlingCodes: 'the management method codes on its manifests’ waste lines',
     statuses: 'its registration status and its federal generator status',
   },
+  // Each reduces its manifests' quantities as GENERATOR_FROM_MANIFESTS says.
   quantities: {
-    shippedTons: { derived: 'the tons its manifests shipped, summed and rounded to 4 decimals' },
+    shippedTons: { derived: 'the tons its manifests shipped' },
     shippedCount: { derived: 'how many manifests it shipped' },
     containerCount: { derived: 'the containers on its manifests' },
   },
@@ -209,6 +210,20 @@ export const MANIFEST_FROM_LINES = {
 
 /** The manifest quantities in MANIFEST_FROM_LINES' order. */
 export const MANIFEST_QUANTITIES = Object.keys(MANIFEST_FROM_LINES) as ManifestQuantity[];
+
+/**
+ * How each generator quantity is made from its manifests' quantities, rounded as it is stored and served:
+ * the server's derived data on either database, worked out whole or moved by what an import changed, reduce
+ * by these.
+ */
+export const GENERATOR_FROM_MANIFESTS = {
+  shippedTons: { reduce: 'sum', of: 'total_waste_quantity_tons', decimals: 4 },
+  shippedCount: { reduce: 'rows' },
+  containerCount: { reduce: 'sum', of: 'container_count' },
+} as const satisfies Record<GeneratorQuantity, Reduction<ManifestQuantity>>;
+
+/** The generator quantities in GENERATOR_FROM_MANIFESTS' order. */
+export const GENERATOR_QUANTITIES = Object.keys(GENERATOR_FROM_MANIFESTS) as GeneratorQuantity[];
 
 export type GeneratorMember = keyof typeof GENERATOR_QUERY.members;
 

@@ -8,9 +8,17 @@
  * Set-based SQL in one transaction: about 40 s of the build for a million manifests (2.5M waste lines).
  */
 import type { Database } from 'better-sqlite3';
-import { MANIFEST_QUERY } from '../../../shared/query/definition.ts';
-import { LINE_SET_QUANTITY_COLUMNS, LINE_SET_TOTAL_COLUMNS, MANIFEST_FACT_SETS } from './fact-storage.ts';
+import { GENERATOR_FROM_MANIFESTS, MANIFEST_QUERY } from '../../../shared/query/definition.ts';
+import {
+  GENERATOR_QUANTITY_COLUMNS,
+  LINE_SET_QUANTITY_COLUMNS,
+  LINE_SET_TOTAL_COLUMNS,
+  MANIFEST_FACT_SETS,
+} from './fact-storage.ts';
 import { totalsSql } from './sqlite-query.ts';
+
+/** Each generator quantity (GENERATOR_FROM_MANIFESTS) as SQL over its manifests' rows. */
+const FROM_MANIFESTS = totalsSql(GENERATOR_FROM_MANIFESTS, (quantity) => quantity);
 
 const DERIVE_SQL = `
 DELETE FROM generator_shipped_years;
@@ -39,15 +47,12 @@ JOIN manifests m ON m.id = w.manifest_id,
      json_each('["' || replace(w.federal_waste_codes, ',', '","') || '"]') j
 WHERE w.federal_waste_codes <> '' AND trim(j.value) <> '';
 
-UPDATE generators SET shipped_tons = 0, shipped_count = 0, container_count = 0, mmc_count = 0,
-  shipped_years = '', federal_waste_codes = '', management_method_code = '';
+UPDATE generators SET ${FROM_MANIFESTS.map(([quantity]) => `${GENERATOR_QUANTITY_COLUMNS[quantity]} = 0`).join(', ')},
+  mmc_count = 0, shipped_years = '', federal_waste_codes = '', management_method_code = '';
 
-UPDATE generators SET shipped_tons = t.tons, shipped_count = t.count, container_count = t.containers
-FROM (
-  SELECT generator_id, round(sum(total_waste_quantity_tons), 4) AS tons, count(*) AS count,
-         sum(container_count) AS containers
-  FROM manifests GROUP BY generator_id
-) t
+UPDATE generators SET ${FROM_MANIFESTS.map(([quantity]) => `${GENERATOR_QUANTITY_COLUMNS[quantity]} = t.${quantity}`).join(', ')}
+FROM (SELECT generator_id, ${FROM_MANIFESTS.map(([quantity, sql]) => `${sql} AS ${quantity}`).join(', ')}
+      FROM manifests GROUP BY generator_id) t
 WHERE generators.id = t.generator_id;
 
 UPDATE generators SET shipped_years = t.years

@@ -28,6 +28,7 @@ import {
   MANIFEST_FACT_SETS,
   type LineSetMember,
 } from './fact-storage.ts';
+import { roundedSql } from './reduction-sql.ts';
 
 /** How a filter over a per-row set is written: probed per row (pages) or copied once (totals). */
 export type SetStyle = 'probe' | 'list';
@@ -295,10 +296,8 @@ export function totalsSql<Quantity extends string, Total extends string>(
     switch (reduction.reduce) {
       case 'rows':
         return [name, 'count(*)'];
-      case 'sum': {
-        const sum = `coalesce(sum(${column(reduction.of)}), 0)`;
-        return [name, reduction.decimals === undefined ? sum : `round(${sum}, ${reduction.decimals})`];
-      }
+      case 'sum':
+        return [name, roundedSql(reduction, `coalesce(sum(${column(reduction.of)}), 0)`)];
       case 'rowsAbove0':
         return [name, `coalesce(sum(${column(reduction.of)} > 0), 0)`];
     }

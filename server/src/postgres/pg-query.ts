@@ -22,6 +22,7 @@ import {
 } from '../../../shared/query/definition.ts';
 import { foldCase } from '../../../shared/query/search.ts';
 import { GENERATOR_FACT_TABLES, MANIFEST_FACT_SETS } from '../db/fact-storage.ts';
+import { roundedSql } from '../db/reduction-sql.ts';
 
 export type Param = string | number;
 
@@ -134,13 +135,11 @@ export function totalsSql<Quantity extends string, Total extends string>(
     switch (reduction.reduce) {
       case 'rows':
         return [name, 'count(*)::int4'];
-      case 'sum': {
-        const sum = `coalesce(sum(${column(reduction.of)}::numeric), 0)`;
+      case 'sum':
         return [
           name,
-          `${reduction.decimals === undefined ? sum : `round(${sum}, ${reduction.decimals})`}::float8`,
+          `${roundedSql(reduction, `coalesce(sum(${column(reduction.of)}::numeric), 0)`)}::float8`,
         ];
-      }
       case 'rowsAbove0':
         return [name, `(count(*) FILTER (WHERE ${column(reduction.of)} > 0))::int4`];
     }

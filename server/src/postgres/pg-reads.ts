@@ -10,7 +10,7 @@
  */
 import type { Sql } from 'postgres';
 import type { GeneratorLookupField } from '../../../shared/api/index.ts';
-import { GENERATOR_QUERY } from '../../../shared/query/definition.ts';
+import { GENERATOR_FROM_MANIFESTS, GENERATOR_QUERY } from '../../../shared/query/definition.ts';
 import {
   lookupEntries,
   lookupPage,
@@ -184,8 +184,8 @@ export function pgDetailReads(sql: Sql): DetailReads {
       const [shipped, wasteCodes, methods, naics, sic] = await Promise.all([
         values(
           sql,
-          `SELECT round(coalesce(sum(total_waste_quantity_tons::numeric), 0), 4)::float8 FROM manifests
-           WHERE generator_id = $1 AND shipped_date BETWEEN $2 AND $3`,
+          `SELECT ${totalsSelect({ shippedTons: GENERATOR_FROM_MANIFESTS.shippedTons }, (quantity) => quantity)}
+           FROM manifests WHERE generator_id = $1 AND shipped_date BETWEEN $2 AND $3`,
           [id, ...reportYearRange(row)],
         ),
         rows<{ code: string; description: string }>(sql, PG_DETAIL_SQL.wasteCodes, [id]),

@@ -3,6 +3,8 @@
  * waste_code_data as an array. The wire dialect (server/src/http/dialect.ts) reshapes it for the sample.
  */
 import type { Database } from 'better-sqlite3';
+import { GENERATOR_FROM_MANIFESTS } from '../../../shared/query/definition.ts';
+import { totalsSelect } from '../db/sqlite-query.ts';
 import { StatementCache } from '../db/statements.ts';
 
 export interface GeneratorRow {
@@ -189,8 +191,8 @@ export class DetailRepository {
       row,
       shippedInReportYear: this.statements
         .get(
-          `SELECT round(coalesce(sum(total_waste_quantity_tons), 0), 4) FROM manifests
-           WHERE generator_id = ? AND shipped_date BETWEEN ? AND ?`,
+          `SELECT ${totalsSelect({ shippedTons: GENERATOR_FROM_MANIFESTS.shippedTons }, (quantity) => quantity)}
+           FROM manifests WHERE generator_id = ? AND shipped_date BETWEEN ? AND ?`,
         )
         .pluck()
         .get(row.id, ...reportYearRange(row)) as number,

@@ -16,10 +16,39 @@
  * worked out whole: the rule never depends on the read covering every path.
  */
 import type { TransactionSql } from 'postgres';
+import {
+  GENERATOR_FROM_MANIFESTS,
+  GENERATOR_QUANTITIES,
+  type ManifestQuantity,
+  type Reduction,
+} from '../../../../shared/query/definition.ts';
+import { GENERATOR_QUANTITY_COLUMNS } from '../../db/fact-storage.ts';
+import { roundedSql } from '../../db/reduction-sql.ts';
+import { totalsSql } from '../../postgres/pg-query.ts';
 import type { ImportRecord } from '../model/records.ts';
 import type { Touched } from '../writers/writers.ts';
 
 const IDS = 'ANY($1::int[])';
+
+/** A manifest's part of a generator quantity (GENERATOR_FROM_MANIFESTS), exact: its value, or 1 for a row. */
+function partSql(reduction: Reduction<ManifestQuantity>): string {
+  switch (reduction.reduce) {
+    case 'rows':
+      return '1::numeric';
+    case 'sum':
+      return `${reduction.of}::numeric`;
+    case 'rowsAbove0':
+      return `(${reduction.of} > 0)::int::numeric`;
+  }
+}
+
+/** Each generator quantity with its generators column and its part of one manifest, in the definition's order. */
+const QUANTITIES = GENERATOR_QUANTITIES.map((quantity) => ({
+  quantity,
+  column: GENERATOR_QUANTITY_COLUMNS[quantity],
+  reduction: GENERATOR_FROM_MANIFESTS[quantity],
+  part: partSql(GENERATOR_FROM_MANIFESTS[quantity]),
+}));
 
 /** A stored manifest's method line counts before the batch: its id, generator and [code, lines] pairs. */
 export interface MethodLinesBefore {
@@ -59,20 +88,20 @@ export async function methodLinesBefore(
 
 /** What a batch's touched manifests held before it, read before their aggregates are written again. */
 export interface ShippedBefore {
-  /** [generator, tons, containers] of each stored manifest the batch touched. */
-  rows: [generator: number, tons: number, containers: number][];
+  /** Of each stored manifest the batch touched, its generator, then its parts (QUANTITIES' order, numeric text). */
+  rows: [generator: number, ...parts: string[]][];
 }
 
-/** The shipment values of the touched manifests that were stored before the batch, as their rows hold them. */
+/** The shipment parts of the touched manifests that were stored before the batch, as their rows hold them. */
 export async function shippedBefore(sql: TransactionSql, touched: Touched): Promise<ShippedBefore> {
   const stored = [...touched.manifests].filter((id) => !touched.newManifests.has(id));
   if (stored.length === 0) return { rows: [] };
   const rows = (await sql
     .unsafe(
-      `SELECT generator_id, total_waste_quantity_tons, container_count FROM manifests WHERE id = ${IDS}`,
+      `SELECT generator_id, ${QUANTITIES.map(({ part }) => part).join(', ')} FROM manifests WHERE id = ${IDS}`,
       [stored],
     )
-    .values()) as unknown as [number, number, number][];
+    .values()) as unknown as ShippedBefore['rows'];
   return { rows };
 }
 
@@ -120,22 +149,22 @@ GROUP BY generator_id, code HAVING sum(lines) <> 0
 ON CONFLICT (generator_id, code) DO UPDATE SET lines = generator_method_lines.lines + excluded.lines`;
 
 /**
- * Shipment totals moved by the batch: its manifests now ($1) less what they held before ($2–$4), exact in
- * numeric and rounded as a whole sum is (GENERATOR_WHOLE_SQL), for generators not worked out whole ($5).
+ * Shipment quantities moved by the batch: its manifests' parts now ($1) less what they held before (the
+ * generators $2, then one array per quantity), exact in numeric and rounded as a whole reduction is
+ * (GENERATOR_WHOLE_SQL), for generators not worked out whole (the last parameter).
  */
 const SHIPPED_MOVED_SQL = `UPDATE generators g
-SET shipped_tons = round(g.shipped_tons::numeric + d.tons, 4)::float8,
-    shipped_count = g.shipped_count + d.manifests, container_count = g.container_count + d.containers
-FROM (SELECT generator_id, sum(tons) AS tons, sum(manifests) AS manifests, sum(containers) AS containers
-      FROM (SELECT generator_id, total_waste_quantity_tons::numeric AS tons, 1 AS manifests,
-                   container_count AS containers
+SET ${QUANTITIES.map(({ quantity, column, reduction }) => `${column} = ${roundedSql(reduction, `g.${column}::numeric + d.${quantity}`)}`).join(', ')}
+FROM (SELECT generator_id, ${QUANTITIES.map(({ quantity }) => `sum(${quantity}) AS ${quantity}`).join(', ')}
+      FROM (SELECT generator_id, ${QUANTITIES.map(({ quantity, part }) => `${part} AS ${quantity}`).join(', ')}
             FROM manifests WHERE id = ${IDS}
             UNION ALL
-            SELECT generator_id, -tons::numeric, -1, -containers
-            FROM unnest($2::int[], $3::float8[], $4::int[]) AS b(generator_id, tons, containers)) x
+            SELECT generator_id, ${QUANTITIES.map(({ quantity }) => `-${quantity}`).join(', ')}
+            FROM unnest($2::int[], ${QUANTITIES.map((_, index) => `$${index + 3}::numeric[]`).join(', ')})
+              AS b(generator_id, ${QUANTITIES.map(({ quantity }) => quantity).join(', ')})) x
       GROUP BY generator_id) d
-WHERE g.id = d.generator_id AND NOT (g.id = ANY($5::int[]))
-  AND (d.tons <> 0 OR d.manifests <> 0 OR d.containers <> 0)`;
+WHERE g.id = d.generator_id AND NOT (g.id = ANY($${QUANTITIES.length + 3}::int[]))
+  AND (${QUANTITIES.map(({ quantity }) => `d.${quantity} <> 0`).join(' OR ')})`;
 
 /** db/derive.ts's per-generator sets, method counts and shipment totals, worked out from all their rows. */
 const GENERATOR_WHOLE_SQL = [
@@ -145,17 +174,18 @@ const GENERATOR_WHOLE_SQL = [
   `DELETE FROM generator_method_lines WHERE generator_id = ${IDS}`,
   `INSERT INTO generator_method_lines (generator_id, code, lines) ${methodLinesSql('m.generator_id')}`,
   ...setsSql('m.generator_id'),
-  `UPDATE generators g SET shipped_tons = a.tons, shipped_count = a.manifests, container_count = a.containers
-FROM (SELECT x.id, coalesce(s.tons, 0) AS tons, coalesce(s.manifests, 0) AS manifests,
-        coalesce(s.containers, 0) AS containers
+  `UPDATE generators g SET ${QUANTITIES.map(({ quantity, column }) => `${column} = a.${quantity}`).join(', ')}
+FROM (SELECT x.id, ${QUANTITIES.map(({ quantity }) => `coalesce(s.${quantity}, 0) AS ${quantity}`).join(', ')}
       FROM generators x
-      -- Their manifests read once for the three sums, not once each.
-      LEFT JOIN (SELECT generator_id, round(sum(total_waste_quantity_tons::numeric), 4)::float8 AS tons,
-                        count(*) AS manifests, sum(container_count) AS containers
+      -- Their manifests read once for every quantity, not once each.
+      LEFT JOIN (SELECT generator_id, ${totalsSql(GENERATOR_FROM_MANIFESTS, (quantity) => quantity)
+        .map(([quantity, sql]) => `${sql} AS ${quantity}`)
+        .join(', ')}
                  FROM manifests WHERE generator_id = ${IDS} GROUP BY generator_id) s ON s.generator_id = x.id
       WHERE x.id = ${IDS}) a
 WHERE g.id = a.id
-  AND (g.shipped_tons, g.shipped_count, g.container_count) IS DISTINCT FROM (a.tons, a.manifests, a.containers)`,
+  AND (${QUANTITIES.map(({ column }) => `g.${column}`).join(', ')})
+      IS DISTINCT FROM (${QUANTITIES.map(({ quantity }) => `a.${quantity}`).join(', ')})`,
 ];
 
 /**
@@ -243,8 +273,7 @@ export async function updateGenerators(
     await sql.unsafe(SHIPPED_MOVED_SQL, [
       manifests,
       shipped.map(([generator]) => generator),
-      shipped.map(([, tons]) => tons),
-      shipped.map(([, , containers]) => containers),
+      ...QUANTITIES.map((_, index) => shipped.map((row) => row[index + 1] ?? '0')),
       whole,
     ]);
     if (whole.length > 0) await each(sql, GENERATOR_WHOLE_SQL, whole);

@@ -3,12 +3,18 @@
  * manifest and per generator aggregates, line sets and their per-value totals, built from the query
  * definition's reductions and the fact storage's columns.
  */
-import { MANIFEST_FROM_LINES, MANIFEST_QUERY, type Reduction } from '../../../../shared/query/definition.ts';
 import {
+  GENERATOR_FROM_MANIFESTS,
+  MANIFEST_FROM_LINES,
+  MANIFEST_QUERY,
+} from '../../../../shared/query/definition.ts';
+import {
+  GENERATOR_QUANTITY_COLUMNS,
   LINE_SET_QUANTITY_COLUMNS,
   LINE_SET_TOTAL_COLUMNS,
   MANIFEST_FACT_SETS,
 } from '../../db/fact-storage.ts';
+import { roundedSql } from '../../db/reduction-sql.ts';
 import { partialTotalsSql, totalsSql } from '../../db/sqlite-query.ts';
 import {
   MANIFEST_SOURCE_COLUMNS,
@@ -143,8 +149,29 @@ export const STORED_METHOD_LINES_SQL = `SELECT m.id, m.generator_id, w.managemen
 FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
 WHERE m.manifest_tracking_number IN (${IDS}) AND w.management_method_code <> '' GROUP BY m.id, 3`;
 
-export const SHIPPED_SQL = `SELECT generator_id, total(total_waste_quantity_tons), count(*), total(container_count)
+/**
+ * Each generator's quantities (GENERATOR_FROM_MANIFESTS) over the picked manifests of it, before rounding:
+ * the parts an import's growth moves them by. Each row is the generator's id, then the quantities in the
+ * definition's order.
+ */
+export const SHIPPED_SQL = `SELECT generator_id, ${partialTotalsSql(
+  GENERATOR_FROM_MANIFESTS,
+  (quantity) => quantity,
+)
+  .map(([, sql]) => sql)
+  .join(', ')}
 FROM manifests WHERE id IN (${IDS}) GROUP BY generator_id`;
+
+/**
+ * Moves a generator's quantities by a change (bound in SHIPPED_SQL's order, then the generator's id), each
+ * rounded as a whole reduction is.
+ */
+export const MOVE_SHIPPED_SQL = `UPDATE generators SET ${Object.entries(GENERATOR_FROM_MANIFESTS)
+  .map(([quantity, reduction]) => {
+    const column = GENERATOR_QUANTITY_COLUMNS[quantity as keyof typeof GENERATOR_FROM_MANIFESTS];
+    return `${column} = ${roundedSql(reduction, `${column} + ?`)}`;
+  })
+  .join(', ')} WHERE id = ?`;
 
 /**
  * derive.ts's per-generator sets and totals worked out again from all of some generators' rows: for those
@@ -158,10 +185,12 @@ DELETE FROM generator_method_lines WHERE generator_id IN (${IDS});
 INSERT INTO generator_method_lines (generator_id, code, lines)
 ${methodLinesSql('m.generator_id')};
 ${setsSql('m.generator_id')}
-UPDATE generators SET
-  shipped_tons = coalesce((SELECT round(sum(total_waste_quantity_tons), 4) FROM manifests m WHERE m.generator_id = generators.id), 0),
-  shipped_count = (SELECT count(*) FROM manifests m WHERE m.generator_id = generators.id),
-  container_count = coalesce((SELECT sum(container_count) FROM manifests m WHERE m.generator_id = generators.id), 0),${GENERATOR_TEXTS}
+UPDATE generators SET ${totalsSql(GENERATOR_FROM_MANIFESTS, (quantity) => `m.${quantity}`)
+  .map(
+    ([quantity, sql]) =>
+      `${GENERATOR_QUANTITY_COLUMNS[quantity]} = (SELECT ${sql} FROM manifests m WHERE m.generator_id = generators.id)`,
+  )
+  .join(', ')},${GENERATOR_TEXTS}
 WHERE id IN (${IDS});`;
 
 export function lineSetsSql(): string {
@@ -187,12 +216,8 @@ export function lineSetTotalsShiftSql(sign: 1 | -1): string {
   const partials = partialTotalsSql(MANIFEST_QUERY.totals, (quantity) => LINE_SET_QUANTITY_COLUMNS[quantity]);
   const columns = partials.map(([total]) => LINE_SET_TOTAL_COLUMNS[total]);
   // Rounded as a whole build rounds it (derive.ts), a value's first row as well as each sum after it.
-  const rounded = (total: (typeof partials)[number][0], sql: string) => {
-    const reduction: Reduction<string> = MANIFEST_QUERY.totals[total];
-    return reduction.reduce === 'sum' && reduction.decimals !== undefined
-      ? `round(${sql}, ${reduction.decimals})`
-      : sql;
-  };
+  const rounded = (total: (typeof partials)[number][0], sql: string) =>
+    roundedSql<string>(MANIFEST_QUERY.totals[total], sql);
   const updates = partials.map(([total]) => {
     const column = LINE_SET_TOTAL_COLUMNS[total];
     return `${column} = ${rounded(total, `${column} + excluded.${column}`)}`;

@@ -33,6 +33,7 @@ import {
   MANIFEST_SUMS_SQL,
   METHOD_LINES_SQL,
   WITH_LINES_SQL,
+  MOVE_SHIPPED_SQL,
   SHIPPED_SQL,
   STORED_METHOD_LINES_SQL,
   lineSetTotalsShiftSql,
@@ -42,8 +43,8 @@ import {
 /** Manifests whose waste-line JSON is written per statement: their lines held in memory at once. */
 const JSON_CHUNK = 1000;
 
-/** [generator id, tons, manifests, containers] */
-type Shipped = [number, number, number, number];
+/** A generator's id, then its quantities' parts in GENERATOR_FROM_MANIFESTS' order (SHIPPED_SQL). */
+type Shipped = [number, ...number[]];
 /** [generator id, management method code, lines] */
 type MethodLines = [number, string, number];
 
@@ -206,23 +207,22 @@ export class DerivedData {
   private generators(touched: Touched, manifests: string, shippedBefore: Shipped[]): void {
     const rewritten = touched.rewrittenGenerators;
     if (touched.manifests.size > 0) this.exec(GENERATOR_GROWTH_SQL, manifests);
-    // Shipment totals: each generator's touched manifests after the batch less what they held before it.
-    const shipped = new Map<number, [number, number, number]>();
+    // Shipment quantities: each generator's touched manifests after the batch less what they held before it.
+    const shipped = new Map<number, number[]>();
     const move = (rows: Shipped[], sign: 1 | -1) => {
-      for (const [generator, tons, count, containers] of rows) {
+      for (const [generator, ...parts] of rows) {
         if (rewritten.has(generator)) continue;
-        const sum = shipped.get(generator) ?? [0, 0, 0];
-        shipped.set(generator, [sum[0] + sign * tons, sum[1] + sign * count, sum[2] + sign * containers]);
+        const sum = shipped.get(generator) ?? parts.map(() => 0);
+        shipped.set(
+          generator,
+          sum.map((value, index) => value + sign * (parts[index] ?? 0)),
+        );
       }
     };
     move(shippedBefore, -1);
     move(this.sql(SHIPPED_SQL).raw().all(manifests) as Shipped[], 1);
-    const addShipped = this.sql(
-      `UPDATE generators SET shipped_tons = round(shipped_tons + ?, 4), shipped_count = shipped_count + ?,
-         container_count = container_count + ? WHERE id = ?`,
-    );
-    for (const [generator, [tons, count, containers]] of shipped)
-      addShipped.run(tons, count, containers, generator);
+    const moveShipped = this.sql(MOVE_SHIPPED_SQL);
+    for (const [generator, change] of shipped) moveShipped.run(...change, generator);
     // Method line counts the same way, from what beforeChange read and what the lines hold now.
     const lines = new Map<string, number>();
     const count = (generator: number, code: string, change: number) => {
