@@ -28,7 +28,7 @@ import {
   MANIFEST_FACT_SETS,
   type LineSetMember,
 } from './fact-storage.ts';
-import { roundedSql } from './reduction-sql.ts';
+import { reductionsSql, selectList, type ReductionDialect } from './reduction-sql.ts';
 
 /** How a filter over a per-row set is written: probed per row (pages) or copied once (totals). */
 export type SetStyle = 'probe' | 'list';
@@ -284,24 +284,30 @@ export function receivedWindow(
   };
 }
 
-/**
- * Each total of a definition as an SQL expression over the rows read, `column` naming where a quantity is.
- * SQLite's sum() adds with Neumaier's compensation, as shared/query/totals.ts does.
- */
+/** SQLite's reductions: sums added with Neumaier's compensation, as shared/query/totals.ts adds. */
+const SQLITE_TOTALS: ReductionDialect = {
+  rows: 'count(*)',
+  sum: (column) => `coalesce(sum(${column}), 0)`,
+  rowsAbove0: (column) => `coalesce(sum(${column} > 0), 0)`,
+  sumValue: (sql) => sql,
+  rounds: true,
+};
+
+/** The same before rounding: parts that add up. */
+const SQLITE_PARTS: ReductionDialect = {
+  rows: 'count(*)',
+  sum: (column) => `total(${column})`,
+  rowsAbove0: (column) => `total(${column} > 0)`,
+  sumValue: (sql) => sql,
+  rounds: false,
+};
+
+/** Each total of a definition as an SQL expression over the rows read, `column` naming where a quantity is. */
 export function totalsSql<Quantity extends string, Total extends string>(
   totals: Readonly<Record<Total, Reduction<Quantity>>>,
   column: (quantity: Quantity) => string,
 ): [Total, string][] {
-  return (Object.entries(totals) as [Total, Reduction<Quantity>][]).map(([name, reduction]) => {
-    switch (reduction.reduce) {
-      case 'rows':
-        return [name, 'count(*)'];
-      case 'sum':
-        return [name, roundedSql(reduction, `coalesce(sum(${column(reduction.of)}), 0)`)];
-      case 'rowsAbove0':
-        return [name, `coalesce(sum(${column(reduction.of)} > 0), 0)`];
-    }
-  });
+  return reductionsSql(totals, column, SQLITE_TOTALS);
 }
 
 /**
@@ -313,16 +319,7 @@ export function partialTotalsSql<Quantity extends string, Total extends string>(
   totals: Readonly<Record<Total, Reduction<Quantity>>>,
   column: (quantity: Quantity) => string,
 ): [Total, string][] {
-  return (Object.entries(totals) as [Total, Reduction<Quantity>][]).map(([name, reduction]) => {
-    switch (reduction.reduce) {
-      case 'rows':
-        return [name, 'count(*)'];
-      case 'sum':
-        return [name, `total(${column(reduction.of)})`];
-      case 'rowsAbove0':
-        return [name, `total(${column(reduction.of)} > 0)`];
-    }
-  });
+  return reductionsSql(totals, column, SQLITE_PARTS);
 }
 
 /** The totals as a select list, each named as the answer names it. */
@@ -330,7 +327,5 @@ export function totalsSelect<Quantity extends string, Total extends string>(
   totals: Readonly<Record<Total, Reduction<Quantity>>>,
   column: (quantity: Quantity) => string,
 ): string {
-  return totalsSql(totals, column)
-    .map(([name, sql]) => `${sql} AS ${name}`)
-    .join(', ');
+  return selectList(totalsSql(totals, column));
 }

@@ -22,7 +22,7 @@ import {
 } from '../../../shared/query/definition.ts';
 import { foldCase } from '../../../shared/query/search.ts';
 import { GENERATOR_FACT_TABLES, MANIFEST_FACT_SETS } from '../db/fact-storage.ts';
-import { roundedSql } from '../db/reduction-sql.ts';
+import { reductionsSql, selectList, type ReductionDialect } from '../db/reduction-sql.ts';
 
 export type Param = string | number;
 
@@ -123,27 +123,23 @@ export function orderBy(sort: Sort<string>, key: string): string {
 }
 
 /**
- * Each total of a definition as an SQL expression over the rows read, `column` naming where a quantity is
- * (the sibling of db/sqlite-query.ts `totalsSql`); every value a float8 or int4, which the client reads as a
- * JavaScript number. Sums add exactly (numeric), then round as the definition says.
+ * PostgreSQL's reductions: every value a float8 or int4, which the client reads as a JavaScript number; sums
+ * add exactly (numeric), then round as the definition says.
  */
+const PG_TOTALS: ReductionDialect = {
+  rows: 'count(*)::int4',
+  sum: (column) => `coalesce(sum(${column}::numeric), 0)`,
+  rowsAbove0: (column) => `(count(*) FILTER (WHERE ${column} > 0))::int4`,
+  sumValue: (sql) => `${sql}::float8`,
+  rounds: true,
+};
+
+/** Each total of a definition as an SQL expression over the rows read, `column` naming where a quantity is. */
 export function totalsSql<Quantity extends string, Total extends string>(
   totals: Readonly<Record<Total, Reduction<Quantity>>>,
   column: (quantity: Quantity) => string,
 ): [Total, string][] {
-  return (Object.entries(totals) as [Total, Reduction<Quantity>][]).map(([name, reduction]) => {
-    switch (reduction.reduce) {
-      case 'rows':
-        return [name, 'count(*)::int4'];
-      case 'sum':
-        return [
-          name,
-          `${roundedSql(reduction, `coalesce(sum(${column(reduction.of)}::numeric), 0)`)}::float8`,
-        ];
-      case 'rowsAbove0':
-        return [name, `(count(*) FILTER (WHERE ${column(reduction.of)} > 0))::int4`];
-    }
-  });
+  return reductionsSql(totals, column, PG_TOTALS);
 }
 
 /** The totals as a select list, each named as the answer names it. */
@@ -151,9 +147,7 @@ export function totalsSelect<Quantity extends string, Total extends string>(
   totals: Readonly<Record<Total, Reduction<Quantity>>>,
   column: (quantity: Quantity) => string,
 ): string {
-  return totalsSql(totals, column)
-    .map(([name, sql]) => `${sql} AS ${name}`)
-    .join(', ');
+  return selectList(totalsSql(totals, column));
 }
 
 /**
