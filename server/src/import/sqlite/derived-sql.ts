@@ -5,6 +5,7 @@
  */
 import {
   GENERATOR_FROM_MANIFESTS,
+  GENERATOR_QUANTITIES,
   MANIFEST_FROM_LINES,
   MANIFEST_QUERY,
 } from '../../../../shared/query/definition.ts';
@@ -16,12 +17,12 @@ import {
 } from '../../db/fact-storage.ts';
 import { roundedSql } from '../../db/reduction-sql.ts';
 import { partialTotalsSql, totalsSql } from '../../db/sqlite-query.ts';
+import { LAG_SELECT, tallySelect } from '../../db/tallies.ts';
 import {
   MANIFEST_SOURCE_COLUMNS,
   manifestQuantitySql,
   transporterNameSql,
 } from '../writers/manifest-totals.ts';
-import { LAG_SELECT, tallySelect } from '../../db/tallies.ts';
 
 export const IDS = 'SELECT value FROM json_each(?)';
 
@@ -166,12 +167,10 @@ FROM manifests WHERE id IN (${IDS}) GROUP BY generator_id`;
  * Moves a generator's quantities by a change (bound in SHIPPED_SQL's order, then the generator's id), each
  * rounded as a whole reduction is.
  */
-export const MOVE_SHIPPED_SQL = `UPDATE generators SET ${Object.entries(GENERATOR_FROM_MANIFESTS)
-  .map(([quantity, reduction]) => {
-    const column = GENERATOR_QUANTITY_COLUMNS[quantity as keyof typeof GENERATOR_FROM_MANIFESTS];
-    return `${column} = ${roundedSql(reduction, `${column} + ?`)}`;
-  })
-  .join(', ')} WHERE id = ?`;
+export const MOVE_SHIPPED_SQL = `UPDATE generators SET ${GENERATOR_QUANTITIES.map((quantity) => {
+  const column = GENERATOR_QUANTITY_COLUMNS[quantity];
+  return `${column} = ${roundedSql(GENERATOR_FROM_MANIFESTS[quantity], `${column} + ?`)}`;
+}).join(', ')} WHERE id = ?`;
 
 /**
  * derive.ts's per-generator sets and totals worked out again from all of some generators' rows: for those
