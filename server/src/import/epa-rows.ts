@@ -11,6 +11,7 @@ import {
   NUL_REASON,
   bareGenerator,
   type Address,
+  type GeneratorRecord,
   type ImportRecord,
   type Origin,
   type Rejection,
@@ -164,6 +165,29 @@ function statusesOf(context: MappingContext): Map<string, { code: string; text: 
 
 type Mapper = (row: Row, context: MappingContext) => ImportRecord['record'];
 
+/**
+ * A handler row's federal generator status (from FED WASTE GENERATOR, else `genStatus`), activities and
+ * place, which both RCRAInfo handler layouts (HD_REPORTING, HD_HANDLER) carry in the same columns.
+ */
+function handlerActivities(
+  row: Row,
+  context: MappingContext,
+  generator: GeneratorRecord,
+  genStatus: string,
+): void {
+  const status = generatorStatus(context, row.text('fedGenerator'), genStatus);
+  generator.federalGeneratorCode = status.code;
+  generator.federalGeneratorStatus = status.text;
+  generator.landType = row.text('landType');
+  generator.shortTermGenerator = flag(row.text('shortTerm'));
+  generator.importer = flag(row.text('importer'));
+  generator.mixedWasteGenerator = flag(row.text('mixedWaste'));
+  generator.transporter = flag(row.text('transporter'));
+  generator.transferFacility = flag(row.text('transferFacility'));
+  generator.latitude = row.text('latitude');
+  generator.longitude = row.text('longitude');
+}
+
 const MAPPERS: Record<HeaderMap['layout']['table'], { kind: ImportRecord['kind']; map: Mapper }> = {
   EM_MANIFEST: {
     kind: 'manifest',
@@ -255,17 +279,7 @@ const MAPPERS: Record<HeaderMap['layout']['table'], { kind: ImportRecord['kind']
       };
       const naics = row.text('naics');
       generator.naics = naics === '' ? [] : [{ code: naics, active: true }];
-      const status = generatorStatus(context, row.text('fedGenerator'), row.text('genStatus'));
-      generator.federalGeneratorCode = status.code;
-      generator.federalGeneratorStatus = status.text;
-      generator.landType = row.text('landType');
-      generator.shortTermGenerator = flag(row.text('shortTerm'));
-      generator.importer = flag(row.text('importer'));
-      generator.mixedWasteGenerator = flag(row.text('mixedWaste'));
-      generator.transporter = flag(row.text('transporter'));
-      generator.transferFacility = flag(row.text('transferFacility'));
-      generator.latitude = row.text('latitude');
-      generator.longitude = row.text('longitude');
+      handlerActivities(row, context, generator, row.text('genStatus'));
       generator.updated = row.date('lastChange') || row.date('received');
       // ACTIVE SITE is five activity flags, '-' where inactive: any flag set means an active site.
       const active = row.text('activeSite');
@@ -283,18 +297,8 @@ const MAPPERS: Record<HeaderMap['layout']['table'], { kind: ImportRecord['kind']
       generator.contactName = [row.text('contactFirst'), row.text('contactLast')].filter(Boolean).join(' ');
       generator.contactPhone = row.text('contactPhone');
       generator.contactEmail = row.text('contactEmail');
-      const status = generatorStatus(context, row.text('fedGenerator'), '');
-      generator.federalGeneratorCode = status.code;
-      generator.federalGeneratorStatus = status.text;
-      generator.landType = row.text('landType');
-      generator.shortTermGenerator = flag(row.text('shortTerm'));
-      generator.importer = flag(row.text('importer'));
-      generator.mixedWasteGenerator = flag(row.text('mixedWaste'));
-      generator.transporter = flag(row.text('transporter'));
-      generator.transferFacility = flag(row.text('transferFacility'));
+      handlerActivities(row, context, generator, '');
       generator.publicNotes = row.text('publicNotes');
-      generator.latitude = row.text('latitude');
-      generator.longitude = row.text('longitude');
       generator.updated = row.date('received');
       return generator;
     },
