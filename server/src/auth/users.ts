@@ -59,6 +59,17 @@ export function checkAccount(username: string, password: string, scopes: readonl
   if (scopes.length === 0) throw new UserError('give at least one scope');
 }
 
+/** Refuses to add an account over an existing one unless asked to replace it (every backend's rule). */
+export function checkNew(username: string, exists: boolean, options: { replace?: boolean }): void {
+  if (exists && !options.replace) throw new UserError(`user "${username}" already exists`);
+}
+
+/** The account row a backend stored and read back, or the refusal it never came back with. */
+export function storedUser(username: string, row: UserRow | undefined): User {
+  if (!row) throw new UserError(`user "${username}" could not be stored`);
+  return toUser(row);
+}
+
 /**
  * Adds an account, or replaces the password and scopes of an existing one when `replace` is set (its tokens
  * are then revoked). `passwordHash` stores a hash made earlier instead of hashing `password` again.
@@ -71,8 +82,7 @@ export async function addUser(
   options: { replace?: boolean; cost?: ScryptCost; passwordHash?: string } = {},
 ): Promise<User> {
   checkAccount(username, password, scopes);
-  const exists = findUser(db, username) !== undefined;
-  if (exists && !options.replace) throw new UserError(`user "${username}" already exists`);
+  checkNew(username, findUser(db, username) !== undefined, options);
   const hash = options.passwordHash ?? (await hashPassword(password, options.cost));
   db.transaction(() => {
     db.prepare(
@@ -81,9 +91,7 @@ export async function addUser(
     ).run(username, hash, scopes.join(','), new Date().toISOString());
     db.prepare('DELETE FROM tokens WHERE user_id = (SELECT id FROM users WHERE username = ?)').run(username);
   })();
-  const user = findUser(db, username);
-  if (!user) throw new UserError(`user "${username}" could not be stored`);
-  return toUser(user);
+  return storedUser(username, findUser(db, username));
 }
 
 /** Sets a new password and revokes every token of the account; false when there is no such account. */

@@ -16,10 +16,11 @@ import {
 } from '../auth/throttle.ts';
 import { hashToken, type TokenOwner } from '../auth/tokens.ts';
 import {
-  UserError,
   checkAccount,
+  checkNew,
   checkPassword,
   parseScopes,
+  storedUser,
   toUser,
   type User,
   type UserRow,
@@ -140,7 +141,7 @@ export const pgUsers = {
   ): Promise<User> {
     checkAccount(username, password, scopes);
     const [existing] = await sql`SELECT 1 FROM users WHERE username = ${username}`;
-    if (existing && !options.replace) throw new UserError(`user "${username}" already exists`);
+    checkNew(username, existing !== undefined, options);
     const hash = options.passwordHash ?? (await hashPassword(password, options.cost));
     const [row] = await sql.begin(async (tx) => {
       const stored = await tx<UserRow[]>`
@@ -151,8 +152,7 @@ export const pgUsers = {
       await tx`DELETE FROM tokens WHERE user_id = ${stored[0]?.id ?? 0}`;
       return stored;
     });
-    if (!row) throw new UserError(`user "${username}" could not be stored`);
-    return toUser(row);
+    return storedUser(username, row);
   },
 
   async changePassword(sql: Sql, username: string, password: string, options: { cost?: ScryptCost } = {}) {
