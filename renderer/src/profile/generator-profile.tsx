@@ -9,6 +9,7 @@ import { isNumeric, type ColumnKind } from '../../../shared/columns.ts';
 import { PROFILE_FACTS, PROFILE_SECTIONS, PROFILE_TABLES } from '../../../shared/profile-fields.ts';
 import type { IpcError } from '../../../shared/ipc/contract.ts';
 import { ErrorBanner } from '../components/error-banner.tsx';
+import { useEscapeCloses } from '../components/escape-closes.ts';
 import type { Provenance } from '../data/pipeline.ts';
 import { exportProfile } from '../data/exports.ts';
 import { generatorDetail, ignoreAbort, openExternal, type Answer } from '../data/tracker-data.ts';
@@ -183,14 +184,7 @@ export function GeneratorProfile({ handlerId, onClose }: { handlerId: string; on
     return () => wanted.abort();
   }, [handlerId, attempt]);
 
-  useEffect(() => {
-    const close = (event: KeyboardEvent) => {
-      // Escape in a dialog over the profile (the session dialog) belongs to the dialog.
-      if (event.key === 'Escape' && !document.querySelector('dialog[open]')) onClose();
-    };
-    window.addEventListener('keydown', close);
-    return () => window.removeEventListener('keydown', close);
-  }, [onClose]);
+  useEscapeCloses(onClose);
 
   const shown = answer?.id === handlerId ? answer : null;
   useAskAgainWhenOnline(shown !== null && ('error' in shown || shown.provenance.source === 'cache'), () =>

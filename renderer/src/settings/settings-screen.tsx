@@ -5,10 +5,11 @@
  * and timeout). A new server address signs the user out: a session belongs to one server. An address on
  * plain http:// to another computer is saved only once its warning is confirmed.
  */
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { LIMITS } from '../../../shared/api/index.ts';
 import { ROWS_PER_PAGE_MIN, Settings, type ThemePreference } from '../../../shared/ipc/contract.ts';
 import { plainHttpOrigin } from '../../../shared/ipc/plain-http.ts';
+import { useEscapeCloses } from '../components/escape-closes.ts';
 import { PlainHttpWarning } from '../components/plain-http-warning.tsx';
 import { saveSettings, testConnection, useSettings } from '../data/settings.ts';
 
@@ -79,13 +80,7 @@ export function SettingsScreen({ onClose }: { onClose: () => void }) {
 
   if (draft === null && saved !== null) setDraft(draftOf(saved));
 
-  useEffect(() => {
-    const close = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && !document.querySelector('dialog[open]')) onClose();
-    };
-    window.addEventListener('keydown', close);
-    return () => window.removeEventListener('keydown', close);
-  }, [onClose]);
+  useEscapeCloses(onClose);
 
   if (draft === null) {
     return (
