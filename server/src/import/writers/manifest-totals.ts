@@ -24,10 +24,7 @@ type TransporterColumn = (typeof TRANSPORTER_NAME_FROM)[number];
 
 /** The manifest's transporter as SQL over its first transporter's row `alias`, the same in both databases. */
 export function transporterNameSql(alias: string): string {
-  const columns = TRANSPORTER_NAME_FROM.map((column) => `${alias}.${column}`);
-  const last = columns.pop() ?? "''";
-  const before = columns.map((column) => `nullif(${column}, '')`);
-  return before.length === 0 ? last : `coalesce(${before.join(', ')}, ${last})`;
+  return `coalesce(${TRANSPORTER_NAME_FROM.map((column) => `nullif(${alias}.${column}, '')`).join(', ')}, '')`;
 }
 
 /** The manifest's transporter from its first transporter's values, as transporterNameSql reads them. */
