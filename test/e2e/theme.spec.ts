@@ -47,6 +47,8 @@ for (const scheme of ['dark', 'light'] as const) {
     await page.getByRole('button', { name: 'Back' }).click();
 
     await openWorkspace(page, 'Manifests');
+    // A click on the row while it is still a loading placeholder selects nothing: wait for its data first.
+    await column(page, 'Manifests', 'manifest_tracking_number', 1);
     await results(page, 'Manifests').locator('.ag-row[row-index="0"]').click();
     await expect(page.getByRole('table', { name: /^Waste lines of manifest/ })).toBeVisible();
     expect(await seriousViolations(page), 'manifests').toEqual([]);
