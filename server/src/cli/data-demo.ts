@@ -4,7 +4,7 @@
  * Builds a deterministic demo database (same seed and N → the same rows). Progress goes to stderr, the
  * summary too; exit code 2 for bad arguments. Into PostgreSQL: the rows are built in a temporary SQLite
  * file, then copied with COPY and indexed after the load (postgres/pg-load.ts); the database must be empty
- * unless --force, which empties it first.
+ * unless --force, which empties it first. Either is refused while an import or a load writes into it.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,8 @@ import {
 import { DatabaseError } from '../db/open.ts';
 import { emptyTables, isEmpty, loadIntoPostgres, loadStepLine } from '../postgres/pg-load.ts';
 import { connect, isPostgresUrl, migrateOrRefuse, redactUrl } from '../postgres/pg-store.ts';
+import { withWriterLock } from '../postgres/pg-writer-lock.ts';
+import { anotherWriterRuns, takeImportLock } from '../db/import-lock.ts';
 import { passwordCostProblem } from '../auth/passwords.ts';
 import { readArguments, usageError } from './arguments.ts';
 
@@ -75,25 +77,34 @@ async function main(): Promise<void> {
   const manifests = integer(values.manifests, 'manifests', 1, MAX_DEMO_MANIFESTS);
   const seed =
     values.seed === undefined ? DEFAULT_SEED : integer(values.seed, 'seed', 0, Number.MAX_SAFE_INTEGER);
-  if (isPostgresUrl(values.out)) {
-    await buildInPostgres(values.out, manifests, seed, values.force);
+  const url = values.out;
+  if (isPostgresUrl(url)) {
+    // Taken before the database is looked at: two builds at once would each find it empty and fill it.
+    await withWriterLock(url, () => buildInPostgres(url, manifests, seed, values.force));
     return;
   }
   const out = resolve(values.out);
   if (!existsSync(dirname(out))) fail(`the folder ${dirname(out)} does not exist`);
   if (existsSync(out) && !values.force) fail(`${out} already exists; add --force to replace it`);
 
+  // An import into the file would go on writing into the old one the build replaces, and be lost.
+  const lock = takeImportLock(out);
+  if (!lock) fail(anotherWriterRuns(out));
   console.error(`Building ${out}: ${count(manifests)} manifests, seed ${seed}`);
-  const result = await buildDemoDatabase(out, {
-    manifests,
-    seed,
-    force: values.force,
-    onProgress: reporter(),
-  });
-  console.error(
-    `Built ${result.path}: ${count(result.generators)} generators, ${count(result.manifests)} manifests, ` +
-      `${count(result.wasteLines)} waste lines in ${result.seconds.toFixed(1)} s (${size(result.bytes)})`,
-  );
+  try {
+    const result = await buildDemoDatabase(out, {
+      manifests,
+      seed,
+      force: values.force,
+      onProgress: reporter(),
+    });
+    console.error(
+      `Built ${result.path}: ${count(result.generators)} generators, ${count(result.manifests)} manifests, ` +
+        `${count(result.wasteLines)} waste lines in ${result.seconds.toFixed(1)} s (${size(result.bytes)})`,
+    );
+  } finally {
+    lock.release();
+  }
 }
 
 /** The demo rows into a PostgreSQL database, through a temporary file. */

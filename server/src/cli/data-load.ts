@@ -6,8 +6,8 @@
  * dataset into PostgreSQL, where `data:import` writes a row at a time (docs/deploy.md "Loading data"). The
  * importer's ledger comes along, so that later imports into PostgreSQL apply the rows still pending. The
  * database must be empty unless --force, which empties it first; a file whose import has not finished is
- * refused. Progress and the summary go to stderr; exit code 2 for bad arguments or a file or database
- * refused.
+ * refused, and so is the database while an import or another load writes into it (pg-writer-lock.ts).
+ * Progress and the summary go to stderr; exit code 2 for bad arguments or a file or database refused.
  */
 import Database from 'better-sqlite3';
 import { resolve } from 'node:path';
@@ -15,6 +15,7 @@ import { DatabaseError, hasCurrentSchema } from '../db/open.ts';
 import { SCHEMA_VERSION } from '../db/schema.ts';
 import { emptyTables, isEmpty, loadIntoPostgres, loadStepLine } from '../postgres/pg-load.ts';
 import { connect, isPostgresUrl, migrateOrRefuse, redactUrl } from '../postgres/pg-store.ts';
+import { withWriterLock } from '../postgres/pg-writer-lock.ts';
 import { readArguments, usageError } from './arguments.ts';
 
 const USAGE = 'usage: npm run data:load -- --from FILE --out postgres://… [--force]';
@@ -58,13 +59,18 @@ async function main(): Promise<void> {
   const from = resolve(values.from);
   const url = values.out;
   const held = describeFile(from);
+  // Taken before the database is looked at: two loads at once would each find it empty and fill it.
+  await withWriterLock(url, () => load(from, url, values.force, held));
+}
+
+async function load(from: string, url: string, force: boolean, held: ReturnType<typeof describeFile>) {
   const started = performance.now();
   // Two connections: the trigram indexes are built beside the others (pg-finalize.ts).
   const sql = await connect(url, { max: 2 });
   try {
     await migrateOrRefuse(sql, url);
     if (!(await isEmpty(sql))) {
-      if (!values.force) fail(`${redactUrl(url)} already holds data; add --force to replace it`);
+      if (!force) fail(`${redactUrl(url)} already holds data; add --force to replace it`);
       await emptyTables(sql);
     }
     console.error(

@@ -1,9 +1,10 @@
 /** npm run data:demo: bad arguments get a clear message, the usage line and exit code 2. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { takeImportLock } from '../../../server/src/db/import-lock.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const CLI = join(ROOT, 'server/src/cli/data-demo.ts');
@@ -60,6 +61,23 @@ describe('npm run data:demo', () => {
       /Built .*small\.db: 4 generators, 40 manifests, \d+ waste lines in [\d.]+ s/,
     );
     expect(existsSync(out)).toBe(true);
+    expect(run('--out', out, '--manifests', '40', '--force').status).toBe(0);
+  });
+
+  it('refuses to build over a file while an import writes into it, leaving the file as it was', () => {
+    const out = join(dir, 'importing.db');
+    expect(run('--out', out, '--manifests', '20', '--seed', '1').status).toBe(0);
+    const before = readFileSync(out);
+    const importing = takeImportLock(out);
+    expect(importing).toBeDefined();
+    try {
+      const refused = run('--out', out, '--manifests', '40', '--force');
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain(`another import or load is writing into ${out}: wait until it ends`);
+      expect(readFileSync(out).equals(before)).toBe(true);
+    } finally {
+      importing?.release();
+    }
     expect(run('--out', out, '--manifests', '40', '--force').status).toBe(0);
   });
 });

@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importLockPath } from '../../../server/src/import/sqlite/import-lock.ts';
+import { importLockPath } from '../../../server/src/db/import-lock.ts';
 import { FIXTURES } from './import-support.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -118,13 +118,13 @@ describe('npm run data:import', () => {
 
   it('refuses a second import while one runs, in a sentence, and runs once the first is killed', async () => {
     const db = join(dir, 'locked.db');
-    // An import's lock, held by a process of its own, as the import holds it (sqlite/import-lock.ts).
+    // An import's lock, held by a process of its own, as the import holds it (db/import-lock.ts).
     const holder = spawn(
       process.execPath,
       [
         '--input-type=module',
         '-e',
-        `import { takeImportLock } from ${JSON.stringify(join(ROOT, 'server/src/import/sqlite/import-lock.ts'))};
+        `import { takeImportLock } from ${JSON.stringify(join(ROOT, 'server/src/db/import-lock.ts'))};
          const lock = takeImportLock(${JSON.stringify(db)}); console.log('held'); setInterval(() => lock, 1000);`,
       ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
@@ -138,7 +138,7 @@ describe('npm run data:import', () => {
       });
       const refused = run('--db', db, join(FIXTURES, 'week1'));
       expect(refused.status).toBe(1);
-      expect(refused.stderr.trim()).toBe(`another import is writing into ${db}: wait until it ends`);
+      expect(refused.stderr.trim()).toBe(`another import or load is writing into ${db}: wait until it ends`);
       expect(existsSync(db)).toBe(false);
     } finally {
       holder.kill('SIGKILL');

@@ -301,7 +301,7 @@ describe('one import at a time', () => {
     try {
       await expect(
         importFiles({ db: db.db, paths: [join(FIXTURES, 'week1')], report: report('locked-second') }),
-      ).rejects.toThrow(/^another import is writing into .+: wait until it ends$/);
+      ).rejects.toThrow(/^another import or load is writing into .+: wait until it ends$/);
       expect(await stored()).toEqual([[0], [0]]);
     } finally {
       await running.close();

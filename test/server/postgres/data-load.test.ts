@@ -16,6 +16,7 @@ import {
   contentOf,
   newTarget,
   onePerRowLists,
+  openSink,
   servedContent,
   sqliteFile,
   type ImportTarget,
@@ -92,4 +93,19 @@ it('refuses a database that holds data without --force, and a file it cannot loa
   const refused = load('--from', unfinished, '--out', loaded.db, '--force');
   expect(refused.code).toBe(2);
   expect(refused.stderr).toMatch(/holds an import that has not finished/);
+});
+
+it('refuses a database an import is writing into, even with --force, and empties nothing', async () => {
+  const manifests = async () => Number(await loaded.value('SELECT count(*) FROM manifests'));
+  const before = await manifests();
+  expect(before).toBeGreaterThan(0);
+  const importing = await openSink(loaded);
+  try {
+    const refused = load('--from', file.db, '--out', loaded.db, '--force');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^another import or load is writing into .+: wait until it ends$/m);
+    expect(await manifests()).toBe(before);
+  } finally {
+    await importing.close();
+  }
 });

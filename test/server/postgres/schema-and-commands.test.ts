@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTables } from '../../../server/src/db/schema.ts';
+import { PostgresSink } from '../../../server/src/import/postgres/pg-sink.ts';
 import { COPIED_TABLES } from '../../../server/src/postgres/pg-load.ts';
 import { connect } from '../../../server/src/postgres/pg-store.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres-database.ts';
@@ -103,6 +104,29 @@ describe('the commands on PostgreSQL', () => {
     const again = await run('server/src/cli/data-demo.ts', ['--out', database.url, '--manifests', '200']);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/already holds data; add --force/);
+
+    // While an import writes into it, not even --force: the build would empty the tables under the import.
+    const importing = await PostgresSink.open(database.url);
+    try {
+      const refused = await run('server/src/cli/data-demo.ts', [
+        '--out',
+        database.url,
+        '--manifests',
+        '100',
+        '--force',
+      ]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/^another import or load is writing into .+: wait until it ends$/m);
+    } finally {
+      await importing.close();
+    }
+    const counted = await connect(database.url, { max: 1 });
+    try {
+      const [kept] = await counted<{ manifests: number }[]>`SELECT count(*)::int AS manifests FROM manifests`;
+      expect(kept?.manifests).toBe(200);
+    } finally {
+      await counted.end();
+    }
   });
 
   it('npm run users adds, lists and removes accounts', async () => {

@@ -127,7 +127,3 @@ export interface ImportSink {
   reportRows(): AsyncIterable<Rejection>;
   close(): Promise<void>;
 }
-
-/** What a second import into a database one is writing into is told, on either backend. */
-export const anotherImportRuns = (database: string): string =>
-  `another import is writing into ${database}: wait until it ends`;

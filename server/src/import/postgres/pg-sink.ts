@@ -5,9 +5,9 @@
  * version in its transaction (postgres/pg-schema.ts), so each server process's next answer after a batch
  * commits is read from the new rows (docs/deploy.md "Data that changes while served").
  *
- * One import at a time: the sink holds a session advisory lock on its one connection for its life, and
- * each batch's transaction first checks that its session still holds it (a connection the server ended
- * between two batches is opened again by the client, without the lock). Into a
+ * One writer at a time (postgres/pg-writer-lock.ts): the sink holds the writers' lock on its one connection
+ * for its life, and each batch's transaction first checks that its session still holds it (a connection the
+ * server ended between two batches is opened again by the client, without the lock). Into a
  * database that has data, the indexes the serving queries and the writers' lookups use exist from the start
  * (created if a loaded database lacks them), and the lookup lists a run added to are written again in order
  * at its end (postgres/pg-lookup-lists.ts). Into an empty one, only the indexes the import reads exist while
@@ -18,9 +18,10 @@ import { referenceTables } from '../../data/reference.ts';
 import { finalizePostgres, indexStatements } from '../../postgres/pg-finalize.ts';
 import { listByBatch, rewriteUnorderedLists } from '../../postgres/pg-lookup-lists.ts';
 import { connect, migrateOrRefuse, redactUrl } from '../../postgres/pg-store.ts';
+import { anotherWriterRuns } from '../../db/import-lock.ts';
+import { holdsWriterLock, takeWriterLock } from '../../postgres/pg-writer-lock.ts';
 import type { Rejection } from '../model/records.ts';
 import {
-  anotherImportRuns,
   type FileCounts,
   type ImportSink,
   type Released,
@@ -36,9 +37,6 @@ import { methodLinesBefore } from './pg-generators.ts';
 import { PostgresSteps, numbered } from './pg-steps.ts';
 
 export class PostgresSinkError extends Error {}
-
-/** The advisory lock an import holds: any number no other use in the database picks ("trim"). */
-const IMPORT_LOCK = 0x7472696d;
 
 /**
  * The client's codes for a connection that ended, and PostgreSQL's for one it ended (class 08, a server
@@ -71,10 +69,6 @@ function notTaken(url: string, error: unknown): Error {
       'once the database answers (with room to write), run the same command again to resume.',
   );
 }
-
-/** Whether the session holds the import lock: taken when the sink opened, and gone with its connection. */
-const HOLDS_LOCK_SQL = `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
-  AND pid = pg_backend_pid() AND classid = 0 AND objid = ${IMPORT_LOCK} AND objsubid = 1) AS held`;
 
 /** What an import says when its connection ended between two batches, taking its lock with it. */
 function lockLost(url: string): PostgresSinkError {
@@ -111,10 +105,7 @@ export class PostgresSink implements ImportSink {
     const sql = await connect(url, { max: 1, lasting: true });
     try {
       await migrateOrRefuse(sql, url);
-      const [lock] = await sql<{ locked: boolean }[]>`SELECT pg_try_advisory_lock(${IMPORT_LOCK}) AS locked`;
-      if (!lock?.locked) {
-        throw new PostgresSinkError(anotherImportRuns(redactUrl(url)));
-      }
+      if (!(await takeWriterLock(sql))) throw new PostgresSinkError(anotherWriterRuns(redactUrl(url)));
     } catch (error) {
       await sql.end({ timeout: 1 });
       throw error;
@@ -170,8 +161,7 @@ export class PostgresSink implements ImportSink {
 
   /** Refuses to go on where the session no longer holds the import lock (lockLost). */
   private async holdingLock(tx: TransactionSql): Promise<void> {
-    const [row] = await tx.unsafe<{ held: boolean }[]>(HOLDS_LOCK_SQL);
-    if (!row?.held) throw lockLost(this.url);
+    if (!(await holdsWriterLock(tx))) throw lockLost(this.url);
   }
 
   /** Runs a batch's work; one the database did not take rejects with what to do about it (notTaken). */

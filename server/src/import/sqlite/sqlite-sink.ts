@@ -10,6 +10,7 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { finalize } from '../../db/finalize.ts';
+import { anotherWriterRuns, takeImportLock, type ImportLock } from '../../db/import-lock.ts';
 import { lookupLists } from '../../db/lookup-lists.ts';
 import { unorderedLookupLists, writeLookupList } from '../../db/lookup-index.ts';
 import { SCHEMA_VERSION, createTables } from '../../db/schema.ts';
@@ -17,7 +18,6 @@ import { computeTallies } from '../../db/tallies.ts';
 import { fillReferenceTables } from '../../data/reference.ts';
 import type { Rejection } from '../model/records.ts';
 import {
-  anotherImportRuns,
   type FileCounts,
   type ImportSink,
   type Released,
@@ -30,7 +30,6 @@ import { Ledger, REPORT_SQL, appliedNow, openRun, pendingReason, type RunMode } 
 import { ImportWriters } from '../writers/writers.ts';
 import { ALL_MANIFEST_AGGREGATES_SQL } from './derived-sql.ts';
 import { DerivedData } from './derived.ts';
-import { takeImportLock, type ImportLock } from './import-lock.ts';
 import { SqliteSteps } from './sqlite-steps.ts';
 
 export class SinkError extends Error {}
@@ -122,11 +121,11 @@ export class SqliteSink implements ImportSink {
   private runId = 0;
   private running: Running | undefined;
 
-  /** Opens the database for one import; refuses it while another import into it runs (import-lock.ts). */
+  /** Opens the database for one import; refuses it while another import into it runs (db/import-lock.ts). */
   constructor(path: string) {
     this.path = path;
     const lock = takeImportLock(path);
-    if (!lock) throw new SinkError(anotherImportRuns(path));
+    if (!lock) throw new SinkError(anotherWriterRuns(path));
     this.lock = lock;
     try {
       this.db = openForImport(path);

@@ -1,19 +1,28 @@
 /**
- * One import at a time into a SQLite database. Two imports of the same files at once would both take up the
- * same unfinished run and write and count its rows twice over; one into a new database holds the file's
- * write lock for a whole batch, where a second one met "database is locked" and a stack trace. A second
- * import is refused at once instead, saying why, before it reads or writes the database.
+ * One import at a time into a SQLite database, and no demo build over it meanwhile. Two imports of the same
+ * files at once would both take up the same unfinished run and write and count its rows twice over; one into
+ * a new database holds the file's write lock for a whole batch, where a second one met "database is locked"
+ * and a stack trace. `data:demo --force` would put a new file in the database's place, and an import would
+ * go on writing into the old one. A second writer is refused at once instead, saying why, before it reads or
+ * writes the database.
  *
  * The lock is SQLite's own: an exclusive transaction, holding no data, on an empty file beside the database
- * (`<db>.import-lock`), for the import's life. The operating system drops it when the process ends however
+ * (`<db>.import-lock`), for the writer's life. The operating system drops it when the process ends however
  * it ends, so a killed or crashed import leaves nothing to clear before the next one. The file stays (taken
  * away, a process that had just opened it could lock a file no other import sees); it holds nothing.
- * PostgreSQL's importer holds an advisory lock to the same end (postgres/pg-sink.ts).
+ * PostgreSQL's writers hold an advisory lock to the same end (postgres/pg-writer-lock.ts).
  */
 import Database from 'better-sqlite3';
 import { existsSync, rmSync } from 'node:fs';
 
 export const importLockPath = (db: string): string => `${db}.import-lock`;
+
+/**
+ * What an import, a load or a demo build into a database another of them is writing into is told, on either
+ * backend (this lock, or PostgreSQL's: postgres/pg-writer-lock.ts).
+ */
+export const anotherWriterRuns = (database: string): string =>
+  `another import or load is writing into ${database}: wait until it ends`;
 
 export interface ImportLock {
   /** Lets the next import in. */
