@@ -20,7 +20,6 @@ import { DatabaseError } from '../db/open.ts';
 import { emptyTables, isEmpty, loadIntoPostgres, loadStepLine } from '../postgres/pg-load.ts';
 import { connect, isPostgresUrl, migrateOrRefuse, redactUrl } from '../postgres/pg-store.ts';
 import { withWriterLock } from '../postgres/pg-writer-lock.ts';
-import { anotherWriterRuns, takeImportLock } from '../db/import-lock.ts';
 import { passwordCostProblem } from '../auth/passwords.ts';
 import { readArguments, usageError } from './arguments.ts';
 
@@ -87,24 +86,17 @@ async function main(): Promise<void> {
   if (!existsSync(dirname(out))) fail(`the folder ${dirname(out)} does not exist`);
   if (existsSync(out) && !values.force) fail(`${out} already exists; add --force to replace it`);
 
-  // An import into the file would go on writing into the old one the build replaces, and be lost.
-  const lock = takeImportLock(out);
-  if (!lock) fail(anotherWriterRuns(out));
   console.error(`Building ${out}: ${count(manifests)} manifests, seed ${seed}`);
-  try {
-    const result = await buildDemoDatabase(out, {
-      manifests,
-      seed,
-      force: values.force,
-      onProgress: reporter(),
-    });
-    console.error(
-      `Built ${result.path}: ${count(result.generators)} generators, ${count(result.manifests)} manifests, ` +
-        `${count(result.wasteLines)} waste lines in ${result.seconds.toFixed(1)} s (${size(result.bytes)})`,
-    );
-  } finally {
-    lock.release();
-  }
+  const result = await buildDemoDatabase(out, {
+    manifests,
+    seed,
+    force: values.force,
+    onProgress: reporter(),
+  });
+  console.error(
+    `Built ${result.path}: ${count(result.generators)} generators, ${count(result.manifests)} manifests, ` +
+      `${count(result.wasteLines)} waste lines in ${result.seconds.toFixed(1)} s (${size(result.bytes)})`,
+  );
 }
 
 /** The demo rows into a PostgreSQL database, through a temporary file. */

@@ -8,8 +8,8 @@
  *
  * The lock is SQLite's own: an exclusive transaction, holding no data, on an empty file beside the database
  * (`<db>.import-lock`), for the writer's life. The operating system drops it when the process ends however
- * it ends, so a killed or crashed import leaves nothing to clear before the next one. The file stays (taken
- * away, a process that had just opened it could lock a file no other import sees); it holds nothing.
+ * it ends, so a killed or crashed import leaves nothing to clear before the next one. An import's file stays
+ * (taken away, a process that had just opened it could lock a file no other import sees); it holds nothing.
  * PostgreSQL's writers hold an advisory lock to the same end (postgres/pg-writer-lock.ts).
  */
 import Database from 'better-sqlite3';
@@ -27,7 +27,10 @@ export const anotherWriterRuns = (database: string): string =>
 export interface ImportLock {
   /** Lets the next import in. */
   release(): void;
-  /** Lets the next import in, and removes the lock's file where this lock made it (nothing was imported). */
+  /**
+   * Lets the next import in, and removes the lock's file where this lock made it: an import that did not start,
+   * or a demo build, which leaves a new file behind and nothing of an import's.
+   */
   abandon(): void;
 }
 

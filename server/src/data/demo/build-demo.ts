@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { createDemoAccounts } from '../../auth/demo-accounts.ts';
 import { deriveSets } from '../../db/derive.ts';
 import { finalize } from '../../db/finalize.ts';
+import { anotherWriterRuns, takeImportLock } from '../../db/import-lock.ts';
 import { createWasteLinesJson } from '../../db/waste-lines-json.ts';
 import { createTables } from '../../db/schema.ts';
 import { fillReferenceTables, loadReference } from '../reference.ts';
@@ -114,7 +115,7 @@ function writeYearTotals(
 }
 
 export async function buildDemoDatabase(path: string, options: DemoBuildOptions): Promise<DemoBuildResult> {
-  const { manifests, force = false, onProgress } = options;
+  const { manifests, force = false } = options;
   const seed = options.seed ?? DEFAULT_SEED;
   if (!Number.isInteger(manifests) || manifests < 1 || manifests > MAX_DEMO_MANIFESTS) {
     throw new DemoBuildError(
@@ -126,7 +127,22 @@ export async function buildDemoDatabase(path: string, options: DemoBuildOptions)
   }
   const out = resolve(path);
   if (existsSync(out) && !force) throw new DemoBuildError(`${out} already exists`);
+  // Held while the file is built and put in place: an import into it meanwhile would write on into the file
+  // this one replaces, and be lost (db/import-lock.ts). Its lock file goes where this build made it.
+  const lock = takeImportLock(out);
+  if (!lock) throw new DemoBuildError(anotherWriterRuns(out));
+  try {
+    return await buildInPlace(out, { ...options, seed });
+  } finally {
+    lock.abandon();
+  }
+}
 
+async function buildInPlace(
+  out: string,
+  options: DemoBuildOptions & { seed: number },
+): Promise<DemoBuildResult> {
+  const { manifests, seed, onProgress } = options;
   const started = performance.now();
   const phases: Partial<Record<DemoBuildPhase, number>> = {};
   let phaseStarted = started;
