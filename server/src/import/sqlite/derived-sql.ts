@@ -13,7 +13,6 @@ import {
   GENERATOR_QUANTITY_COLUMNS,
   LINE_SET_QUANTITY_COLUMNS,
   LINE_SET_TOTAL_COLUMNS,
-  MANIFEST_FACT_SETS,
 } from '../../db/fact-storage.ts';
 import { roundedSql } from '../../db/reduction-sql.ts';
 import { partialTotalsSql, totalsSql } from '../../db/sqlite-query.ts';
@@ -191,20 +190,6 @@ UPDATE generators SET ${totalsSql(GENERATOR_FROM_MANIFESTS, (quantity) => `m.${q
   )
   .join(', ')},${GENERATOR_TEXTS}
 WHERE id IN (${IDS});`;
-
-export function lineSetsSql(): string {
-  return Object.values(MANIFEST_FACT_SETS)
-    .map(
-      ({ member, lineColumn: column }) => `
-INSERT OR IGNORE INTO manifest_line_sets
-  (member, code, shipped_date, manifest_tracking_number, manifest_id, tons, containers, streams)
-SELECT '${member}', w.${column}, m.shipped_date, m.manifest_tracking_number, m.id,
-       m.total_waste_quantity_tons, m.container_count, m.waste_stream_count
-FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
-WHERE m.id IN (${IDS}) AND w.${column} <> '';`,
-    )
-    .join('\n');
-}
 
 /**
  * Moves the per-value totals of manifest_line_set_totals by the line sets of the batch's manifests: `sign`
