@@ -4,7 +4,6 @@
  * can run again after an import.
  */
 import type { Database } from 'better-sqlite3';
-import { availableParallelism } from 'node:os';
 import { deriveSets } from './derive.ts';
 import { createQueryIndexes } from './indexes.ts';
 import { createLookupIndex } from './lookup-index.ts';
@@ -13,17 +12,17 @@ import { computeTallies } from './tallies.ts';
 import { createWasteLinesJson } from './waste-lines-json.ts';
 
 /**
- * Lets SQLite sort on helper threads, one per core (at most 4), while a build's GROUP BYs, ORDER BYs and
- * index builds sort millions of rows (PRAGMA threads; none by default). On the 1M demo database, 2 cores:
- * the index builds took 38 s against 50, the manifests' line sets 19 s against 32; each helper sorts in a
- * page cache's worth of memory of its own.
+ * Lets SQLite sort on a helper thread while a build's GROUP BYs, ORDER BYs and index builds sort millions of
+ * rows (PRAGMA threads; none by default): on the 1M demo database (2 cores) the index builds took 34-38 s
+ * against 50, the manifests' line sets 19.8 s against 31.7. One helper, not one per core: each sorts in a
+ * page cache's worth of memory of its own, and with two the import's peak RSS reached 294 MB of its 300.
  */
-export function sortOnAllCores(db: Database): void {
-  db.pragma(`threads = ${Math.min(availableParallelism(), 4)}`);
+export function sortOnHelperThread(db: Database): void {
+  db.pragma('threads = 1');
 }
 
 export function finalize(db: Database): void {
-  sortOnAllCores(db);
+  sortOnHelperThread(db);
   deriveSets(db);
   createQueryIndexes(db);
   createSearchIndex(db);

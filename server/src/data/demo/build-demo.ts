@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createDemoAccounts } from '../../auth/demo-accounts.ts';
 import { deriveSets } from '../../db/derive.ts';
-import { finalize, sortOnAllCores } from '../../db/finalize.ts';
+import { finalize, sortOnHelperThread } from '../../db/finalize.ts';
 import { anotherWriterRuns, takeImportLock } from '../../db/import-lock.ts';
 import { createWasteLinesJson } from '../../db/waste-lines-json.ts';
 import { createTables } from '../../db/schema.ts';
@@ -204,7 +204,7 @@ async function buildInPlace(
     db.close();
     db = openForBuild(tmp);
     if (options.forLoad) {
-      sortOnAllCores(db);
+      sortOnHelperThread(db);
       deriveSets(db);
       createWasteLinesJson(db);
     } else finalize(db);
