@@ -19,7 +19,6 @@
 import type { Database } from 'better-sqlite3';
 import type { LookupEntry } from '../../../shared/query/lookup.ts';
 import { lookupLists, orderedEntries, type LookupList } from './lookup-lists.ts';
-import { ftsHashSizeSql } from './search-index.ts';
 import type { StatementCache } from './statements.ts';
 
 /** The FTS5 table holding one list ("<table>.<field>"): lookup_generators_epa_handler_id. */
@@ -59,7 +58,6 @@ export function writeLookupList(db: Database, name: string, list: LookupList): v
   db.exec(`
     DROP TABLE IF EXISTS ${table};
     CREATE VIRTUAL TABLE ${table} USING fts5(text, value UNINDEXED, tokenize='trigram case_sensitive 0');
-    ${ftsHashSizeSql(table)}
   `);
   const insert = db.prepare(`INSERT INTO ${table} (rowid, text, value) VALUES (?, ?, ?)`);
   const byValue = db.prepare('INSERT INTO lookup_values (list, value, text) VALUES (?, ?, ?)');

@@ -10,15 +10,18 @@ import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../../shared/query/definitio
 
 /**
  * How much of an FTS5 index's new postings it holds in memory before writing them as a segment, in bytes
- * (its 'hashsize'; 1 MiB by default). Each segment written is merged into larger ones again and again: the
- * manifests' search index of the 1M demo database was built in 46.5 s with 1 MiB, 35.7 s with 16, 27.4 s
- * with 32 and 30.7 s with 64, the build's peak RSS 105, 125, 145 and 187 MB.
+ * (its 'hashsize', kept in the table's config). Each segment written is merged into larger ones again and
+ * again, so a whole build holds more: the manifests' search index of the 1M demo database was built in
+ * 46.5 s with 1 MiB, 35.7 s with 16, 27.4 s with 32 and 30.7 s with 64, the build's peak RSS 105, 125, 145
+ * and 187 MB. Once built, the table is set back to FTS5's 1 MiB for the writes after: an import's batches
+ * into a served database, which with 32 MiB held per table took an append's peak RSS past 300 MB (308 MB,
+ * 100,000 manifests into the 1M bench database).
  */
-export const FTS_HASH_BYTES = 32 * 1024 * 1024;
+export const FTS_HASH_BYTES = { build: 32 * 1024 * 1024, write: 1024 * 1024 } as const;
 
-/** Sets an FTS5 table's FTS_HASH_BYTES (kept in the table's config, for the writes after too). */
-export function ftsHashSizeSql(table: string): string {
-  return `INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', ${FTS_HASH_BYTES});`;
+/** Sets an FTS5 table's hashsize for a build or for the writes after it (FTS_HASH_BYTES). */
+export function ftsHashSizeSql(table: string, use: keyof typeof FTS_HASH_BYTES): string {
+  return `INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', ${FTS_HASH_BYTES[use]});`;
 }
 
 function searchTableSql(table: string, fields: readonly string[]): string {
@@ -28,8 +31,9 @@ CREATE VIRTUAL TABLE ${table}_search USING fts5(
   ${fields.join(', ')},
   content='${table}', content_rowid='id', tokenize='trigram case_sensitive 0'
 );
-${ftsHashSizeSql(`${table}_search`)}
-INSERT INTO ${table}_search (${table}_search) VALUES ('rebuild');`;
+${ftsHashSizeSql(`${table}_search`, 'build')}
+INSERT INTO ${table}_search (${table}_search) VALUES ('rebuild');
+${ftsHashSizeSql(`${table}_search`, 'write')}`;
 }
 
 export function createSearchIndex(db: Database): void {

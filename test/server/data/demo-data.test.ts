@@ -309,6 +309,20 @@ describe('the demo dataset', () => {
     expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('leaves every search and lookup index writing segments of 1 MiB, as an import into it needs', () => {
+    // The build gathers 32 MiB of postings per segment (db/search-index.ts); an import's batches into the
+    // database, served, must not: each would hold that much per table.
+    const tables = all<{ name: string }>(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%fts5%'",
+    ).map(({ name }) => name);
+    expect(tables).toEqual(expect.arrayContaining(['manifests_search', 'generators_search']));
+    expect(tables.length).toBeGreaterThan(2);
+    for (const table of tables) {
+      const hashsize = value(`SELECT coalesce((SELECT v FROM ${table}_config WHERE k = 'hashsize'), 1048576)`);
+      expect([table, hashsize]).toEqual([table, 1024 * 1024]);
+    }
+  });
+
   it('is refused, naming what is missing, when a table of the schema is not there', () => {
     const copy = join(dir, 'lacking.db');
     copyFileSync(path, copy);
