@@ -548,13 +548,14 @@ describe('the accounts CLI (npm run users)', () => {
     expect(missing.stderr).toContain('no user "nobody-at-all"');
   });
 
-  it('refuses a database file that does not exist', async () => {
-    const result = await new Promise<number | null>((done) => {
-      const child = spawn(process.execPath, [cli, '--db', join(dir, 'missing.db'), 'list'], {
-        stdio: 'ignore',
-      });
-      child.on('close', done);
-    });
-    expect(result).toBe(2);
+  it('refuses a database file that does not exist with that sentence alone, and a bad argument with the usage', async () => {
+    const missing = join(dir, 'missing.db');
+    const refused = await users(['--db', missing, 'list']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim()).toBe(`no database at ${missing}`);
+    const misused = await users(['list', 'extra', 'more']);
+    expect(misused.code).toBe(2);
+    expect(misused.stderr).toContain('unexpected arguments: more');
+    expect(misused.stderr).toContain('usage:');
   });
 });

@@ -1,7 +1,9 @@
 /**
  * What every command of the server does with its arguments: node:util's parseArgs, strict, where `--help`
  * (`-h`) prints the usage, and an argument the command does not know, or a value it refuses, ends it with
- * the message and the usage (exit status 2, a usage error).
+ * the message and the usage (exit status 2, a usage error). Arguments that are well formed but name what
+ * refuses (a database that cannot be opened, or another writer holds) end it with the message alone, as
+ * the usage would not help (refuse).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
@@ -11,6 +13,12 @@ export function usageError(usage: string): (message: string) => never {
     console.error(`${message}\n${usage}`);
     process.exit(2);
   };
+}
+
+/** Ends the process with `message` alone, exit status 2: what the arguments name refused. */
+export function refuse(message: string): never {
+  console.error(message);
+  process.exit(2);
 }
 
 const HELP = { help: { type: 'boolean', short: 'h', default: false } } as const;

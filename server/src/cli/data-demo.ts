@@ -21,7 +21,7 @@ import { emptyTables, isEmpty, loadIntoPostgres, loadStepLine } from '../postgre
 import { connect, isPostgresUrl, migrateOrRefuse, redactUrl } from '../postgres/pg-store.ts';
 import { withWriterLock } from '../postgres/pg-writer-lock.ts';
 import { passwordCostProblem } from '../auth/passwords.ts';
-import { readArguments, usageError } from './arguments.ts';
+import { readArguments, refuse, usageError } from './arguments.ts';
 
 const USAGE = 'usage: npm run data:demo -- --out FILE|postgres://… --manifests N [--seed S] [--force]';
 
@@ -126,7 +126,7 @@ async function buildInPostgres(url: string, manifests: number, seed: number, for
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof DemoBuildError || error instanceof DatabaseError) fail(error.message);
+  if (error instanceof DemoBuildError || error instanceof DatabaseError) refuse(error.message);
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

@@ -16,7 +16,7 @@ import { SCHEMA_VERSION } from '../db/schema.ts';
 import { emptyTables, isEmpty, loadIntoPostgres, loadStepLine } from '../postgres/pg-load.ts';
 import { connect, isPostgresUrl, migrateOrRefuse, redactUrl } from '../postgres/pg-store.ts';
 import { withWriterLock } from '../postgres/pg-writer-lock.ts';
-import { readArguments, usageError } from './arguments.ts';
+import { readArguments, refuse, usageError } from './arguments.ts';
 
 const USAGE = 'usage: npm run data:load -- --from FILE --out postgres://… [--force]';
 
@@ -27,13 +27,13 @@ const count = (value: number) => value.toLocaleString('en-US');
 /** What the file holds, read before anything is written: its rows, and an import it has not finished. */
 function describeFile(path: string): { manifests: number; generators: number; pending: number } {
   if (!hasCurrentSchema(path)) {
-    fail(`${path} is not a tracker database of schema version ${SCHEMA_VERSION} (or does not exist)`);
+    refuse(`${path} is not a tracker database of schema version ${SCHEMA_VERSION} (or does not exist)`);
   }
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
     const value = (text: string) => Number(db.prepare(text).pluck().get() ?? 0);
     if (value("SELECT count(*) FROM import_runs WHERE state = 'running'") > 0) {
-      fail(
+      refuse(
         `${path} holds an import that has not finished: run it again to its end (or with --restart) first`,
       );
     }
@@ -85,7 +85,7 @@ async function load(from: string, url: string, force: boolean, held: ReturnType<
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof DatabaseError) fail(error.message);
+  if (error instanceof DatabaseError) refuse(error.message);
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

@@ -18,7 +18,7 @@ import { isPostgresUrl } from '../postgres/pg-store.ts';
 import { serve } from '../server.ts';
 import { isWorker, reportListening, startWorkers } from './workers.ts';
 import { passwordCostProblem } from '../auth/passwords.ts';
-import { readArguments, usageError } from './arguments.ts';
+import { readArguments, refuse, usageError } from './arguments.ts';
 
 const USAGE =
   'usage: npm run server -- [--db FILE|postgres://…] [--workers N] [--port P] [--host 127.0.0.1] [--dialect sample|typed] ' +
@@ -137,7 +137,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof DatabaseError) fail(error.message);
+  if (error instanceof DatabaseError) refuse(error.message);
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

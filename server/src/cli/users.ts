@@ -21,7 +21,7 @@ import {
 import { pgUsers } from '../postgres/pg-accounts.ts';
 import { connect, isPostgresUrl, migrateOrRefuse } from '../postgres/pg-store.ts';
 import { passwordCostProblem } from '../auth/passwords.ts';
-import { readArguments, usageError } from './arguments.ts';
+import { readArguments, refuse, usageError } from './arguments.ts';
 
 /** The four commands over one database, whichever backend holds it. */
 interface UserAdmin {
@@ -125,7 +125,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof UserError || error instanceof DatabaseError) fail(error.message);
+  if (error instanceof DatabaseError) refuse(error.message);
+  if (error instanceof UserError) fail(error.message);
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

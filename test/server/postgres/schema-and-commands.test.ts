@@ -116,7 +116,7 @@ describe('the commands on PostgreSQL', () => {
         '--force',
       ]);
       expect(refused.code).toBe(2);
-      expect(refused.stderr).toMatch(/^another import or load is writing into .+: wait until it ends$/m);
+      expect(refused.stderr.trim()).toMatch(/^another import or load is writing into .+: wait until it ends$/);
     } finally {
       await importing.close();
     }
