@@ -13,9 +13,10 @@ import { createWasteLinesJson } from './waste-lines-json.ts';
 
 /**
  * Lets SQLite sort on a helper thread while a build's GROUP BYs, ORDER BYs and index builds sort millions of
- * rows (PRAGMA threads; none by default): on the 1M demo database (2 cores) the index builds took 34-38 s
- * against 50, the manifests' line sets 19.8 s against 31.7. One helper, not one per core: each sorts in a
- * page cache's worth of memory of its own, and with two the import's peak RSS reached 294 MB of its 300.
+ * rows (PRAGMA threads; none by default). On the 1M demo database (2 cores) the manifests' line sets took
+ * 19.8 s with one helper, 18.9 s with two and 31.7 s with none; with two, the query indexes 34–38 s against
+ * 50. One helper, not one per core: each sorts in a page cache's worth of memory of its own, and with two
+ * the 1M import's peak RSS reached 294 MB of its 300 (284 MB with one).
  */
 export function sortOnHelperThread(db: Database): void {
   db.pragma('threads = 1');

@@ -52,7 +52,11 @@ CREATE TABLE IF NOT EXISTS lookup_values (
 CREATE INDEX IF NOT EXISTS lookup_values_text ON lookup_values (list, text);
 `;
 
-/** Writes one list's table anew, its entries under rowids 1, 2, … in lookup order. */
+/**
+ * Writes one list's table anew, its entries under rowids 1, 2, … in lookup order. With FTS5's default
+ * segment size: an append writes its lists again at its end, and a build's larger one (search-index.ts)
+ * took its peak RSS past 300 MB.
+ */
 export function writeLookupList(db: Database, name: string, list: LookupList): void {
   const table = lookupSearchTable(name);
   db.exec(`

@@ -13,14 +13,15 @@ import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../../shared/query/definitio
  * (its 'hashsize', kept in the table's config). Each segment written is merged into larger ones again and
  * again, so a whole build holds more: the manifests' search index of the 1M demo database was built in
  * 46.5 s with 1 MiB, 35.7 s with 16, 27.4 s with 32 and 30.7 s with 64, the build's peak RSS 105, 125, 145
- * and 187 MB. Once built, the table is set back to FTS5's 1 MiB for the writes after: an import's batches
- * into a served database, which with 32 MiB held per table took an append's peak RSS past 300 MB (308 MB,
- * 100,000 manifests into the 1M bench database).
+ * and 187 MB. Once built, the table is set back to FTS5's 1 MiB for the writes after, an import's batches
+ * into a served database, which must not hold that much per table: the lookup lists, written again at the
+ * end of an append with 32 MiB, took its peak RSS to 308 MB (100,000 manifests into the 1M bench database),
+ * and keep the default throughout (db/lookup-index.ts).
  */
-export const FTS_HASH_BYTES = { build: 32 * 1024 * 1024, write: 1024 * 1024 } as const;
+const FTS_HASH_BYTES = { build: 32 * 1024 * 1024, write: 1024 * 1024 } as const;
 
 /** Sets an FTS5 table's hashsize for a build or for the writes after it (FTS_HASH_BYTES). */
-export function ftsHashSizeSql(table: string, use: keyof typeof FTS_HASH_BYTES): string {
+function ftsHashSizeSql(table: string, use: keyof typeof FTS_HASH_BYTES): string {
   return `INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', ${FTS_HASH_BYTES[use]});`;
 }
 
