@@ -318,7 +318,9 @@ describe('the demo dataset', () => {
     expect(tables).toEqual(expect.arrayContaining(['manifests_search', 'generators_search']));
     expect(tables.length).toBeGreaterThan(2);
     for (const table of tables) {
-      const hashsize = value(`SELECT coalesce((SELECT v FROM ${table}_config WHERE k = 'hashsize'), 1048576)`);
+      const hashsize = value(
+        `SELECT coalesce((SELECT v FROM ${table}_config WHERE k = 'hashsize'), 1048576)`,
+      );
       expect([table, hashsize]).toEqual([table, 1024 * 1024]);
     }
   });

@@ -82,7 +82,9 @@ it('refuses a database that holds data without --force, and a file it cannot loa
   const notTracker = join(dir, 'not-a-tracker.db');
   writeFileSync(notTracker, 'plain text');
   // Refusals of what the arguments name print the sentence alone, without the usage.
-  expect(load('--from', notTracker, '--out', loaded.db).stderr.trim()).toMatch(/^\S+ is not a tracker database[^\n]*$/);
+  expect(load('--from', notTracker, '--out', loaded.db).stderr.trim()).toMatch(
+    /^\S+ is not a tracker database[^\n]*$/,
+  );
 
   const unfinished = join(dir, 'unfinished.db');
   const copy = new Database(file.db, { readonly: true });

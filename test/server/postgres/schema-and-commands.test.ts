@@ -116,7 +116,9 @@ describe('the commands on PostgreSQL', () => {
         '--force',
       ]);
       expect(refused.code).toBe(2);
-      expect(refused.stderr.trim()).toMatch(/^another import or load is writing into .+: wait until it ends$/);
+      expect(refused.stderr.trim()).toMatch(
+        /^another import or load is writing into .+: wait until it ends$/,
+      );
     } finally {
       await importing.close();
     }
