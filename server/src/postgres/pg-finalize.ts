@@ -20,8 +20,9 @@ CREATE INDEX IF NOT EXISTS waste_lines_by_manifest ON waste_lines (manifest_id);
 `;
 
 /**
- * SQLite's index on manifest_line_sets (manifest_id) alone (db/indexes.ts), which the one above replaces on
- * PostgreSQL: left out of the build, and dropped where an earlier build made it under that name.
+ * SQLite's index on manifest_line_sets by manifest (db/indexes.ts: manifest_id and the quantities its batches
+ * sum), which the one above replaces on PostgreSQL: left out of the build, and dropped where an earlier build
+ * made it under that name.
  */
 const REPLACED_SHARED_INDEX = 'manifest_line_sets_by_manifest';
 

@@ -14,6 +14,7 @@ import {
   LINE_SET_QUANTITY_COLUMNS,
   LINE_SET_TOTAL_COLUMNS,
 } from '../../db/fact-storage.ts';
+import { lineSetRowsSql } from '../../db/derive.ts';
 import { roundedSql } from '../../db/reduction-sql.ts';
 import { partialTotalsSql, totalsSql } from '../../db/sqlite-query.ts';
 import { LAG_SELECT, tallySelect } from '../../db/tallies.ts';
@@ -190,6 +191,9 @@ UPDATE generators SET ${totalsSql(GENERATOR_FROM_MANIFESTS, (quantity) => `m.${q
   )
   .join(', ')},${GENERATOR_TEXTS}
 WHERE id IN (${IDS});`;
+
+/** The line sets of a batch's manifests' waste lines, by the rule a whole build writes them with. */
+export const BATCH_LINE_SETS_SQL = lineSetRowsSql(`w.manifest_id IN (${IDS})`);
 
 /**
  * Moves the per-value totals of manifest_line_set_totals by the line sets of the batch's manifests: `sign`

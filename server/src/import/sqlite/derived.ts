@@ -12,7 +12,6 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../../../shared/query/definition.ts';
-import { lineSetRowsSql } from '../../db/derive.ts';
 import { LINE_SET_TOTAL_COLUMNS } from '../../db/fact-storage.ts';
 import { addLookupEntry } from '../../db/lookup-index.ts';
 import { StatementCache } from '../../db/statements.ts';
@@ -37,6 +36,7 @@ import {
   MOVE_SHIPPED_SQL,
   SHIPPED_SQL,
   STORED_METHOD_LINES_SQL,
+  BATCH_LINE_SETS_SQL,
   lineSetTotalsShiftSql,
 } from './derived-sql.ts';
 
@@ -324,7 +324,7 @@ export class DerivedData {
     const shift = (sign: 1 | -1) => this.sql(lineSetTotalsShiftSql(sign)).run(ids);
     shift(-1);
     this.sql(`DELETE FROM manifest_line_sets WHERE manifest_id IN (${IDS})`).run(ids);
-    this.sql(lineSetRowsSql(`w.manifest_id IN (${IDS})`)).run(ids);
+    this.sql(BATCH_LINE_SETS_SQL).run(ids);
     shift(1);
     this.sql(`DELETE FROM manifest_line_set_totals WHERE ${LINE_SET_TOTAL_COLUMNS.shipped_count} <= 0`).run();
   }
