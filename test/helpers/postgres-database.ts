@@ -5,6 +5,7 @@
  * the same rows; dropped when the test is done.
  */
 import { randomBytes } from 'node:crypto';
+import type { Sql, TransactionSql } from 'postgres';
 import { connect } from '../../server/src/postgres/pg-store.ts';
 import { loadIntoPostgres } from '../../server/src/postgres/pg-load.ts';
 import { migrate } from '../../server/src/postgres/pg-schema.ts';
@@ -58,4 +59,40 @@ export async function createTestDatabase(sqlitePath?: string): Promise<TestDatab
       }
     },
   };
+}
+
+/** Asks `ask` every 10 ms until it answers rows, for at most 10 s. */
+async function rowsWithin<T>(ask: () => Promise<readonly T[]>, what: string): Promise<readonly T[]> {
+  for (let tries = 0; tries < 1000; tries += 1) {
+    const rows = await ask();
+    if (rows.length > 0) return rows;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`${what} within 10 s`);
+}
+
+/**
+ * Ends another session of the database as an administrator or a restart would, in the middle of its work:
+ * the session (`pid`, or any) once it waits on a lock that `tx`, a transaction of another session, holds.
+ * Resolves with the ended session's pid.
+ */
+export async function endWhileWaiting(tx: TransactionSql, pid?: number): Promise<number> {
+  const [waiting] = await rowsWithin(
+    () =>
+      tx<{ pid: number }[]>`SELECT pid FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'
+          AND (${pid ?? null}::int4 IS NULL OR pid = ${pid ?? null}::int4)`,
+    'no session waited on the lock',
+  );
+  await tx`SELECT pg_terminate_backend(${waiting?.pid ?? 0})`;
+  return waiting?.pid ?? 0;
+}
+
+/** Ends the idle session `pid` as an administrator or a restart would, and resolves once it has gone. */
+export async function endSession(sql: Sql, pid: number): Promise<void> {
+  await sql`SELECT pg_terminate_backend(${pid})`;
+  await rowsWithin(
+    async () => ((await sql`SELECT 1 FROM pg_stat_activity WHERE pid = ${pid}`).length ? [] : [pid]),
+    'the session did not end',
+  );
 }

@@ -11,8 +11,8 @@ import { once } from 'node:events';
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from '../../../server/src/postgres/pg-store.ts';
-import { createTestDatabase, type TestDatabase } from '../../helpers/postgres-database.ts';
+import { DEFAULT_POOL_SIZE, connect } from '../../../server/src/postgres/pg-store.ts';
+import { createTestDatabase, endWhileWaiting, type TestDatabase } from '../../helpers/postgres-database.ts';
 import { buildTestDatabase } from '../../helpers/tracker-server.ts';
 import { INSPECTOR, PATHS, expectProblem, get, listBody, post, signInAs } from '../support.ts';
 
@@ -212,6 +212,41 @@ describe('an import while a client pages', () => {
     expect(Number((other.body as { shipped_count: string }).shipped_count.replaceAll(',', ''))).toBe(
       after.shipped,
     );
+  });
+});
+
+describe('a connection PostgreSQL ends while a request uses it (a restart, an administrator)', () => {
+  it('answers that request with a problem, stays up, and answers the next ones on a new connection', async () => {
+    const served = await startServer(database.url);
+    const admin = await connect(database.url, { max: 1 });
+    try {
+      // The sign-in's transaction (the throttle's, pg-accounts.ts) waits on a table another session has
+      // locked, and its connection is ended as it waits.
+      const cut = await admin.begin(async (tx) => {
+        await tx`LOCK TABLE sign_in_failures IN ACCESS EXCLUSIVE MODE`;
+        const signingIn = post(served.origin, PATHS.login, undefined, {
+          username: INSPECTOR.username,
+          password: INSPECTOR.password,
+        });
+        await endWhileWaiting(tx);
+        return await signingIn;
+      });
+      expectProblem(cut, 500);
+
+      // As many requests at once as the server keeps connections (8): each connection of its pool, the
+      // ended one too, answers.
+      const session = await signInAs(served.origin, INSPECTOR.username, INSPECTOR.password);
+      const pages = await Promise.all(
+        Array.from({ length: 2 * DEFAULT_POOL_SIZE }, (_, index) =>
+          post(served.origin, PATHS.manifests, session.token, listBody({ pageSize: 20, page: index + 1 })),
+        ),
+      );
+      expect(pages.map((page) => page.status)).toEqual(pages.map(() => 200));
+      expect(served.child.exitCode).toBeNull();
+    } finally {
+      await admin.end();
+      await stop(served);
+    }
   });
 });
 
