@@ -23,7 +23,8 @@ import type { SinkBatch } from '../../../server/src/import/model/sink.ts';
 import { FROM_MANIFESTS_NOTE } from '../../../server/src/import/writers/writers.ts';
 import { writeEpaFiles } from '../../helpers/epa-files.ts';
 import { connect } from '../../../server/src/postgres/pg-store.ts';
-import { TEST_BACKEND } from '../../helpers/postgres-database.ts';
+import { writerLockHolder } from '../../../server/src/postgres/pg-writer-lock.ts';
+import { TEST_BACKEND, endSession, endWhileWaiting } from '../../helpers/postgres-database.ts';
 import { writeZip } from '../../helpers/zip-writer.ts';
 import {
   FIXTURES,
@@ -346,12 +347,14 @@ describe('an import asked to stop', () => {
 
 describe('a connection the server ends in the middle (PostgreSQL)', () => {
   /**
-   * An import into `name` in batches of two rows whose connection the server ends after the first batch (an
-   * administrator, a restart); `seen`: the next batch starts only once the client has seen it end, and
-   * would open another. Resolves with the import's error message ("" if it went on to the end), after a run
-   * of the same files resumed it to the content of one uninterrupted import.
+   * An import into `name` in batches of two rows whose connection the server ends (an administrator, a
+   * restart), either while the second batch's transaction waits on the file-progress table, locked
+   * beforehand by another session, or after the first batch, once the backend has gone and the client has
+   * had time to see it (the next batch then opens another connection). Resolves with the import's error
+   * message ("" if it went on to the end), after a run of the same files resumed it to the content of one
+   * uninterrupted import.
    */
-  async function cutAfterFirstBatch(name: string, seen: boolean): Promise<string> {
+  async function cutImport(name: string, when: 'in a batch' | 'between batches'): Promise<string> {
     const week1 = join(FIXTURES, 'week1');
     const whole = await target(`${name}-whole`);
     await importFiles({ db: whole.db, paths: [week1], report: report(`${name}-whole`) });
@@ -359,17 +362,37 @@ describe('a connection the server ends in the middle (PostgreSQL)', () => {
     const cut = await target(name);
     const admin = await connect(cut.db, { max: 1 });
     const sink = await openSink(cut);
-    let cutYet = false;
+    const pid = await writerLockHolder(admin);
+    if (pid === undefined) throw new Error('the import holds no writer lock');
+
+    const writeCutOff = async (batch: SinkBatch) => {
+      let locked = () => {};
+      const lockTaken = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      const ending = admin.begin(async (tx) => {
+        await tx`LOCK TABLE import_files IN ACCESS EXCLUSIVE MODE`;
+        locked();
+        await endWhileWaiting(tx, pid);
+      });
+      await lockTaken;
+      try {
+        return await sink.write(batch);
+      } finally {
+        await ending;
+      }
+    };
+
+    let writes = 0;
     const cutting = wrapSink(sink, {
       write: async (batch) => {
+        writes += 1;
+        if (when === 'in a batch' && writes === 2) return await writeCutOff(batch);
         const counts = await sink.write(batch);
-        if (!cutYet) {
-          cutYet = true;
-          await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-                      WHERE datname = current_database() AND pid <> pg_backend_pid()`;
-          // The client hears of it at its next read of the socket: a loopback close is seen within
-          // milliseconds.
-          if (seen) await new Promise((resolve) => setTimeout(resolve, 300));
+        if (when === 'between batches' && writes === 1) {
+          await endSession(admin, pid);
+          // The client reads the closed socket at its next turn of the event loop, idle meanwhile.
+          await new Promise((resolve) => setTimeout(resolve, 100));
         }
         return counts;
       },
@@ -393,7 +416,7 @@ describe('a connection the server ends in the middle (PostgreSQL)', () => {
   it.runIf(TEST_BACKEND === 'postgres')(
     'says so in a sentence, every batch before kept, and the same files resume the import',
     async () => {
-      expect(await cutAfterFirstBatch('cut', false)).toMatch(
+      expect(await cutImport('cut', 'in a batch')).toMatch(
         /^postgres:\/\/.+ did not take the import's last step: .+\. Every batch before is kept: once the database answers \(with room to write\), run the same command again to resume\.$/,
       );
     },
@@ -402,7 +425,7 @@ describe('a connection the server ends in the middle (PostgreSQL)', () => {
   it.runIf(TEST_BACKEND === 'postgres')(
     'between two batches: the import stops rather than go on without its lock on the connection the client opens again',
     async () => {
-      expect(await cutAfterFirstBatch('cut-between', true)).toMatch(
+      expect(await cutImport('cut-between', 'between batches')).toMatch(
         /^postgres:\/\/.+ ended the import's connection between two batches, and with it the lock that keeps a second import out, so the import stopped\. Every batch before is kept: run the same command again to resume\.$/,
       );
     },
