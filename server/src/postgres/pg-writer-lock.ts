@@ -22,21 +22,22 @@ export async function takeWriterLock(sql: Sql): Promise<boolean> {
   return row?.locked === true;
 }
 
-/** The server process whose session holds the lock, of at most one row. */
-const HOLDER = `SELECT pid FROM pg_locks
-  WHERE locktype = 'advisory' AND granted AND classid = 0 AND objid = ${WRITER_LOCK} AND objsubid = 1`;
+/** The lock's row of pg_locks, which lists the locks of every database in the cluster. */
+const THE_LOCK = `locktype = 'advisory' AND granted
+  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+  AND classid = 0 AND objid = ${WRITER_LOCK} AND objsubid = 1`;
 
 /** Whether this session holds the lock (taken by takeWriterLock, and gone with its connection). */
 export async function holdsWriterLock(sql: Sql | TransactionSql): Promise<boolean> {
   const [row] = await sql.unsafe<{ held: boolean }[]>(
-    `SELECT coalesce((${HOLDER}) = pg_backend_pid(), false) AS held`,
+    `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE ${THE_LOCK} AND pid = pg_backend_pid()) AS held`,
   );
   return row?.held === true;
 }
 
 /** The server process (pid) of the writer that holds the lock, the one to end to stop it; undefined if none. */
 export async function writerLockHolder(sql: Sql): Promise<number | undefined> {
-  const [row] = await sql.unsafe<{ pid: number }[]>(HOLDER);
+  const [row] = await sql.unsafe<{ pid: number }[]>(`SELECT pid FROM pg_locks WHERE ${THE_LOCK}`);
   return row?.pid;
 }
 

@@ -1,7 +1,8 @@
 /**
  * PostgreSQL's schema holds the same tables and columns as SQLite's (a load copies every column; a
  * missing one would be lost), and the commands an operator runs work on it: `data:demo --out postgres://…`
- * into an empty database, refusing one that holds data without --force, and `npm run users`.
+ * into an empty database, refusing one that holds data without --force, and `npm run users`; and the lock
+ * that keeps one writer at a time in a database is that database's alone.
  */
 import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
@@ -11,6 +12,11 @@ import { createTables } from '../../../server/src/db/schema.ts';
 import { PostgresSink } from '../../../server/src/import/postgres/pg-sink.ts';
 import { COPIED_TABLES } from '../../../server/src/postgres/pg-load.ts';
 import { connect } from '../../../server/src/postgres/pg-store.ts';
+import {
+  holdsWriterLock,
+  takeWriterLock,
+  writerLockHolder,
+} from '../../../server/src/postgres/pg-writer-lock.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres-database.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -152,5 +158,25 @@ describe('the commands on PostgreSQL', () => {
     expect((await run('server/src/cli/users.ts', ['--db', database.url, 'list'])).stdout).not.toMatch(
       /^grace/m,
     );
+  });
+});
+
+describe('the lock that keeps one writer at a time', () => {
+  it("is each database's own: writers into two databases of one cluster each hold theirs", async () => {
+    const other = await createTestDatabase();
+    const writers = await Promise.all(
+      [database.url, other.url].map((url) => connect(url, { max: 1, lasting: true })),
+    );
+    try {
+      for (const writer of writers) expect(await takeWriterLock(writer)).toBe(true);
+      for (const writer of writers) {
+        const [session] = await writer<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+        expect(await holdsWriterLock(writer)).toBe(true);
+        expect(await writerLockHolder(writer)).toBe(session?.pid);
+      }
+    } finally {
+      await Promise.all(writers.map((writer) => writer.end()));
+      await other.drop();
+    }
   });
 });
