@@ -22,7 +22,7 @@ import {
   GENERATOR_QUANTITY_COLUMNS,
   LINE_SET_QUANTITY_COLUMNS,
   LINE_SET_TOTAL_COLUMNS,
-  MANIFEST_FACT_SETS,
+  lineSetRows,
 } from '../../db/fact-storage.ts';
 import { WASTE_LINE_COLUMNS, wasteLine } from '../../db/waste-lines-json.ts';
 import { ONE_PER_ROW, appendLookupEntries } from '../../postgres/pg-lookup-lists.ts';
@@ -80,17 +80,11 @@ FROM (SELECT min(${RECEIPT_LAG_DAYS}) AS low, max(${RECEIPT_LAG_DAYS}) AS high
       FROM manifests t WHERE t.id = ${IDS} AND ${RECEIPT_LAG_ROWS}) b
 WHERE (d.name = 'lag_min_days' AND b.low < d.value) OR (d.name = 'lag_max_days' AND b.high > d.value)`;
 
+/** The line sets of the batch's manifests' waste lines, by the rule a whole build writes them with. */
+const LINE_SETS = lineSetRows(`w.manifest_id = ${IDS}`);
 const LINE_SETS_SQL = [
   `DELETE FROM manifest_line_sets WHERE manifest_id = ${IDS}`,
-  ...Object.values(MANIFEST_FACT_SETS).map(
-    ({ member, lineColumn }) => `INSERT INTO manifest_line_sets
-  (member, code, shipped_date, manifest_tracking_number, manifest_id, tons, containers, streams)
-SELECT '${member}', w.${lineColumn}, m.shipped_date, m.manifest_tracking_number, m.id,
-       m.total_waste_quantity_tons, m.container_count, m.waste_stream_count
-FROM manifests m JOIN waste_lines w ON w.manifest_id = m.id
-WHERE m.id = ${IDS} AND w.${lineColumn} <> ''
-ON CONFLICT DO NOTHING`,
-  ),
+  `INSERT INTO manifest_line_sets ${LINE_SETS.columns}\n${LINE_SETS.select}\nON CONFLICT DO NOTHING`,
 ];
 
 const TOTALS = Object.entries(MANIFEST_QUERY.totals) as [
