@@ -64,6 +64,33 @@ export function hasCurrentSchema(path: string): boolean {
 }
 
 /**
+ * Whether a connection other than this call's has the database at `path` open, such as a server serving it:
+ * the server reads in WAL mode (openDatabase), whose connections hold a shared lock on the file for as long
+ * as they are open, so an exclusive one cannot be had. A file SQLite cannot open or read as a database is
+ * open nowhere as one.
+ */
+export function openElsewhere(path: string): boolean {
+  let probe: Database.Database | undefined;
+  try {
+    probe = new Database(path, { fileMustExist: true, timeout: 0 });
+    probe.pragma('locking_mode = EXCLUSIVE');
+    probe.exec('BEGIN EXCLUSIVE');
+    probe.exec('COMMIT');
+    return false;
+  } catch (error) {
+    if (error instanceof Database.SqliteError) return error.code === 'SQLITE_BUSY';
+    throw error;
+  } finally {
+    probe?.close();
+  }
+}
+
+/** What replacing a database file that is open elsewhere (openElsewhere) is told. */
+export const servedElsewhere = (path: string): string =>
+  `${path} is open in another program (a server serving it?): stop that program before replacing the ` +
+  'file; to add data to a served database, use npm run data:import';
+
+/**
  * `readonly`: a reading connection beside the server's own (the read pool's workers); it leaves the journal
  * mode to the server's connection, which sets WAL so that both read at once.
  */

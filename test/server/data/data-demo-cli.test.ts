@@ -1,10 +1,14 @@
-/** npm run data:demo: bad arguments get a clear message, the usage line and exit code 2. */
+/**
+ * npm run data:demo: bad arguments get a clear message, the usage line and exit code 2; a file an import
+ * writes into or a server has open is not replaced.
+ */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { takeImportLock } from '../../../server/src/db/import-lock.ts';
+import { openDatabase } from '../../../server/src/db/open.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const CLI = join(ROOT, 'server/src/cli/data-demo.ts');
@@ -81,6 +85,27 @@ describe('npm run data:demo', () => {
       expect(readFileSync(out).equals(before)).toBe(true);
     } finally {
       importing?.release();
+    }
+    expect(run('--out', out, '--manifests', '40', '--force').status).toBe(0);
+  });
+
+  it('refuses to build over a file a server has open, leaving the file as it was', () => {
+    const out = join(dir, 'served.db');
+    expect(run('--out', out, '--manifests', '20', '--seed', '1').status).toBe(0);
+    // As the server opens it (WAL), with a first read.
+    const served = openDatabase(out);
+    const count = () => served.prepare('SELECT count(*) FROM manifests').pluck().get();
+    const before = count();
+    try {
+      const refused = run('--out', out, '--manifests', '40', '--force');
+      expect(refused.status).toBe(2);
+      expect(refused.stderr.trim().split('\n').at(-1)).toBe(
+        `${out} is open in another program (a server serving it?): stop that program before replacing the ` +
+          'file; to add data to a served database, use npm run data:import',
+      );
+      expect(count()).toBe(before);
+    } finally {
+      served.close();
     }
     expect(run('--out', out, '--manifests', '40', '--force').status).toBe(0);
   });

@@ -15,6 +15,7 @@ import { createDemoAccounts } from '../../auth/demo-accounts.ts';
 import { deriveSets } from '../../db/derive.ts';
 import { finalize, sortOnHelperThread } from '../../db/finalize.ts';
 import { anotherWriterRuns, takeImportLock } from '../../db/import-lock.ts';
+import { openElsewhere, servedElsewhere } from '../../db/open.ts';
 import { createWasteLinesJson } from '../../db/waste-lines-json.ts';
 import { createTables } from '../../db/schema.ts';
 import { fillReferenceTables, loadReference } from '../reference.ts';
@@ -132,6 +133,8 @@ export async function buildDemoDatabase(path: string, options: DemoBuildOptions)
   const lock = takeImportLock(out);
   if (!lock) throw new DemoBuildError(anotherWriterRuns(out));
   try {
+    // A server would go on serving the file it has open, and writing its sign-ins there, unseen.
+    if (existsSync(out) && openElsewhere(out)) throw new DemoBuildError(servedElsewhere(out));
     return await buildInPlace(out, { ...options, seed });
   } finally {
     lock.abandon();
@@ -220,6 +223,11 @@ async function buildInPlace(
     if (db.open) db.close();
     removeDatabaseFiles(tmp);
     throw error;
+  }
+  // A server may have opened the old file while this one was built.
+  if (existsSync(out) && openElsewhere(out)) {
+    removeDatabaseFiles(tmp);
+    throw new DemoBuildError(`${servedElsewhere(out)}. Nothing was replaced`);
   }
   // A stale WAL beside the old file would be replayed into the new one.
   for (const suffix of ['-journal', '-wal', '-shm']) rmSync(`${out}${suffix}`, { force: true });
