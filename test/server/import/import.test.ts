@@ -432,6 +432,37 @@ describe('a connection the server ends in the middle (PostgreSQL)', () => {
   );
 });
 
+describe('one handler several times in a batch', () => {
+  it('keeps the newest change date: each row is compared with what the rows before it stored', async () => {
+    const [header = '', first = ''] = readFileSync(join(FIXTURES, 'week1', 'HD_REPORTING.csv'), 'utf8').split(
+      /\r?\n/,
+    );
+    const version = (name: string, changed: string) =>
+      first.replace('"Acme ""Best"" Coatings, Inc."', name).replace('2023-11-02', changed);
+    const folder = join(dir, 'handler-thrice-files');
+    mkdirSync(folder);
+    writeFileSync(
+      join(folder, 'HD_REPORTING.csv'),
+      [
+        header,
+        version('October', '2023-10-01'),
+        version('December', '2023-12-01'),
+        version('November', '2023-11-01'),
+      ]
+        .map((row) => `${row}\r\n`)
+        .join(''),
+    );
+    const db = await target('handler-thrice');
+    const result = await importFiles({ db: db.db, paths: [folder], report: report('handler-thrice') });
+    // read, stored, updated, unchanged, skipped, rejected, pending: the older November row is skipped.
+    expect(counts(result)['HD_REPORTING.csv']).toBe('3 1 1 0 1 0 0');
+    expect(await db.row('SELECT generator_name, source_updated FROM generators')).toEqual({
+      generator_name: 'December',
+      source_updated: '2023-12-01',
+    });
+  });
+});
+
 describe('rows kept pending', () => {
   it('are applied in the order they were read: of two versions of one waste line, the first read is kept', async () => {
     // Two versions of a line of 000000102ELC (3 containers, then 4), kept pending for a run while the

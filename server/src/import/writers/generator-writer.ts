@@ -4,8 +4,8 @@
  * winning over a manifest's and, within one source, the newer change date (docs/import.md). Each method
  * yields its statements (steps.ts): the same decisions on SQLite and PostgreSQL.
  */
-import type { GeneratorRecord, NaicsRecord } from '../model/records.ts';
-import { all, exec, get, insert, value, type Writing } from './steps.ts';
+import type { GeneratorRecord, ImportRecord, NaicsRecord } from '../model/records.ts';
+import { all, exec, get, insert, listOf, value, type Writing } from './steps.ts';
 import { SQL, generatorValues, same, type Outcome, type Touched } from './writer-sql.ts';
 
 /** Generator ids kept in memory at most: ~10 MB. */
@@ -17,6 +17,13 @@ export class GeneratorWriter {
   private naicsDescriptions = new Map<string, string>();
   /** Generators described by a handler file, by EPA id (rows of this connection's database, never stale). */
   private readonly fromHandlers = new Map<string, number>();
+  /**
+   * The batch's generators as stored, by EPA id, read with one query for the whole batch (startBatch) rather
+   * than one per row: on PostgreSQL each is a wait for the server. An id in `covered` and not here is not
+   * stored. A generator this batch writes leaves both, and a later row of it reads it again.
+   */
+  private readonly known = new Map<string, unknown[]>();
+  private readonly covered = new Set<string>();
   /** Generators created from manifests because no handler file named them. */
   fromManifests = 0;
 
@@ -31,6 +38,37 @@ export class GeneratorWriter {
     this.naicsDescriptions = new Map(rows);
   }
 
+  /**
+   * Reads the stored state of the generators the batch's rows describe, in one query: those of handler
+   * rows, and those manifests name that no handler file of this run has (the others are not read at all).
+   */
+  *startBatch(records: readonly ImportRecord[]): Writing<void> {
+    this.known.clear();
+    this.covered.clear();
+    for (const entry of records) {
+      if (entry.kind === 'generator') this.covered.add(entry.record.epaHandlerId);
+      else if (entry.kind === 'manifest' && !this.fromHandlers.has(entry.record.generator.epaHandlerId)) {
+        this.covered.add(entry.record.generator.epaHandlerId);
+      }
+    }
+    if (this.covered.size === 0) return;
+    for (const [epaHandlerId, ...row] of yield* all(SQL.generators, listOf(this.covered))) {
+      this.known.set(String(epaHandlerId), row);
+    }
+  }
+
+  /** The stored generator with this EPA id: id, source, change date and the columns generatorValues writes. */
+  private *stored(epaHandlerId: string): Writing<unknown[] | undefined> {
+    if (this.covered.has(epaHandlerId)) return this.known.get(epaHandlerId);
+    return yield* get(SQL.generator, epaHandlerId);
+  }
+
+  /** A generator this batch wrote: read again should a later row of the batch name it. */
+  private written(epaHandlerId: string): void {
+    this.covered.delete(epaHandlerId);
+    this.known.delete(epaHandlerId);
+  }
+
   *generator(record: GeneratorRecord): Writing<{ id: number; outcome: Outcome }> {
     // A manifest's generator details never change a generator a handler file described: the commonest
     // case (every manifest names one) answered without reading the row.
@@ -38,12 +76,13 @@ export class GeneratorWriter {
       const id = this.fromHandlers.get(record.epaHandlerId);
       if (id !== undefined) return { id, outcome: 'unchanged' };
     }
-    const stored = yield* get(SQL.generator, record.epaHandlerId);
+    const stored = yield* this.stored(record.epaHandlerId);
     const values = generatorValues(record);
     if (!stored) {
       const primary = record.naics[0]?.code ?? '';
       const description = this.naicsDescriptions.get(primary) ?? '';
       const id = yield* insert(SQL.insertGenerator, record.epaHandlerId, ...values, primary, description);
+      this.written(record.epaHandlerId);
       yield* this.naicsCodes(id, record);
       // Every manifest of this handler then finds it here rather than reading the row again.
       if (record.source === 'handler') this.rememberHandler(record.epaHandlerId, id);
@@ -65,6 +104,7 @@ export class GeneratorWriter {
     if (same(current, values) && (yield* this.naicsSame(id, record))) return { id, outcome: 'unchanged' };
     this.changingGenerator(id);
     yield* exec(SQL.updateGenerator, ...values, id);
+    this.written(record.epaHandlerId);
     if (record.naics.length > 0) yield* this.naicsList(id, record);
     return { id, outcome: 'updated' };
   }

@@ -102,6 +102,13 @@ const sets = (columns: readonly string[]) => columns.map((column) => `${column} 
 export const SQL = {
   generator: `SELECT id, record_source, source_updated, ${list(GENERATOR_COLUMNS)} FROM generators WHERE epa_handler_id = ?`,
   /** A new generator with its primary NAICS code and title (one statement, not an insert and an update). */
+  /** The same for many handler ids (one list parameter, steps.ts), each row led by its handler id. */
+  generators: {
+    sqlite: `SELECT epa_handler_id, id, record_source, source_updated, ${list(GENERATOR_COLUMNS)} FROM generators
+             WHERE epa_handler_id IN (SELECT value FROM json_each(?))`,
+    postgres: `SELECT epa_handler_id, id, record_source, source_updated, ${list(GENERATOR_COLUMNS)} FROM generators
+               WHERE epa_handler_id = ANY(?::text[])`,
+  },
   insertGenerator: `INSERT INTO generators (epa_handler_id, ${list(GENERATOR_COLUMNS)}, primary_naics_code, primary_naics_desc)
                     VALUES (?, ${marks(GENERATOR_COLUMNS)}, ?, ?)`,
   updateGenerator: `UPDATE generators SET ${sets(GENERATOR_COLUMNS)} WHERE id = ?`,

@@ -75,8 +75,8 @@ export class ImportWriters {
   }
 
   /**
-   * Starts a new batch's notes and reads the stored state of every manifest its rows name, in one query
-   * (the cache of the batch before may be stale after a rolled-back batch).
+   * Starts a new batch's notes and reads the stored state of every manifest and generator its rows name,
+   * one query each (the cache of the batch before may be stale after a rolled-back batch).
    */
   *startBatch(records: readonly ImportRecord[]): Writing<void> {
     this.touched = noneTouched();
@@ -86,6 +86,7 @@ export class ImportWriters {
     for (const entry of records) {
       if (entry.kind !== 'generator' && entry.kind !== 'naics') this.covered.add(entry.record.trackingNumber);
     }
+    yield* this.generators.startBatch(records);
     if (this.covered.size === 0) return;
     for (const [tracking, ...row] of yield* all(SQL.manifests, listOf(this.covered))) {
       this.known.set(String(tracking), storedManifest(row));
