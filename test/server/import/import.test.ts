@@ -489,6 +489,11 @@ describe('rows kept pending', () => {
       report: report('their-manifests'),
     });
     expect(applied.appliedFromEarlierRuns).toBe(2);
+    // The second, of a number the manifest already has from this run, is compared and refused, not lost.
+    const refused = reportRecords(applied.reportPath).filter(([file = '']) => file.endsWith('LINE_0.csv'));
+    expect(refused.map(([, line, , reason]) => [line, reason])).toEqual([
+      ['3', 'conflicts with the waste line 2 this import already stored'],
+    ]);
     const line = (await contentOf(ordered)).wasteLines?.find(
       (row) => (row as unknown[])[0] === '000000102ELC',
     ) as unknown[];

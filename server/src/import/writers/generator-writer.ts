@@ -5,7 +5,7 @@
  * yields its statements (steps.ts): the same decisions on SQLite and PostgreSQL.
  */
 import type { GeneratorRecord, ImportRecord, NaicsRecord } from '../model/records.ts';
-import { all, exec, get, insert, listOf, value, type Writing } from './steps.ts';
+import { add, all, exec, get, listOf, nextId, value, type Writing } from './steps.ts';
 import { SQL, generatorValues, same, type Outcome, type Touched } from './writer-sql.ts';
 
 /** Generator ids kept in memory at most: ~10 MB. */
@@ -81,7 +81,8 @@ export class GeneratorWriter {
     if (!stored) {
       const primary = record.naics[0]?.code ?? '';
       const description = this.naicsDescriptions.get(primary) ?? '';
-      const id = yield* insert(SQL.insertGenerator, record.epaHandlerId, ...values, primary, description);
+      const id = yield* nextId('generators');
+      yield* add(SQL.insertGenerator, id, record.epaHandlerId, ...values, primary, description);
       this.written(record.epaHandlerId);
       yield* this.naicsCodes(id, record);
       // Every manifest of this handler then finds it here rather than reading the row again.
@@ -140,16 +141,14 @@ export class GeneratorWriter {
     yield* exec(SQL.setPrimaryNaics, primary, this.naicsDescriptions.get(primary) ?? '', id);
   }
 
-  /** Writes the record's NAICS codes for the generator (a new one has none to replace). */
+  /**
+   * Writes the record's NAICS codes for a generator that has none (new, or its codes deleted): a code listed
+   * twice as its last listing says.
+   */
   private *naicsCodes(id: number, record: GeneratorRecord): Writing<void> {
-    for (const naics of record.naics) {
-      yield* exec(
-        SQL.upsertNaics,
-        id,
-        naics.code,
-        this.naicsDescriptions.get(naics.code) ?? '',
-        naics.active ? 'Y' : 'N',
-      );
+    const active = new Map(record.naics.map((naics) => [naics.code, naics.active]));
+    for (const [code, isActive] of active) {
+      yield* add(SQL.insertNaics, id, code, this.naicsDescriptions.get(code) ?? '', isActive ? 'Y' : 'N');
     }
   }
 

@@ -8,6 +8,10 @@
  * A statement is one text both databases accept (`?` parameters, `INSERT … ON CONFLICT`), or, where their
  * SQL differs, one text for each. A list of values (a batch's tracking numbers) is one parameter, bound as
  * each database reads a list: SQLite as JSON text (`json_each(?)`), PostgreSQL as an array (`= ANY(?)`).
+ *
+ * A new row whose id a writer needs (its lines name it) takes the id it asks for (`nextId`) rather than one
+ * an INSERT answers, so that its INSERT, as the new rows of lines and transporters, can be an `add`: rows
+ * PostgreSQL's driver writes many to a statement, as one statement a row cost it ten times as much.
  */
 
 /** A statement: one text for both, or each database's own. */
@@ -37,7 +41,24 @@ export type Step =
    */
   | { kind: 'exec'; sql: Statement; params: unknown[] }
   /** The id of the row an INSERT made. */
-  | { kind: 'insert'; sql: Statement; params: unknown[] };
+  | { kind: 'insert'; sql: Statement; params: unknown[] }
+  /**
+   * A new row whose answer the writer does not read, by an `INSERT INTO t (…) VALUES (?, …)` with no more
+   * after it than `ON CONFLICT DO NOTHING`. A driver may hold it and insert it together with the rows of the
+   * same statement that follow (PostgreSQL: one multi-row INSERT), up to the next step that is neither an
+   * `add` nor a `nextId`, or the writer's end. Rows are inserted in order within their statement, and the
+   * statements in the order they first came: the writer adds in one stretch only rows whose outcome does
+   * not depend on the rows of another statement (other tables, no other row of the same key).
+   */
+  | { kind: 'add'; sql: Statement; params: unknown[] }
+  /** An id for a new row of the table, which no row has and no other nextId gives: the writer inserts it. */
+  | { kind: 'nextId'; table: IdTable };
+
+/** Tables whose new rows take their id from nextId. */
+export type IdTable = 'manifests' | 'generators';
+
+/** A step that names a statement (every kind but nextId). */
+export type StatementStep = Exclude<Step, { kind: 'nextId' }>;
 
 /** A writer's work: the steps it yields, each answered by the driver, then its result. */
 export type Writing<T> = Generator<Step, T, unknown>;
@@ -66,6 +87,14 @@ export function* exec(sql: Statement, ...params: unknown[]): Writing<void> {
 
 export function* insert(sql: Statement, ...params: unknown[]): Writing<number> {
   return Number(yield { kind: 'insert', sql, params });
+}
+
+export function* add(sql: Statement, ...params: unknown[]): Writing<void> {
+  yield { kind: 'add', sql, params };
+}
+
+export function* nextId(table: IdTable): Writing<number> {
+  return Number(yield { kind: 'nextId', table });
 }
 
 /** A statement's text for one database. */

@@ -109,8 +109,8 @@ export const SQL = {
     postgres: `SELECT epa_handler_id, id, record_source, source_updated, ${list(GENERATOR_COLUMNS)} FROM generators
                WHERE epa_handler_id = ANY(?::text[])`,
   },
-  insertGenerator: `INSERT INTO generators (epa_handler_id, ${list(GENERATOR_COLUMNS)}, primary_naics_code, primary_naics_desc)
-                    VALUES (?, ${marks(GENERATOR_COLUMNS)}, ?, ?)`,
+  insertGenerator: `INSERT INTO generators (id, epa_handler_id, ${list(GENERATOR_COLUMNS)}, primary_naics_code, primary_naics_desc)
+                    VALUES (?, ?, ${marks(GENERATOR_COLUMNS)}, ?, ?)`,
   updateGenerator: `UPDATE generators SET ${sets(GENERATOR_COLUMNS)} WHERE id = ?`,
   generatorId: 'SELECT id FROM generators WHERE epa_handler_id = ?',
   naicsDescriptions: 'SELECT code, description FROM naics_codes',
@@ -118,9 +118,9 @@ export const SQL = {
   primaryNaics: 'SELECT primary_naics_code FROM generators WHERE id = ?',
   setPrimaryNaics: 'UPDATE generators SET primary_naics_code = ?, primary_naics_desc = ? WHERE id = ?',
   deleteNaics: 'DELETE FROM generator_naics WHERE generator_id = ?',
-  upsertNaics: `INSERT INTO generator_naics (generator_id, naics_code, naics_desc, is_active) VALUES (?, ?, ?, ?)
-                ON CONFLICT (generator_id, naics_code) DO UPDATE
-                SET naics_desc = excluded.naics_desc, is_active = excluded.is_active`,
+  /** A code of a generator that has none stored (new, or its codes deleted). */
+  insertNaics:
+    'INSERT INTO generator_naics (generator_id, naics_code, naics_desc, is_active) VALUES (?, ?, ?, ?)',
   naics: 'SELECT naics_desc, is_active FROM generator_naics WHERE generator_id = ? AND naics_code = ?',
   upsertNaicsActive: `INSERT INTO generator_naics (generator_id, naics_code, naics_desc, is_active) VALUES (?, ?, ?, 'Y')
                       ON CONFLICT (generator_id, naics_code) DO UPDATE
@@ -139,9 +139,9 @@ export const SQL = {
    * total before its lines' tons; the derived data work them out again when its lines or transporters
    * change, and write them only where they differ.
    */
-  insertManifest: `INSERT INTO manifests (manifest_tracking_number, ${list(MANIFEST_COLUMNS)}, import_run,
+  insertManifest: `INSERT INTO manifests (id, manifest_tracking_number, ${list(MANIFEST_COLUMNS)}, import_run,
                      transporter, ${list(MANIFEST_QUANTITIES)})
-                   VALUES (?, ${marks(MANIFEST_COLUMNS)}, ?, ?, ${marks(MANIFEST_QUANTITIES)})`,
+                   VALUES (?, ?, ${marks(MANIFEST_COLUMNS)}, ?, ?, ${marks(MANIFEST_QUANTITIES)})`,
   updateManifest: `UPDATE manifests SET ${sets(MANIFEST_COLUMNS)}, import_run = ? WHERE id = ?`,
   touchManifest: 'UPDATE manifests SET import_run = ? WHERE id = ?',
   stale: 'SELECT 1 FROM import_stale WHERE run_id = ? AND tracking_number = ?',
@@ -179,6 +179,11 @@ export interface StoredManifest {
   /** Its MANIFEST_COLUMNS, once read (SQL.manifestValues). */
   values?: unknown[];
   firstTransporter: string;
+  /**
+   * Of a manifest this batch created, the numbers of the lines and the orders of the transporters the batch
+   * gave it, which are all it has: a row of a new number is added without asking the database (an `add`).
+   */
+  created?: { lines: Set<number>; transporters: Set<number> };
 }
 
 /** A row of SQL.manifest as a StoredManifest. */

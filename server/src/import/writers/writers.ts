@@ -15,7 +15,7 @@ import type {
 } from '../model/records.ts';
 import { GeneratorWriter } from './generator-writer.ts';
 import { heldTotals, newManifestTotals, storedTons, type ManifestTotals } from './held-totals.ts';
-import { all, exec, get, insert, listOf, run, value, type Writing } from './steps.ts';
+import { add, all, exec, get, listOf, nextId, run, value, type Writing } from './steps.ts';
 import {
   LINE_COLUMNS,
   SQL,
@@ -171,7 +171,8 @@ export class ImportWriters {
     ];
     if (!stored) {
       const totals = newManifestTotals(this.held, record, (column) => manifestColumn(values, column));
-      const id = yield* insert(SQL.insertManifest, record.trackingNumber, ...values, this.runId, ...totals);
+      const id = yield* nextId('manifests');
+      yield* add(SQL.insertManifest, id, record.trackingNumber, ...values, this.runId, ...totals);
       this.touched.newManifests.add(id);
       this.touched.rows.add(id);
       yield* this.whole(id, record);
@@ -183,6 +184,10 @@ export class ImportWriters {
         import_run: this.runId,
         firstTransporter: record.transporters?.[0]?.epaId ?? '',
         values,
+        created: {
+          lines: new Set(record.lines?.map((line) => line.lineNumber)),
+          transporters: new Set(record.transporters?.map((transporter) => transporter.order)),
+        },
       });
       return 'stored';
     }
@@ -223,13 +228,13 @@ export class ImportWriters {
     this.touched.arrived.add(tracking);
   }
 
-  /** A JSON manifest's own transporters and lines. */
+  /** A JSON manifest's own transporters and lines (it has none stored: new, or its own deleted). */
   private *whole(id: number, record: ManifestRecord): Writing<void> {
     if (record.lines?.length || record.transporters?.length) this.touched.lines.add(id);
     for (const transporter of record.transporters ?? []) yield* this.insertTransporter(id, transporter);
     const first = record.transporters?.[0]?.epaId ?? '';
     for (const line of record.lines ?? []) {
-      yield* exec(SQL.insertLine, id, line.lineNumber, ...this.lineValues(line), first);
+      yield* add(SQL.insertLine, id, line.lineNumber, ...this.lineValues(line), first);
     }
   }
 
@@ -285,11 +290,29 @@ export class ImportWriters {
   }
 
   /** Inserts the line unless the manifest already has one of its number; true when it did. */
-  private *insertLine(id: number, line: WasteLineRecord, transporter: string): Writing<boolean> {
-    const inserted =
-      (yield* run(SQL.insertLine, id, line.lineNumber, ...this.lineValues(line), transporter)) === 1;
-    if (inserted) this.touched.lines.add(id);
-    return inserted;
+  private *insertLine(owner: StoredManifest, line: WasteLineRecord): Writing<boolean> {
+    const params = [owner.id, line.lineNumber, ...this.lineValues(line), owner.firstTransporter];
+    const created = owner.created?.lines;
+    if (created?.has(line.lineNumber)) return false;
+    if (created) {
+      created.add(line.lineNumber);
+      yield* add(SQL.insertLine, ...params);
+    } else if ((yield* run(SQL.insertLine, ...params)) !== 1) {
+      return false;
+    }
+    this.touched.lines.add(owner.id);
+    return true;
+  }
+
+  /** Inserts a transporter of a manifest this run wrote unless it has one of its order; true when it did. */
+  private *insertNewTransporter(owner: StoredManifest, transporter: TransporterRecord): Writing<boolean> {
+    const { order, epaId, name } = transporter;
+    const created = owner.created?.transporters;
+    if (created?.has(order)) return false;
+    if (!created) return (yield* run(SQL.insertNewTransporter, owner.id, order, epaId, name)) === 1;
+    created.add(order);
+    yield* add(SQL.insertNewTransporter, owner.id, order, epaId, name);
+    return true;
   }
 
   /** The manifest a row of one of its tables belongs to, or why the row cannot apply now. */
@@ -321,7 +344,7 @@ export class ImportWriters {
       // Noted as touched whatever follows: a manifest noted as changing whose totals were not read again
       // would take its totals out of its generator's.
       this.noteManifest(owner.id, owner.generator_id, line.trackingNumber);
-      if (yield* this.insertLine(owner.id, line, owner.firstTransporter)) return 'stored';
+      if (yield* this.insertLine(owner, line)) return 'stored';
     }
     const stored = yield* get(SQL.line, owner.id, line.lineNumber);
     if (stored && this.sameLine(stored, values)) return 'unchanged';
@@ -334,13 +357,14 @@ export class ImportWriters {
       this.touched.lines.add(owner.id);
     }
     this.changingManifest(owner.id);
-    yield* this.insertLine(owner.id, line, owner.firstTransporter);
+    yield* this.insertLine(owner, line);
     this.noteManifest(owner.id, owner.generator_id, line.trackingNumber);
     return stored ? 'updated' : 'stored';
   }
 
+  /** Inserts a transporter of a manifest that has none of its order. */
   private *insertTransporter(id: number, transporter: TransporterRecord): Writing<void> {
-    yield* exec(SQL.insertTransporter, id, transporter.order, transporter.epaId, transporter.name);
+    yield* add(SQL.insertTransporter, id, transporter.order, transporter.epaId, transporter.name);
   }
 
   private *transporter(transporter: TransporterRecord): Writing<Outcome> {
@@ -350,14 +374,11 @@ export class ImportWriters {
     // As for waste lines: a manifest this run wrote takes the transporter at once, unless it has one there.
     // (Noted as changing only once it has: a transporter changes nothing beforeChange reads, and a manifest
     // noted as changing must be noted as touched too, or its totals leave its generator's.)
-    if (owner.import_run === this.runId) {
-      const { order, epaId, name } = transporter;
-      if ((yield* run(SQL.insertNewTransporter, owner.id, order, epaId, name)) === 1) {
-        this.changingManifest(owner.id);
-        if (order === 1) this.firstTransporter(owner, epaId);
-        this.noteManifest(owner.id, owner.generator_id, transporter.trackingNumber);
-        return 'stored';
-      }
+    if (owner.import_run === this.runId && (yield* this.insertNewTransporter(owner, transporter))) {
+      this.changingManifest(owner.id);
+      if (transporter.order === 1) this.firstTransporter(owner, transporter.epaId);
+      this.noteManifest(owner.id, owner.generator_id, transporter.trackingNumber);
+      return 'stored';
     }
     const stored = yield* get(SQL.transporter, owner.id, transporter.order);
     if (stored && same(stored, [transporter.epaId, transporter.name])) return 'unchanged';
