@@ -76,6 +76,8 @@ class MultiRowInsert {
   }
 }
 
+type AddStep = Extract<StatementStep, { kind: 'add' }>;
+
 /** Ids taken from a table's sequence and not given yet. */
 interface IdBlock {
   ids: number[];
@@ -145,7 +147,7 @@ export class PostgresSteps {
   private hold(
     sql: Sql | TransactionSql,
     held: Map<Statement, unknown[][]>,
-    step: StatementStep,
+    step: AddStep,
     sent: Sent,
   ): void {
     const rows = held.get(step.sql) ?? [];
@@ -165,6 +167,7 @@ export class PostgresSteps {
     rows.length = 0;
   }
 
+  /** Sends every statement's held rows. */
   private flush(sql: Sql | TransactionSql, held: Map<Statement, unknown[][]>, sent: Sent): void {
     for (const [statement, rows] of held) if (rows.length > 0) this.write(sql, statement, rows, sent);
     held.clear();
@@ -187,8 +190,12 @@ export class PostgresSteps {
     return id;
   }
 
-  private async answer(sql: Sql | TransactionSql, step: StatementStep, sent: Sent): Promise<unknown> {
-    if (step.kind === 'exec' || step.kind === 'add') {
+  private async answer(
+    sql: Sql | TransactionSql,
+    step: Exclude<StatementStep, AddStep>,
+    sent: Sent,
+  ): Promise<unknown> {
+    if (step.kind === 'exec') {
       this.send(sql, this.text(step), step.params, sent);
       return undefined;
     }
