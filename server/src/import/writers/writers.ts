@@ -4,7 +4,6 @@
  * sink's batch transaction, yielding its statements (steps.ts) so that SQLite and PostgreSQL decide alike;
  * notes every manifest and generator it touches so that the batch's derived data can be brought up to date.
  */
-import { loadReference } from '../../data/reference.ts';
 import type {
   GeneratorRecord,
   ImportRecord,
@@ -14,10 +13,10 @@ import type {
   WasteLineRecord,
 } from '../model/records.ts';
 import { GeneratorWriter } from './generator-writer.ts';
-import { heldTotals, newManifestTotals, storedTons, type ManifestTotals } from './held-totals.ts';
+import { LineValues } from './line-values.ts';
+import { heldTotals, newManifestTotals, type ManifestTotals } from './held-totals.ts';
 import { add, all, exec, get, listOf, nextId, run, value, type Writing } from './steps.ts';
 import {
-  LINE_COLUMNS,
   SQL,
   manifestColumn,
   noneTouched,
@@ -33,7 +32,7 @@ export { FROM_MANIFESTS_NOTE, type Outcome, type Touched } from './writer-sql.ts
 export class ImportWriters {
   private readonly runId: number;
   private readonly generators: GeneratorWriter;
-  private readonly methodDescriptions: Map<string, string>;
+  private readonly lineValues = new LineValues();
   /** Whether this run has met an older manifest (only then are the stale tracking numbers looked up). */
   private anyStale = false;
   /**
@@ -54,13 +53,6 @@ export class ImportWriters {
     this.beforeChange = beforeChange;
     this.runId = runId;
     this.generators = new GeneratorWriter(() => this.touched, beforeChange);
-    // RCRAInfo's short text where there is one, as e-Manifest writes it beside the code (as the demo does).
-    this.methodDescriptions = new Map(
-      loadReference().managementMethods.map((method) => [
-        method.code,
-        method.shortDescription || method.description.toUpperCase(),
-      ]),
-    );
   }
 
   /** Reads what every batch needs once, before the first. */
@@ -234,7 +226,7 @@ export class ImportWriters {
     for (const transporter of record.transporters ?? []) yield* this.insertTransporter(id, transporter);
     const first = record.transporters?.[0]?.epaId ?? '';
     for (const line of record.lines ?? []) {
-      yield* add(SQL.insertLine, id, line.lineNumber, ...this.lineValues(line), first);
+      yield* add(SQL.insertLine, id, line.lineNumber, ...this.lineValues.of(line), first);
     }
   }
 
@@ -247,51 +239,16 @@ export class ImportWriters {
     const sorted = [...(record.lines ?? [])].sort((a, b) => a.lineNumber - b.lineNumber);
     return same(
       lines.flat(),
-      sorted.flatMap((line) => this.lineValues(line)),
+      sorted.flatMap((line) => this.lineValues.of(line)),
     );
   }
 
   // ---------------------------------------------------------------------------------------------------
   // Waste lines, transporters, waste codes
 
-  private mmcAndDescription(line: WasteLineRecord): string {
-    if (line.managementMethodCode === '') return '';
-    const description =
-      line.managementMethodDescription || this.methodDescriptions.get(line.managementMethodCode) || '';
-    return description === '' ? line.managementMethodCode : `${line.managementMethodCode} - ${description}`;
-  }
-
-  private lineValues(line: WasteLineRecord): unknown[] {
-    return [
-      line.dotHazardous,
-      line.dotIdNumber,
-      line.dotDescription,
-      line.containerCount,
-      line.containerType,
-      line.epaWaste,
-      storedTons(line),
-      line.federalWasteCodes.join(','),
-      line.managementMethodCode,
-      this.mmcAndDescription(line),
-    ];
-  }
-
-  /**
-   * A stored line equals a row when every value does, except that the stored codes may hold more: codes
-   * EM_FEDERAL_WASTE_CODE added to the line's own list are kept when the line is read again.
-   */
-  private sameLine(stored: readonly unknown[], values: readonly unknown[]): boolean {
-    const codes = LINE_COLUMNS.indexOf('federal_waste_codes');
-    if (!same(stored.toSpliced(codes, 1), values.toSpliced(codes, 1))) return false;
-    const have = new Set(String(stored[codes]).split(','));
-    return String(values[codes])
-      .split(',')
-      .every((code) => code === '' || have.has(code));
-  }
-
   /** Inserts the line unless the manifest already has one of its number; true when it did. */
   private *insertLine(owner: StoredManifest, line: WasteLineRecord): Writing<boolean> {
-    const params = [owner.id, line.lineNumber, ...this.lineValues(line), owner.firstTransporter];
+    const params = [owner.id, line.lineNumber, ...this.lineValues.of(line), owner.firstTransporter];
     const created = owner.created?.lines;
     if (created?.has(line.lineNumber)) return false;
     if (created) {
@@ -336,7 +293,7 @@ export class ImportWriters {
     const found = yield* this.owner(line.trackingNumber);
     if ('outcome' in found) return found.outcome;
     const owner = found.manifest;
-    const values = this.lineValues(line);
+    const values = this.lineValues.of(line);
     // A manifest this run wrote (the common case: its lines follow it) takes the line at once; only a line
     // already there is compared, and differs only as a conflict within the run.
     if (owner.import_run === this.runId) {
@@ -347,7 +304,7 @@ export class ImportWriters {
       if (yield* this.insertLine(owner, line)) return 'stored';
     }
     const stored = yield* get(SQL.line, owner.id, line.lineNumber);
-    if (stored && this.sameLine(stored, values)) return 'unchanged';
+    if (stored && this.lineValues.same(stored, values)) return 'unchanged';
     if (stored) {
       const conflict = yield* this.changed(owner, `waste line ${line.lineNumber}`);
       if (conflict) return conflict;
