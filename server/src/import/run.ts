@@ -14,6 +14,7 @@ import { mapRow, type MappingContext } from './epa-rows.ts';
 import { jsonValueBatches } from './json-reader.ts';
 import type { ImportRecord, Origin, Rejection } from './model/records.ts';
 import { NO_COUNTS, addCounts, type FileCounts, type ImportSink, type RunFinish } from './model/sink.ts';
+import { Pace } from './pace.ts';
 import { childrenFirst, type Source } from './sources.ts';
 import { loadUnits } from './units.ts';
 
@@ -73,7 +74,9 @@ export type ImportEvent =
       fileBytesRead: number;
       fileBytes: number;
       rows: number;
+      /** Over the last PACE_WINDOW_SECONDS (pace.ts). */
       rowsPerSecond: number;
+      /** Until every file is read, at the last PACE_WINDOW_SECONDS' rate; the finish is not counted. */
       secondsLeft: number | undefined;
     }
   | { kind: 'refused'; path: string; reason: string }
@@ -163,7 +166,10 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   });
 
   let bytesBefore = 0;
+  /** Bytes of the files an earlier run finished, which this one passes over. */
+  let bytesFinished = 0;
   let rowsRead = 0;
+  const pace = new Pace({ seconds: (performance.now() - started) / 1000, bytes: 0, rows: 0 });
   const stopIfAsked = () => {
     if (options.signal?.aborted) throw new ImportStopped(rowsRead);
   };
@@ -180,6 +186,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     summaries.push(summary);
     if (progress?.done) {
       bytesBefore += source.storedBytes;
+      bytesFinished += source.storedBytes;
       if (index === lastManifests)
         await releaseHeld(sink, options.batchRows ?? CSV_BATCH_ROWS, onEvent, stopIfAsked);
       continue;
@@ -198,15 +205,15 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       summary.counts = addCounts(summary.counts, counts);
       const seconds = (performance.now() - started) / 1000;
       const bytesDone = bytesBefore + storedBytesRead();
-      const bytesPerSecond = bytesDone / Math.max(seconds, 1e-3);
+      pace.note({ seconds, bytes: bytesDone - bytesFinished, rows: rowsRead });
       onEvent?.({
         kind: 'progress',
         path: source.path,
         fileBytesRead: storedBytesRead(),
         fileBytes: source.storedBytes,
         rows: rowsRead,
-        rowsPerSecond: rowsRead / Math.max(seconds, 1e-3),
-        secondsLeft: bytesPerSecond > 0 ? (totalBytes - bytesDone) / bytesPerSecond : undefined,
+        rowsPerSecond: pace.rate()?.rowsPerSecond ?? 0,
+        secondsLeft: pace.secondsLeft(totalBytes - bytesDone),
       });
       stopIfAsked();
     };
