@@ -2,12 +2,13 @@
  * An import's pace as its progress line tells it: rows and bytes per second over the last
  * PACE_WINDOW_SECONDS, not since the start. A run's batches differ in cost: into a served database the
  * waste lines and transporters read before their manifests are held at ~35,000 rows/s, and the manifests
- * that take them in go at ~4,000 (bench:import's append), so the rate since the start told "18 s left" of
- * what took 100 s more. The recent rate also leaves out what a resumed run skips without writing.
+ * that take them in go at ~700 (bench:import's append), so the rate since the start told "18 s left" of
+ * what took 100 s more. The rows a resumed run reads again to skip them leave the window with its first
+ * 30 s; the files an earlier run finished are left out by the caller (PaceSample.bytes).
  */
 
 /** How far back the rate looks: several batches, so that one slow commit does not swing it. */
-export const PACE_WINDOW_SECONDS = 30;
+const PACE_WINDOW_SECONDS = 30;
 
 export interface PaceSample {
   /** Seconds since the run started. */
