@@ -6,11 +6,21 @@
 import { create } from 'zustand';
 import { sessionUser } from '../../../shared/ipc/contract.ts';
 import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
+import { notePace, perSecond, secondsLeft, startPace, type Pace } from '../../../shared/pace.ts';
 import type { ExportEvent } from '../data/exports.ts';
 import { SLOW_MS, serverSlow } from '../data/connectivity.ts';
 import { useSession } from '../data/session.ts';
 
 export type ExportState = 'running' | 'waiting' | 'done' | 'failed';
+
+/** What a phase of an export has written (rows, or waste lines in their phase), and when. */
+interface Progress {
+  seconds: number;
+  done: number;
+}
+
+const clock = () => Date.now() / 1000;
+const done = (progress: Progress) => progress.done;
 
 export interface ExportEntry {
   id: string;
@@ -19,9 +29,10 @@ export interface ExportEntry {
   state: ExportState;
   rowsWritten: number;
   total: number;
-  startedAt: number;
-  /** Once every row is written: the Waste lines sheet's progress, and when that phase began. */
-  wasteLines?: { written: number; total: number; startedAt: number };
+  /** Once every row is written: the Waste lines sheet's progress. */
+  wasteLines?: { written: number; total: number };
+  /** The pace of its phase (rows, then waste lines), from its progress events (shared/pace.ts). */
+  pace: Pace<Progress>;
   fileName?: string;
   message?: string;
   /** The failure was a lost connection to the server. */
@@ -74,7 +85,7 @@ export const useExports = create<ExportsState>()((set, get) => ({
           state: 'running',
           rowsWritten: 0,
           total: 0,
-          startedAt: Date.now(),
+          pace: startPace({ seconds: clock(), done: 0 }),
           ...(grid ? { grid } : {}),
           owner: sessionOwner(),
         },
@@ -103,14 +114,15 @@ export const useExports = create<ExportsState>()((set, get) => ({
         switch (event.kind) {
           case 'progress': {
             const lines = event.payload.wasteLines;
+            const sample = { seconds: clock(), done: lines ? lines.written : event.payload.rowsWritten };
             return {
               ...entry,
               state: event.payload.waiting ? 'waiting' : 'running',
               rowsWritten: event.payload.rowsWritten,
               total: event.payload.total,
-              ...(lines
-                ? { wasteLines: { ...lines, startedAt: entry.wasteLines?.startedAt ?? Date.now() } }
-                : {}),
+              ...(lines ? { wasteLines: { written: lines.written, total: lines.total } } : {}),
+              // The waste lines' phase has a pace of its own, from where it starts.
+              pace: lines && !entry.wasteLines ? startPace(sample) : notePace(entry.pace, sample),
             };
           }
           case 'done':
@@ -141,17 +153,13 @@ export const useExports = create<ExportsState>()((set, get) => ({
 }));
 
 /**
- * Rows (or, in their phase, waste lines) per second so far and the seconds left at that rate; undefined
- * until there is a rate to tell.
+ * Rows (or, in their phase, waste lines) per second over the last half minute, counted to `now` (ms), and the
+ * seconds left at that rate; undefined while there is no rate to tell.
  */
 export function pace(entry: ExportEntry, now: number): { rate: number; secondsLeft: number } | undefined {
-  const { written, total, startedAt } = entry.wasteLines ?? {
-    written: entry.rowsWritten,
-    total: entry.total,
-    startedAt: entry.startedAt,
-  };
-  const seconds = (now - startedAt) / 1000;
-  if (written === 0 || seconds < 0.5) return undefined;
-  const rate = written / seconds;
-  return { rate, secondsLeft: Math.max(0, (total - written) / rate) };
+  const { written, total } = entry.wasteLines ?? { written: entry.rowsWritten, total: entry.total };
+  const rate = perSecond(entry.pace, done, now / 1000);
+  const left = secondsLeft(entry.pace, done, total - written, now / 1000);
+  if (rate === undefined || left === undefined) return undefined;
+  return { rate, secondsLeft: left };
 }

@@ -8,6 +8,7 @@
  * the server does not answer, by trying again now and then. A pack the user paused stays paused.
  */
 import { create } from 'zustand';
+import { notePace, perSecond, startPace, type Pace } from '../../../shared/pace.ts';
 import { networkSkipped, serverOutOfReach, useConnectivity } from '../data/connectivity.ts';
 import { RESUMING_STATUSES, isQuotaError, type OfflineDatabase, type PackRecord } from './database.ts';
 import { covers } from './engine/covers.ts';
@@ -35,7 +36,10 @@ export interface LiveDownload {
   part: DownloadStage;
   done: number;
   total: number | undefined;
-  /** Rows per second over this run of the current part; undefined until there is something to divide. */
+  /**
+   * Rows per second of the current part over the last half minute of this run (shared/pace.ts); undefined
+   * until there is something to divide.
+   */
   rate: number | undefined;
   running: boolean;
   /** Why the last run stopped short, in words. */
@@ -89,6 +93,14 @@ function database() {
   return db;
 }
 
+/** What a part has stored, and when (performance.now's clock, in seconds). */
+interface Stored {
+  seconds: number;
+  done: number;
+}
+
+const stored = (sample: Stored) => sample.done;
+
 /** Seconds until the part completes at its current rate. */
 export function secondsLeft(live: LiveDownload): number | undefined {
   if (!live.rate || live.total === undefined) return undefined;
@@ -113,15 +125,15 @@ export function startDownload(
   const previousDelay = retrying ? retries.get(packId)?.delay : undefined;
   cancelRetry(packId);
   const controller = new AbortController();
-  let part: { part: DownloadStage; startedAt: number; startDone: number } | undefined;
+  let part: { part: DownloadStage; startDone: number; pace: Pace<Stored> } | undefined;
   let progressed = false;
   const onProgress = (state: PartState) => {
-    const now = performance.now();
-    if (part?.part !== state.part) part = { part: state.part, startedAt: now, startDone: state.done };
+    const sample = { seconds: performance.now() / 1000, done: state.done };
+    if (part?.part !== state.part)
+      part = { part: state.part, startDone: state.done, pace: startPace(sample) };
+    else part.pace = notePace(part.pace, sample);
     if (state.done > part.startDone) progressed = true;
-    const seconds = (now - part.startedAt) / 1000;
-    const rate =
-      seconds > 0.5 && state.done > part.startDone ? (state.done - part.startDone) / seconds : undefined;
+    const rate = state.done > part.startDone ? perSecond(part.pace, stored) : undefined;
     setLive(packId, { part: state.part, done: state.done, total: state.total, rate, running: true });
   };
   const last = useDownloads.getState().live[packId];

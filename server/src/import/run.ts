@@ -6,6 +6,7 @@
  * one asked to stop (ImportOptions.signal) stops after the batch it is writing, its sink closed as usual.
  */
 import { performance } from 'node:perf_hooks';
+import { notePace, perSecond, secondsLeft, startPace } from '../../../shared/pace.ts';
 import { loadReference } from '../data/reference.ts';
 import { csvRecordBatches } from './csv-reader.ts';
 import { mapJsonValue } from './emanifest-json.ts';
@@ -14,7 +15,6 @@ import { mapRow, type MappingContext } from './epa-rows.ts';
 import { jsonValueBatches } from './json-reader.ts';
 import type { ImportRecord, Origin, Rejection } from './model/records.ts';
 import { NO_COUNTS, addCounts, type FileCounts, type ImportSink, type RunFinish } from './model/sink.ts';
-import { Pace } from './pace.ts';
 import { childrenFirst, type Source } from './sources.ts';
 import { loadUnits } from './units.ts';
 
@@ -74,7 +74,7 @@ export type ImportEvent =
       fileBytesRead: number;
       fileBytes: number;
       rows: number;
-      /** Over the last PACE_WINDOW_SECONDS (pace.ts). */
+      /** Over the last PACE_WINDOW_SECONDS (shared/pace.ts). */
       rowsPerSecond: number;
       /** Until every file is read, at the last PACE_WINDOW_SECONDS' rate; the finish is not counted. */
       secondsLeft: number | undefined;
@@ -169,7 +169,8 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   /** Bytes of the files an earlier run finished, which this one passes over. */
   let bytesFinished = 0;
   let rowsRead = 0;
-  const pace = new Pace({ seconds: (performance.now() - started) / 1000, bytes: 0, rows: 0 });
+  /** Bytes of this run's reading (files an earlier run finished left out) and rows, at each batch's end. */
+  let pace = startPace({ seconds: (performance.now() - started) / 1000, bytes: 0, rows: 0 });
   const stopIfAsked = () => {
     if (options.signal?.aborted) throw new ImportStopped(rowsRead);
   };
@@ -205,15 +206,15 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       summary.counts = addCounts(summary.counts, counts);
       const seconds = (performance.now() - started) / 1000;
       const bytesDone = bytesBefore + storedBytesRead();
-      pace.note({ seconds, bytes: bytesDone - bytesFinished, rows: rowsRead });
+      pace = notePace(pace, { seconds, bytes: bytesDone - bytesFinished, rows: rowsRead });
       onEvent?.({
         kind: 'progress',
         path: source.path,
         fileBytesRead: storedBytesRead(),
         fileBytes: source.storedBytes,
         rows: rowsRead,
-        rowsPerSecond: pace.rate()?.rowsPerSecond ?? 0,
-        secondsLeft: pace.secondsLeft(totalBytes - bytesDone),
+        rowsPerSecond: perSecond(pace, (sample) => sample.rows) ?? 0,
+        secondsLeft: secondsLeft(pace, (sample) => sample.bytes, totalBytes - bytesDone),
       });
       stopIfAsked();
     };

@@ -1,7 +1,9 @@
 /**
  * The export panel's line for a running export: rows, then the waste lines as a phase of their own (with
  * their own count, rate and time left), so a workbook whose rows are all written does not sit at
- * "1,000,000 of 1,000,000 · 0 s left" while its waste lines are written.
+ * "1,000,000 of 1,000,000 · 0 s left" while its waste lines are written; the rate that of the last half
+ * minute, so a pause (waiting for the user to sign in again) is not carried to the end, and counted to the
+ * moment shown, so an export whose server stopped answering shows its time left growing.
  */
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -62,5 +64,41 @@ describe('a running export’s line', () => {
     const bar = screen.getByRole('progressbar', { name: 'Manifests to Excel progress' });
     expect(bar.getAttribute('value')).toBe('50000');
     expect(bar.getAttribute('max')).toBe('250000');
+  });
+
+  it('tells the rate of the last half minute, counted to now', () => {
+    useExports.getState().started(ID, 'Manifests to Excel');
+    render(<ExportPanel />);
+    const rows = (rowsWritten: number, waiting = false) =>
+      useExports.getState().apply({
+        kind: 'progress',
+        payload: { id: ID, rowsWritten, total: 200_000, ...(waiting ? { waiting: 'sign-in' as const } : {}) },
+      });
+    const shown = () => {
+      const line = screen.getByText(/^[\d,]+ of 200,000 rows/).textContent ?? '';
+      const [, rate, left] = /· ([\d,]+) rows\/s · (\d+) s left$/.exec(line) ?? [];
+      return { rate: Number(rate?.replaceAll(',', '')), left: Number(left) };
+    };
+    act(() => {
+      // 4,000 rows a second for 10 s, a minute waiting for the user to sign in again, then 4,000 a second.
+      vi.advanceTimersByTime(10_000);
+      rows(40_000);
+      for (let second = 20; second <= 70; second += 10) {
+        vi.advanceTimersByTime(10_000);
+        rows(40_000, second < 70);
+      }
+      for (let second = 80; second <= 100; second += 10) {
+        vi.advanceTimersByTime(10_000);
+        rows(40_000 + (second - 70) * 4_000);
+      }
+    });
+    // Since the start it would be 1,600 rows a second and 25 s left.
+    expect(shown()).toEqual({ rate: 4_000, left: 10 });
+
+    // The server stops answering: no event for 20 s, and the rate falls with every tick of the panel.
+    act(() => {
+      vi.advanceTimersByTime(20_000);
+    });
+    expect(shown()).toEqual({ rate: 2_400, left: 17 });
   });
 });
