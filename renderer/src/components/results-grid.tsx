@@ -225,7 +225,7 @@ export function ResultsGrid<Row>(props: Props<Row>) {
     setFailure(null);
     api.current?.refreshInfiniteCache();
   };
-  useAskAgainWhenOnline(error !== null || shownFrom?.source === 'cache', askAgain);
+  useAskAgainWhenOnline(error !== null || shownFrom?.source === 'cache', askAgain, shownFrom?.fetchedAt);
   const followSelection = useFollowedSelection({
     api,
     queryKey,

@@ -52,6 +52,7 @@ export function SummaryBoxes<Totals>({ queryKey, load, boxes, scope, dataVersion
   useAskAgainWhenOnline(
     failed?.key === queryKey || (answered?.key === queryKey && answered.provenance.source === 'cache'),
     () => setAttempt((n) => n + 1),
+    answered?.key === queryKey ? answered.provenance.fetchedAt : undefined,
   );
 
   const failure = failed?.key === queryKey ? failed.error : null;

@@ -18,7 +18,8 @@
  * nothing answered since it was asked, so a late failure never undoes a newer answer. The user's "Work
  * offline" (kept across restarts) and the browser saying it has no network skip the network altogether, and
  * no probe runs while they do. Each time the app comes back online, `backOnline` moves on: views that show
- * saved data or a failure ask again.
+ * saved data or a failure ask again, and so do those showing a server's answer from before the app went
+ * offline (saved data too from then on, as their freshness label says).
  */
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { create } from 'zustand';
@@ -44,6 +45,8 @@ type ConnectivityState = {
   reach: Reach;
   /** Moves on each time the app comes back online, so views that showed saved data ask again. */
   backOnline: number;
+  /** When (Date.now()) the app last went from online to offline; 0 if it has not since it started. */
+  wentOffline: number;
   setWorkOffline: (workOffline: boolean) => void;
 };
 
@@ -51,14 +54,16 @@ export function isOffline(state: Pick<ConnectivityState, 'workOffline' | 'browse
   return state.workOffline || state.browserOffline || state.reach === 'offline';
 }
 
-/** Every change goes through here: coming back online moves `backOnline` on. */
+/** Every change goes through here: coming back online moves `backOnline` on, going offline notes when. */
 function update(change: Partial<Omit<ConnectivityState, 'setWorkOffline'>>): void {
   const before = useConnectivity.getState();
   const after = { ...before, ...change };
   const returned = isOffline(before) && !isOffline(after);
+  const left = !isOffline(before) && isOffline(after);
   useConnectivity.setState({
     ...change,
     ...(returned ? { backOnline: before.backOnline + 1 } : {}),
+    ...(left ? { wentOffline: Date.now() } : {}),
   });
   if (probing && (returned || !isOffline(after))) probing.delay = PROBE_FIRST_MS;
   if (!networkSkipped() && before.workOffline && !after.workOffline) probeSoon();
@@ -71,6 +76,7 @@ export const useConnectivity = create<ConnectivityState>()(
       browserOffline: typeof navigator !== 'undefined' && navigator.onLine === false,
       reach: 'online',
       backOnline: 0,
+      wentOffline: 0,
       setWorkOffline: (workOffline) => update({ workOffline }),
     }),
     {
@@ -226,10 +232,14 @@ export function signedInToServer(): void {
 
 /**
  * For a view: asks again (`askAgain`) each time the app comes back online while `stale`, that is while the
- * view shows saved data or a failure, so nothing asked while offline stays unanswered by the server.
+ * view shows saved data or a failure, so nothing asked while offline stays unanswered by the server; or
+ * while it shows a server's answer fetched (`fetchedAt`, Date.now()) before the app went offline, which
+ * the offline time made saved data too. An answer that came after (the one that brought the app back) is
+ * not asked for twice.
  */
-export function useAskAgainWhenOnline(stale: boolean, askAgain: () => void): void {
+export function useAskAgainWhenOnline(stale: boolean, askAgain: () => void, fetchedAt?: number): void {
   const backOnline = useConnectivity((state) => state.backOnline);
+  const wentOffline = useConnectivity((state) => state.wentOffline);
   const latest = useRef(askAgain);
   useLayoutEffect(() => {
     latest.current = askAgain;
@@ -238,6 +248,6 @@ export function useAskAgainWhenOnline(stale: boolean, askAgain: () => void): voi
   useEffect(() => {
     if (backOnline === seen.current) return;
     seen.current = backOnline;
-    if (stale) latest.current();
-  }, [backOnline, stale]);
+    if (stale || (fetchedAt !== undefined && fetchedAt <= wentOffline)) latest.current();
+  }, [backOnline, stale, fetchedAt, wentOffline]);
 }

@@ -1,11 +1,15 @@
 /**
  * A view's freshness label: "Up to date" for an answer the server just gave, "Saved 5 minutes ago" for one
  * from this machine's saved data (the page cache or an offline pack), so a view never passes saved data
- * off as current. The labels of saved data on screen are also what the Offline banner tells the age of:
- * the oldest of them, by the same clock (./clock.ts), so the banner and the views agree.
+ * off as current. While the app is offline the server's answers still on screen are saved data too (the
+ * server can no longer vouch for them): they say when they were fetched, as saved ones do, and the Offline
+ * banner above them does not sit over an "Up to date" of an hour ago. The labels of saved data on screen
+ * are also what the Offline banner tells the age of: the oldest of them, by the same clock (./clock.ts), so
+ * the banner and the views agree.
  */
 import { createContext, useContext, useEffect, useId } from 'react';
 import { create } from 'zustand';
+import { isOffline, useConnectivity } from '../data/connectivity.ts';
 import type { Provenance } from '../data/pipeline.ts';
 import { formatTimestamp } from '../base/format.ts';
 import { useNow } from './clock.ts';
@@ -29,7 +33,9 @@ export function Freshness({ provenance, what }: { provenance: Provenance | null;
   const now = useNow();
   const id = useId();
   const shown = useContext(ViewShown);
-  const savedAt = provenance?.source === 'cache' && shown ? provenance.fetchedAt : null;
+  const offline = useConnectivity(isOffline);
+  const saved = provenance !== null && (provenance.source === 'cache' || offline);
+  const savedAt = provenance && saved && shown ? provenance.fetchedAt : null;
   useEffect(() => {
     if (savedAt === null) return undefined;
     useShownSaved.setState((state) => ({ shown: { ...state.shown, [id]: savedAt } }));
@@ -41,7 +47,6 @@ export function Freshness({ provenance, what }: { provenance: Provenance | null;
       });
   }, [id, savedAt]);
   if (!provenance) return null;
-  const saved = provenance.source === 'cache';
   return (
     <span
       className={saved ? 'freshness saved' : 'freshness'}

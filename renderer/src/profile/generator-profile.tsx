@@ -187,8 +187,10 @@ export function GeneratorProfile({ handlerId, onClose }: { handlerId: string; on
   useEscapeCloses(onClose);
 
   const shown = answer?.id === handlerId ? answer : null;
-  useAskAgainWhenOnline(shown !== null && ('error' in shown || shown.provenance.source === 'cache'), () =>
-    setAttempt((n) => n + 1),
+  useAskAgainWhenOnline(
+    shown !== null && ('error' in shown || shown.provenance.source === 'cache'),
+    () => setAttempt((n) => n + 1),
+    shown !== null && !('error' in shown) ? shown.provenance.fetchedAt : undefined,
   );
   const name = shown && 'detail' in shown ? shown.detail.generator_data.generator_name : null;
   return (

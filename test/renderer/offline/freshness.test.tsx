@@ -1,7 +1,8 @@
 /**
  * Freshness labels and the Offline banner agree: the banner tells the age of the oldest saved data on
  * screen (a view kept mounted but not shown does not count), and every label moves on one clock, so the
- * banner never says "2 minutes" while the view under it says "1 minute".
+ * banner never says "2 minutes" while the view under it says "1 minute". A server's answer left on screen
+ * when the app goes offline is saved data from then on: no "Up to date" under the Offline banner.
  */
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -52,5 +53,34 @@ describe('freshness labels and the Offline banner', () => {
     expect(screen.getByRole('status', { name: 'Offline' }).textContent).toContain(
       'Offline — showing saved data only',
     );
+  });
+
+  it('call a server answer still on screen saved once the app is offline, and up to date once back', () => {
+    useConnectivity.setState({ reach: 'online' });
+    render(
+      <>
+        <OfflineBanner />
+        <Freshness provenance={{ source: 'network', fetchedAt: NOW }} what="manifests list" />
+      </>,
+    );
+    const label = () => screen.getByRole('note', { name: 'Freshness of the manifests list' }).textContent;
+    expect(label()).toBe('Up to date');
+    act(() => {
+      vi.advanceTimersByTime(5 * 60_000);
+      useConnectivity.setState({ reach: 'offline' });
+    });
+    expect(label()).toBe('Saved 5 minutes ago');
+    expect(screen.getByRole('status', { name: 'Offline' }).querySelector('strong')?.textContent).toBe(
+      'Offline — showing data saved 5 minutes ago',
+    );
+    act(() => {
+      useConnectivity.setState({ reach: 'online', workOffline: true });
+    });
+    expect(label()).toBe('Saved 5 minutes ago');
+    act(() => {
+      useConnectivity.setState({ workOffline: false });
+    });
+    expect(label()).toBe('Up to date');
+    expect(screen.queryByRole('status', { name: 'Offline' })).toBeNull();
   });
 });
