@@ -220,12 +220,16 @@ describe('session against the reference server', () => {
   });
 
   it('a token that outlives its lifetime ends the session as expired', async () => {
-    const shortLived = await startTrackerServer({ dbPath: sample.dbPath, tokenTtlMs: 1000 });
+    // Long enough that a busy machine signs in and asks once within it (1 s was not, under CI's load).
+    const ttlMs = 3000;
+    const shortLived = await startTrackerServer({ dbPath: sample.dbPath, tokenTtlMs: ttlMs });
     try {
       const app = await openApp(shortLived.baseUrl);
       assertOk(await app.invoke('session', 'signIn', { ...INSPECTOR, remember: false }));
+      // The token was issued before the answer came: it has expired this long after it.
+      const expired = Date.now() + ttlMs + 300;
       assertOk(await app.invoke('generators', 'aggregate', {}));
-      await new Promise((resolve) => setTimeout(resolve, 1300));
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, expired - Date.now())));
       expect(await app.invoke('generators', 'aggregate', {})).toMatchObject({
         ok: false,
         error: { kind: 'unauthorized' },

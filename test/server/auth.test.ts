@@ -244,12 +244,16 @@ describe('the Bearer check', () => {
   });
 
   it('refuses an expired token with 401', async () => {
-    // Long enough for the first request to land inside the lifetime on a busy machine.
-    const shortLived = await startTrackerServer({ dbPath, tokenTtlMs: 1000, socket: false });
+    // Long enough for the first request to land inside the lifetime on a busy machine (1 s was not, on a
+    // machine running the end-to-end tests beside).
+    const ttlMs = 3000;
+    const shortLived = await startTrackerServer({ dbPath, tokenTtlMs: ttlMs, socket: false });
     try {
       const session = await signInAs(shortLived.baseUrl, INSPECTOR.username, INSPECTOR.password);
+      // The token was issued before the answer came: it has expired this long after it.
+      const expired = Date.now() + ttlMs + 100;
       expect((await post(shortLived.baseUrl, PATHS.generatorTotals, session.token, {})).status).toBe(200);
-      await new Promise((done) => setTimeout(done, 1100));
+      await new Promise((done) => setTimeout(done, Math.max(0, expired - Date.now())));
       const answer = await post(shortLived.baseUrl, PATHS.generatorTotals, session.token, {});
       expectProblem(answer, 401);
       expect(answer.headers.get('www-authenticate')).toContain('error="invalid_token"');
