@@ -115,6 +115,18 @@ test('a refresh says what it brought and the grid marks those rows until it has 
   await expect.poll(async () => (await boxes(page, 'Manifests'))['Manifests shipped']).toBe('301');
   await page.screenshot({ path: test.info().outputPath('marked-rows.png') });
 
+  // The legend lists them, wherever they fall in the grid's order, and shows one in the grid on its own.
+  await page.getByRole('note', { name: 'Marked rows' }).getByRole('button', { name: 'List them' }).click();
+  const listed = page.getByRole('region', { name: 'Marked manifests' }).getByRole('listitem');
+  await expect(listed).toHaveText([/^New 900000001ELC /, new RegExp(`^Changed ${newest.tracking!} `)]);
+  await page.screenshot({ path: test.info().outputPath('marked-rows-listed.png') });
+  await page.getByRole('button', { name: 'Show 900000001ELC in the grid' }).click();
+  const search = page.getByRole('searchbox', { name: 'Search manifests' });
+  await expect(search).toHaveValue('900000001ELC');
+  await expectCount(page, 'Manifests', 1);
+  await search.fill('');
+  await expectCount(page, 'Manifests', 301);
+
   // Shown once, the rows are seen: the next time the workspace opens they are not marked.
   await expect(async () => {
     await page

@@ -107,6 +107,49 @@ export function markedRows(packs: readonly PackRecord[], list: PackList): Map<st
   return marks;
 }
 
+export interface MarkedRow {
+  key: string;
+  mark: RowMark;
+  /** The row as the pack holds it. */
+  row: unknown;
+}
+
+/**
+ * Up to `limit` of the rows of a list still marked, read from the packs that hold them (each pack's rows in
+ * its order, the new before the changed), with how many are marked in all: what the grid's legend lists, so
+ * that rows far down the grid's order can be found.
+ */
+export async function markedRowList(
+  db: OfflineDatabase,
+  list: PackList,
+  limit: number,
+): Promise<{ rows: MarkedRow[]; total: number }> {
+  const packs = await db.packs.filter((pack) => pack.list === list && pack.changes !== undefined).toArray();
+  const marks = markedRows(packs, list);
+  const wanted = Math.min(limit, marks.size);
+  const found = new Map<string, MarkedRow>();
+  for (const pack of packs) {
+    const changes = pack.changes;
+    if (found.size >= wanted || !changes) continue;
+    const keys = new Set([...changes.unseenAdded, ...changes.unseenChanged]);
+    if (keys.size === 0) continue;
+    await packChunks(db, pack.id, 'rows')
+      .until(() => found.size >= wanted)
+      .each((chunk) => {
+        for (const row of chunk.rows) {
+          const key = rowKey(list, row);
+          const mark = marks.get(key);
+          if (found.size >= wanted || !keys.has(key) || mark === undefined || found.has(key)) continue;
+          found.set(key, { key, mark, row });
+        }
+      });
+  }
+  const rows = [...found.values()].sort(
+    (a, b) => Number(a.mark === 'changed') - Number(b.mark === 'changed'),
+  );
+  return { rows, total: marks.size };
+}
+
 /** The grid has shown these rows: they are marked no longer, in any pack of the list. */
 export async function markSeen(db: OfflineDatabase, list: PackList, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;

@@ -23,6 +23,7 @@ import { useSettings } from '../data/settings.ts';
 import type { Answer, PageRequest, Update } from '../data/tracker-data.ts';
 import { ViewShown } from '../offline/freshness.tsx';
 import { MakeAvailableOffline } from '../offline/make-available-offline.tsx';
+import { MarkedRowsLegend } from '../offline/marked-rows-legend.tsx';
 import { useRowMarks } from '../offline/row-marks.ts';
 import { formatValue } from '../base/format.ts';
 import { movedInto, orderedFields } from '../state/column-layout.ts';
@@ -304,10 +305,11 @@ function WorkspaceView<F extends FilterFields, Row, Totals>({
             <MakeAvailableOffline query={{ list: def.scope, ...query }} />
           </div>
           {marks.count > 0 && (
-            <p className="row-marks-legend" role="note" aria-label="Marked rows">
-              <span className="row-mark-new">New</span> and <span className="row-mark-changed">changed</span>{' '}
-              {def.noun} since an offline pack’s last sync are marked until you have seen them.
-            </p>
+            <MarkedRowsLegend
+              list={def.scope}
+              noun={def.noun}
+              onShow={(key) => store.getState().setSearchKey(key)}
+            />
           )}
           <ResultsGrid<Row>
             key={pageSize}
