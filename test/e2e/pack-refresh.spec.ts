@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { expect } from '@playwright/test';
 import { importFiles } from '../../server/src/import/import-files.ts';
 import { DEMO_USERS } from './support/app.ts';
+import { screenshot } from './support/files.ts';
 import { appTest } from './support/fixtures.ts';
 import { boxes, expectCount, openWorkspace, results, signInThroughUi } from './support/workspace.ts';
 
@@ -119,7 +120,7 @@ test('a refresh says what it brought and the grid marks those rows until it has 
   await page.getByRole('note', { name: 'Marked rows' }).getByRole('button', { name: 'List them' }).click();
   const listed = page.getByRole('region', { name: 'Marked manifests' }).getByRole('listitem');
   await expect(listed).toHaveText([/^New 900000001ELC /, new RegExp(`^Changed ${newest.tracking!} `)]);
-  await page.screenshot({ path: test.info().outputPath('marked-rows-listed.png') });
+  await screenshot(page, 'pack-refresh.png');
   await page.getByRole('button', { name: 'Show 900000001ELC in the grid' }).click();
   const search = page.getByRole('searchbox', { name: 'Search manifests' });
   await expect(search).toHaveValue('900000001ELC');

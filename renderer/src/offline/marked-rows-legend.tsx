@@ -1,15 +1,15 @@
 /**
  * The grid's legend for the rows an offline pack's refresh brought (row-marks.ts), and on demand their list,
  * read from the packs: a weekly refresh's changed manifests are often last year's, thousands of rows down
- * the grid's order, where the marks alone leave the inspector scrolling to find them. Each listed key shows
- * its row in the grid (the workspace's search set to it), which marks it seen; the list stays open for the
- * next one.
+ * the grid's order, where the marks alone leave the inspector scrolling to find them. It lists the rows the
+ * grid marks, those it has already shown included (they stay marked while the workspace is on screen). Each
+ * listed key shows its row in the grid (the workspace's search set to it); the list stays open for the next.
  */
 import { useEffect, useState } from 'react';
 import { formatCount } from '../base/format.ts';
 import type { PackList } from './engine-seam.ts';
 import { activeDatabase } from './offline-store.ts';
-import { markedRowList, type MarkedRow } from './pack-changes.ts';
+import { markedRowList, type MarkedRow, type RowMark } from './pack-changes.ts';
 
 /** Rows the list shows at most: enough to work through, few enough to read from a large pack at once. */
 const LISTED = 200;
@@ -36,11 +36,14 @@ type Listed = { rows: MarkedRow[]; total: number } | 'reading' | { failed: strin
 export function MarkedRowsLegend({
   list,
   noun,
+  marks,
   onShow,
 }: {
   list: PackList;
   /** "manifests" */
   noun: string;
+  /** The rows the grid marks (row-marks.ts): those it has shown stay listed while it is on screen. */
+  marks: ReadonlyMap<string, RowMark>;
   /** Shows this key's row in the grid. */
   onShow: (key: string) => void;
 }) {
@@ -50,7 +53,7 @@ export function MarkedRowsLegend({
     const db = activeDatabase();
     if (!open || !db) return undefined;
     let current = true;
-    markedRowList(db, list, LISTED).then(
+    markedRowList(db, list, marks, LISTED).then(
       (found) => current && setListed(found),
       (error: unknown) =>
         current && setListed({ failed: error instanceof Error ? error.message : String(error) }),
@@ -58,9 +61,8 @@ export function MarkedRowsLegend({
     return () => {
       current = false;
     };
-  }, [open, list]);
+  }, [open, list, marks]);
   const toggle = () => {
-    // Read again each time it opens: rows the grid showed meanwhile are marked no longer.
     if (!open) setListed('reading');
     setOpen(!open);
   };
@@ -102,8 +104,7 @@ export function MarkedRowsLegend({
               {listed.total > listed.rows.length && (
                 <p>
                   The first {formatCount(listed.rows.length)} of {formatCount(listed.total)} marked {noun}, in
-                  the order of the packs that hold them; those the grid shows leave the list when it is next
-                  opened.
+                  the order of the packs that hold them.
                 </p>
               )}
             </>

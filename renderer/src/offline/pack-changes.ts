@@ -115,31 +115,31 @@ export interface MarkedRow {
 }
 
 /**
- * Up to `limit` of the rows of a list still marked, read from the packs that hold them (each pack's rows in
- * its order, the new before the changed), with how many are marked in all: what the grid's legend lists, so
- * that rows far down the grid's order can be found.
+ * Up to `limit` of the rows `marks` names, read from the packs of the list that hold them (those a refresh
+ * changed first, each pack's rows in its order; the new before the changed), with how many it names: what
+ * the grid's legend lists, so that rows far down the grid's order can be found. The marks are the
+ * workspace's (row-marks.ts), which keeps the rows it has shown marked while it is on screen.
  */
 export async function markedRowList(
   db: OfflineDatabase,
   list: PackList,
+  marks: ReadonlyMap<string, RowMark>,
   limit: number,
 ): Promise<{ rows: MarkedRow[]; total: number }> {
-  const packs = await db.packs.filter((pack) => pack.list === list && pack.changes !== undefined).toArray();
-  const marks = markedRows(packs, list);
   const wanted = Math.min(limit, marks.size);
+  const packs = (await db.packs.filter((pack) => pack.list === list).toArray()).sort(
+    (a, b) => Number(a.changes === undefined) - Number(b.changes === undefined),
+  );
   const found = new Map<string, MarkedRow>();
   for (const pack of packs) {
-    const changes = pack.changes;
-    if (found.size >= wanted || !changes) continue;
-    const keys = new Set([...changes.unseenAdded, ...changes.unseenChanged]);
-    if (keys.size === 0) continue;
+    if (found.size >= wanted) break;
     await packChunks(db, pack.id, 'rows')
       .until(() => found.size >= wanted)
       .each((chunk) => {
         for (const row of chunk.rows) {
           const key = rowKey(list, row);
           const mark = marks.get(key);
-          if (found.size >= wanted || !keys.has(key) || mark === undefined || found.has(key)) continue;
+          if (found.size >= wanted || mark === undefined || found.has(key)) continue;
           found.set(key, { key, mark, row });
         }
       });

@@ -24,6 +24,8 @@ export interface RowMarks {
   mark: (row: unknown) => RowMark | undefined;
   /** Rows of this list still marked when the workspace opened. */
   count: number;
+  /** Those rows by key, with their marks (what the legend lists). */
+  marked: ReadonlyMap<string, RowMark>;
   /** The grid showed these rows. */
   shown: (rows: readonly unknown[]) => void;
 }
@@ -102,5 +104,5 @@ export function useRowMarks(list: PackList, visible: boolean): RowMarks {
     },
     [marks, list, flush, visible],
   );
-  return { mark, count: marks.size, shown };
+  return { mark, count: marks.size, marked: marks, shown };
 }

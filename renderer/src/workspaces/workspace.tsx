@@ -308,6 +308,7 @@ function WorkspaceView<F extends FilterFields, Row, Totals>({
             <MarkedRowsLegend
               list={def.scope}
               noun={def.noun}
+              marks={marks.marked}
               onShow={(key) => store.getState().setSearchKey(key)}
             />
           )}

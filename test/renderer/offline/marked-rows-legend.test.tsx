@@ -1,7 +1,9 @@
 /**
  * The grid's legend for the rows a pack's refresh brought lists them on demand, read from the pack: the new
  * before the changed, each with what it is (generator, shipped date), and a key that shows its row in the
- * grid; at most its limit of them, saying how many there are in all; rows seen leave it.
+ * grid; at most its limit of them, saying how many there are in all. It lists the rows the workspace marks,
+ * those the grid has already shown (and noted as seen in the packs) included, as they are still marked on
+ * screen.
  */
 import 'fake-indexeddb/auto';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
@@ -11,9 +13,9 @@ import { sessionChanged, useSession } from '../../../renderer/src/data/session.t
 import type { PackQuery } from '../../../renderer/src/offline/engine-seam.ts';
 import { MarkedRowsLegend } from '../../../renderer/src/offline/marked-rows-legend.tsx';
 import { activateOfflineStore, activeDatabase } from '../../../renderer/src/offline/offline-store.ts';
-import { markSeen, markedRowList } from '../../../renderer/src/offline/pack-changes.ts';
+import { markSeen, markedRowList, markedRows } from '../../../renderer/src/offline/pack-changes.ts';
 import { createPack, runDownload } from '../../../renderer/src/offline/pack-download.ts';
-import { describeQuery } from '../../../renderer/src/offline/packs.ts';
+import { describeQuery, listPacks } from '../../../renderer/src/offline/packs.ts';
 import { dataset, installTracker, type Dataset } from './fake-tracker.ts';
 
 const SERVER = 'http://127.0.0.1:4010';
@@ -57,7 +59,12 @@ afterEach(() => {
 describe('the marked rows’ list', () => {
   it('lists the new rows, then the changed, each with a key that shows it in the grid', async () => {
     const onShow = vi.fn();
-    render(<MarkedRowsLegend list="manifests" noun="manifests" onShow={onShow} />);
+    const db = activeDatabase()!;
+    const marks = markedRows(await listPacks(db), 'manifests');
+    // The grid has shown them all already: the packs hold them as seen, the workspace keeps them marked.
+    await markSeen(db, 'manifests', [...marks.keys()]);
+    expect(markedRows(await listPacks(db), 'manifests').size).toBe(0);
+    render(<MarkedRowsLegend list="manifests" noun="manifests" marks={marks} onShow={onShow} />);
     fireEvent.click(screen.getByRole('button', { name: 'List them' }));
     const list = await screen.findByRole('region', { name: 'Marked manifests' });
     const items = await within(list).findAllByRole('listitem');
@@ -83,17 +90,19 @@ describe('the marked rows’ list', () => {
     expect(screen.queryByRole('region', { name: 'Marked manifests' })).toBeNull();
   });
 
-  it('reads at most its limit, says how many are marked in all, and leaves out the rows seen', async () => {
+  it('reads at most its limit and says how many are marked in all', async () => {
     const db = activeDatabase()!;
-    const some = await markedRowList(db, 'manifests', 3);
+    const marks = markedRows(await listPacks(db), 'manifests');
+    const some = await markedRowList(db, 'manifests', marks, 3);
     expect(some.total).toBe(6);
     // The first three in the pack's order, the new before the changed.
-    const marks = some.rows.map((row) => row.mark);
-    expect(marks).toHaveLength(3);
-    expect(marks).toEqual([...marks].sort((a, b) => Number(a === 'changed') - Number(b === 'changed')));
+    const order = some.rows.map((row) => row.mark);
+    expect(order).toHaveLength(3);
+    expect(order).toEqual([...order].sort((a, b) => Number(a === 'changed') - Number(b === 'changed')));
     for (const row of some.rows) expect(row.mark === 'changed' ? [changed] : added).toContain(row.key);
+    // Rows seen since the workspace opened leave the marks it reads the next time it opens.
     await markSeen(db, 'manifests', [changed, added[0]!]);
-    const left = await markedRowList(db, 'manifests', 100);
+    const left = await markedRowList(db, 'manifests', markedRows(await listPacks(db), 'manifests'), 100);
     expect(left.total).toBe(4);
     expect(left.rows.map((row) => row.key).sort()).toEqual(added.slice(1).sort());
   });
