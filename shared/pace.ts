@@ -21,6 +21,14 @@ export interface Timed {
   seconds: number;
 }
 
+/** A sample of work that counts one thing done (rows, waste lines, profiles), as progress lines note. */
+export interface Progress extends Timed {
+  done: number;
+}
+
+/** Reads a Progress sample's count, for perSecond and secondsLeft. */
+export const doneOf = (sample: Progress): number => sample.done;
+
 export interface Pace<S extends Timed> {
   /** The sample the rate is measured from: the last one at least the window's length before the newest. */
   readonly anchor: S;

@@ -6,21 +6,22 @@
 import { create } from 'zustand';
 import { sessionUser } from '../../../shared/ipc/contract.ts';
 import type { ExportGridInput } from '../../../shared/ipc/exports.ts';
-import { notePace, perSecond, secondsLeft, startPace, type Pace } from '../../../shared/pace.ts';
+import {
+  doneOf,
+  notePace,
+  perSecond,
+  secondsLeft,
+  startPace,
+  type Pace,
+  type Progress,
+} from '../../../shared/pace.ts';
 import type { ExportEvent } from '../data/exports.ts';
 import { SLOW_MS, serverSlow } from '../data/connectivity.ts';
 import { useSession } from '../data/session.ts';
 
 export type ExportState = 'running' | 'waiting' | 'done' | 'failed';
 
-/** What a phase of an export has written (rows, or waste lines in their phase), and when. */
-interface Progress {
-  seconds: number;
-  done: number;
-}
-
 const clock = () => Date.now() / 1000;
-const done = (progress: Progress) => progress.done;
 
 export interface ExportEntry {
   id: string;
@@ -31,7 +32,7 @@ export interface ExportEntry {
   total: number;
   /** Once every row is written: the Waste lines sheet's progress. */
   wasteLines?: { written: number; total: number };
-  /** The pace of its phase (rows, then waste lines), from its progress events (shared/pace.ts). */
+  /** The pace of its phase (rows, then waste lines written), from its progress events (shared/pace.ts). */
   pace: Pace<Progress>;
   fileName?: string;
   message?: string;
@@ -158,8 +159,8 @@ export const useExports = create<ExportsState>()((set, get) => ({
  */
 export function pace(entry: ExportEntry, now: number): { rate: number; secondsLeft: number } | undefined {
   const { written, total } = entry.wasteLines ?? { written: entry.rowsWritten, total: entry.total };
-  const rate = perSecond(entry.pace, done, now / 1000);
-  const left = secondsLeft(entry.pace, done, total - written, now / 1000);
+  const rate = perSecond(entry.pace, doneOf, now / 1000);
+  const left = secondsLeft(entry.pace, doneOf, total - written, now / 1000);
   if (rate === undefined || left === undefined) return undefined;
   return { rate, secondsLeft: left };
 }

@@ -8,7 +8,7 @@
  * the server does not answer, by trying again now and then. A pack the user paused stays paused.
  */
 import { create } from 'zustand';
-import { notePace, perSecond, startPace, type Pace } from '../../../shared/pace.ts';
+import { doneOf, notePace, perSecond, startPace, type Pace, type Progress } from '../../../shared/pace.ts';
 import { networkSkipped, serverOutOfReach, useConnectivity } from '../data/connectivity.ts';
 import { RESUMING_STATUSES, isQuotaError, type OfflineDatabase, type PackRecord } from './database.ts';
 import { covers } from './engine/covers.ts';
@@ -93,14 +93,6 @@ function database() {
   return db;
 }
 
-/** What a part has stored, and when (performance.now's clock, in seconds). */
-interface Stored {
-  seconds: number;
-  done: number;
-}
-
-const stored = (sample: Stored) => sample.done;
-
 /** Seconds until the part completes at its current rate. */
 export function secondsLeft(live: LiveDownload): number | undefined {
   if (!live.rate || live.total === undefined) return undefined;
@@ -125,7 +117,7 @@ export function startDownload(
   const previousDelay = retrying ? retries.get(packId)?.delay : undefined;
   cancelRetry(packId);
   const controller = new AbortController();
-  let part: { part: DownloadStage; startDone: number; pace: Pace<Stored> } | undefined;
+  let part: { part: DownloadStage; startDone: number; pace: Pace<Progress> } | undefined;
   let progressed = false;
   const onProgress = (state: PartState) => {
     const sample = { seconds: performance.now() / 1000, done: state.done };
@@ -133,7 +125,7 @@ export function startDownload(
       part = { part: state.part, startDone: state.done, pace: startPace(sample) };
     else part.pace = notePace(part.pace, sample);
     if (state.done > part.startDone) progressed = true;
-    const rate = state.done > part.startDone ? perSecond(part.pace, stored) : undefined;
+    const rate = state.done > part.startDone ? perSecond(part.pace, doneOf) : undefined;
     setLive(packId, { part: state.part, done: state.done, total: state.total, rate, running: true });
   };
   const last = useDownloads.getState().live[packId];
