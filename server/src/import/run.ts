@@ -21,8 +21,6 @@ import { loadUnits } from './units.ts';
 /** The phase event that starts the sink's finish, after the last batch: no batch is written after it. */
 export const FINISHING = 'finishing';
 
-/** Rows per transaction: bounds memory and how long a reader waits to see new rows. */
-export const CSV_BATCH_ROWS = 20_000;
 /** A JSON manifest carries its lines and transporters: fewer per transaction. */
 export const JSON_BATCH_ROWS = 2_000;
 
@@ -32,7 +30,10 @@ export interface ImportOptions {
   sources: readonly Source[];
   /** Start over rather than resume an unfinished run over the same files. */
   restart?: boolean;
-  /** Rows per batch; defaults as above (tests lower it to cross batch boundaries on small files). */
+  /**
+   * Rows per batch; by default the sink's (RunStart `csvBatchRows`) or JSON_BATCH_ROWS (tests lower it to
+   * cross batch boundaries on small files).
+   */
   batchRows?: number;
   onEvent?: (event: ImportEvent) => void;
   /**
@@ -189,14 +190,14 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       bytesBefore += source.storedBytes;
       bytesFinished += source.storedBytes;
       if (index === lastManifests)
-        await releaseHeld(sink, options.batchRows ?? CSV_BATCH_ROWS, onEvent, stopIfAsked);
+        await releaseHeld(sink, options.batchRows ?? run.csvBatchRows, onEvent, stopIfAsked);
       continue;
     }
     const skip = progress?.rowsDone ?? 0;
     const { stream, storedBytesRead } = await source.open();
     const batcher = new Batcher();
     let rowsDone = skip;
-    const batchRows = options.batchRows ?? (source.format === 'json' ? JSON_BATCH_ROWS : CSV_BATCH_ROWS);
+    const batchRows = options.batchRows ?? (source.format === 'json' ? JSON_BATCH_ROWS : run.csvBatchRows);
     const flush = async (fileDone: boolean) => {
       const batch = batcher.take();
       rowsDone += batch.rows;
@@ -300,7 +301,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     }
     bytesBefore += source.storedBytes;
     if (index === lastManifests)
-      await releaseHeld(sink, options.batchRows ?? CSV_BATCH_ROWS, onEvent, stopIfAsked);
+      await releaseHeld(sink, options.batchRows ?? run.csvBatchRows, onEvent, stopIfAsked);
   }
 
   stopIfAsked();

@@ -89,7 +89,12 @@ export interface RunStart {
    * written once, whole, and nobody sees it without its lines (docs/import.md "Reading order").
    */
   holdChildren: boolean;
+  /** CSV rows per transaction where the run is not told otherwise (ImportOptions `batchRows`). */
+  csvBatchRows: number;
 }
+
+/** CSV rows per transaction by default: bounds memory and how long a reader waits to see new rows. */
+export const CSV_BATCH_ROWS = 20_000;
 
 /** One step of releasing held rows: how many it read and the last one's place, where the next step starts. */
 export interface Released {

@@ -22,6 +22,7 @@ import { anotherWriterRuns } from '../../db/import-lock.ts';
 import { holdsWriterLock, takeWriterLock } from '../../postgres/pg-writer-lock.ts';
 import type { Rejection } from '../model/records.ts';
 import {
+  CSV_BATCH_ROWS,
   type FileCounts,
   type ImportSink,
   type Released,
@@ -137,7 +138,13 @@ export class PostgresSink implements ImportSink {
     this.running = { ledger, writers };
     // Every batch brings the derived data up to date, an empty database's too (it may be served while it
     // fills): a manifest stored with its lines is brought up to date once, and never seen without them.
-    return { runId: opened.runId, resumed: opened.resumed, progress: opened.progress, holdChildren: true };
+    return {
+      runId: opened.runId,
+      resumed: opened.resumed,
+      progress: opened.progress,
+      holdChildren: true,
+      csvBatchRows: CSV_BATCH_ROWS,
+    };
   }
 
   /** A new database's code lists (a loaded one has them from its file, pg-load.ts), as SQLite's sink fills them. */
