@@ -22,9 +22,7 @@ function sameMarks(a: ReadonlyMap<string, RowMark>, b: ReadonlyMap<string, RowMa
 export interface RowMarks {
   /** How a row is marked, if it is. */
   mark: (row: unknown) => RowMark | undefined;
-  /** Rows of this list still marked when the workspace opened. */
-  count: number;
-  /** Those rows by key, with their marks (what the legend lists). */
+  /** Rows of this list still marked when the workspace opened, by key, with their marks (what the legend lists). */
   marked: ReadonlyMap<string, RowMark>;
   /** The grid showed these rows. */
   shown: (rows: readonly unknown[]) => void;
@@ -104,5 +102,5 @@ export function useRowMarks(list: PackList, visible: boolean): RowMarks {
     },
     [marks, list, flush, visible],
   );
-  return { mark, count: marks.size, marked: marks, shown };
+  return { mark, marked: marks, shown };
 }

@@ -304,7 +304,7 @@ function WorkspaceView<F extends FilterFields, Row, Totals>({
             {/* The workspace's scope names its list: the generators or the manifests endpoints. */}
             <MakeAvailableOffline query={{ list: def.scope, ...query }} />
           </div>
-          {marks.count > 0 && (
+          {marks.marked.size > 0 && (
             <MarkedRowsLegend
               list={def.scope}
               noun={def.noun}
