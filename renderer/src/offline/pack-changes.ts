@@ -4,7 +4,8 @@
  * tracking number). Worked out when a refresh completes, before the old copy is deleted, by reading both
  * copies' rows a stored chunk at a time and comparing a fingerprint of each row's JSON, so that only one
  * number per old row is held, not the row. The keys of the marked rows are kept on the new pack until the
- * grid has shown them (`markSeen`); the counts stay for the Offline data screen.
+ * grid has shown them (`markSeen`), those an earlier refresh marked included; the counts (what this refresh
+ * brought) stay for the Offline data screen.
  */
 import { GENERATOR_QUERY, MANIFEST_QUERY } from '../../../shared/query/definition.ts';
 import { formatCount, formatTimestamp } from '../base/format.ts';
@@ -79,7 +80,29 @@ export async function packChanges(
       }
     }
   });
+  keepUnseen(changes, previous.changes, counted);
   return changes;
+}
+
+/**
+ * The rows an earlier refresh marked that the grid has not shown yet stay marked, as they were, while the
+ * refreshed copy holds them: a second refresh before the inspector has looked would otherwise take the first
+ * one's marks away. A row the earlier refresh brought as new stays new if this one changed it again.
+ */
+function keepUnseen(changes: PackChanges, earlier: PackChanges | undefined, held: ReadonlySet<string>): void {
+  if (!earlier) return;
+  const added = new Set(changes.unseenAdded);
+  const changed = new Set(changes.unseenChanged);
+  for (const key of earlier.unseenAdded) {
+    if (!held.has(key) || added.has(key) || changes.unseenAdded.length >= MARKED_ROWS_MAX) continue;
+    changes.unseenAdded.push(key);
+    added.add(key);
+  }
+  for (const key of earlier.unseenChanged) {
+    if (!held.has(key) || added.has(key) || changed.has(key)) continue;
+    if (changes.unseenChanged.length >= MARKED_ROWS_MAX) break;
+    changes.unseenChanged.push(key);
+  }
 }
 
 /** "37 new manifests, 4 changed since 2026-11-20 13:24", or "No new or changed manifests since …". */

@@ -78,6 +78,32 @@ describe('a pack refresh', () => {
     expect((await db.packs.get(refreshed.id))!.changes).toMatchObject({ added: 40, changed: 2 });
   });
 
+  it('keeps the marks of an earlier refresh the grid has not shown yet when the next one brings less', async () => {
+    const data = dataset(300, 20);
+    installTracker(data);
+    const key = (row: { manifest_tracking_number?: string }) => row.manifest_tracking_number!;
+    const first = await download(MANIFESTS);
+    const added = dataset(310, 20).manifests.slice(300);
+    data.manifests.push(...added);
+    const changed = data.manifests[5]!;
+    changed.total_waste_quantity_tons = 4.5;
+    const second = await download(MANIFESTS, first.id);
+    await markSeen(db, 'manifests', [key(added[0]!)]);
+
+    // The next refresh: one of the new rows changed again, one left the server, and nothing else moved.
+    added[1]!.total_waste_quantity_tons = 7.25;
+    data.manifests.splice(data.manifests.indexOf(added[2]!), 1);
+    const third = await download(MANIFESTS, second.id);
+    expect(third.changes).toMatchObject({ since: second.refreshedAt, added: 0, changed: 1 });
+    const marks = markedRows(await listPacks(db), 'manifests');
+    expect(Object.fromEntries(marks)).toEqual(
+      Object.fromEntries([
+        ...added.slice(1).flatMap((row, index) => (index === 1 ? [] : [[key(row), 'new']])),
+        [key(changed), 'changed'],
+      ]),
+    );
+  });
+
   it('says when it brought nothing, and words one row in the singular', () => {
     const since = new Date(2026, 10, 20, 9, 5).getTime();
     const none = { since, added: 0, changed: 0, unseenAdded: [], unseenChanged: [] };
