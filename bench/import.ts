@@ -32,10 +32,8 @@ import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import { createDemoAccounts } from '../server/src/auth/demo-accounts.ts';
 import { createTables } from '../server/src/db/schema.ts';
-import { csvRecordBatches } from '../server/src/import/csv-reader.ts';
-import { detectLayout, type HeaderMap } from '../server/src/import/epa-layouts.ts';
-import { mapRow } from '../server/src/import/epa-rows.ts';
-import { mappingContext } from '../server/src/import/run.ts';
+import { CSV_BATCH_ROWS } from '../server/src/import/model/sink.ts';
+import { mappingContext, readRows } from '../server/src/import/read-rows.ts';
 import { discoverSources } from '../server/src/import/sources.ts';
 import { ROWS_CACHE_KIB, WAL_CHECKPOINT_BYTES } from '../server/src/import/sqlite/sqlite-sink.ts';
 import { DEMO_USERS } from '../test/helpers/demo-users.ts';
@@ -95,25 +93,19 @@ async function ensureFiles(manifests: number, append: number): Promise<{ base: E
   }
 }
 
-/** Reads, parses and maps every row of the files, storing nothing: what the import cannot go below. */
+/**
+ * Reads, parses and maps every row of the files as the import does (readRows), storing nothing: what the
+ * import cannot go below.
+ */
 async function rawRead(dir: string): Promise<{ ms: number; rows: number }> {
   const context = mappingContext();
   const started = performance.now();
   let rows = 0;
   for (const source of await discoverSources([dir])) {
-    const { stream } = await source.open();
-    let header: HeaderMap | undefined;
-    for await (const records of csvRecordBatches(stream as AsyncIterable<Buffer>)) {
-      for (const record of records) {
-        if (!header) {
-          const found = detectLayout(source.path, record.fields);
-          if ('error' in found) throw new Error(found.error);
-          header = found.header;
-          continue;
-        }
-        mapRow(header, record.fields, { file: source.path, line: record.line, raw: record.raw }, context);
-        rows += 1;
-      }
+    const request = { path: source.path, format: source.format, skip: 0, batchRows: CSV_BATCH_ROWS };
+    for await (const event of readRows(request, await source.open(), context)) {
+      if (event.kind === 'refused') throw new Error(`${source.path}: ${event.reason}`);
+      if (event.kind === 'batch') rows += event.batch.rows;
     }
   }
   return { ms: performance.now() - started, rows };

@@ -7,16 +7,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { notePace, perSecond, secondsLeft, startPace } from '../../../shared/pace.ts';
-import { loadReference } from '../data/reference.ts';
-import { csvRecordBatches } from './csv-reader.ts';
-import { mapJsonValue } from './emanifest-json.ts';
-import { detectLayout, type HeaderMap } from './epa-layouts.ts';
-import { mapRow, type MappingContext } from './epa-rows.ts';
-import { jsonValueBatches } from './json-reader.ts';
-import type { ImportRecord, Origin, Rejection } from './model/records.ts';
 import { NO_COUNTS, addCounts, type FileCounts, type ImportSink, type RunFinish } from './model/sink.ts';
+import { mappingContext, readRows } from './read-rows.ts';
 import { childrenFirst, type Source } from './sources.ts';
-import { loadUnits } from './units.ts';
 
 /** The phase event that starts the sink's finish, after the last batch: no batch is written after it. */
 export const FINISHING = 'finishing';
@@ -91,38 +84,6 @@ export interface ImportResult extends Omit<RunFinish, 'counts'> {
   totals: FileCounts;
 }
 
-export function mappingContext(): MappingContext {
-  return { units: loadUnits(), generatorStatuses: loadReference().generatorStatuses };
-}
-
-class Batcher {
-  records: ImportRecord[] = [];
-  rejections: Rejection[] = [];
-  skipped = 0;
-  rows = 0;
-
-  add(outcome: { record: ImportRecord } | { rejection: Rejection } | { skipped: string }): void {
-    this.rows += 1;
-    if ('record' in outcome) this.records.push(outcome.record);
-    else if ('rejection' in outcome) this.rejections.push(outcome.rejection);
-    else this.skipped += 1;
-  }
-
-  take(): Pick<Batcher, 'records' | 'rejections' | 'skipped' | 'rows'> {
-    const batch = {
-      records: this.records,
-      rejections: this.rejections,
-      skipped: this.skipped,
-      rows: this.rows,
-    };
-    this.records = [];
-    this.rejections = [];
-    this.skipped = 0;
-    this.rows = 0;
-    return batch;
-  }
-}
-
 /**
  * After the run's last manifest file: the rows it held for manifests that are stored, in batches (those
  * whose manifest arrived were stored with it). Rows for manifests still unknown stay pending.
@@ -194,110 +155,44 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       continue;
     }
     const skip = progress?.rowsDone ?? 0;
-    const { stream, storedBytesRead } = await source.open();
-    const batcher = new Batcher();
     let rowsDone = skip;
     const batchRows = options.batchRows ?? (source.format === 'json' ? JSON_BATCH_ROWS : run.csvBatchRows);
-    const flush = async (fileDone: boolean) => {
-      const batch = batcher.take();
-      rowsDone += batch.rows;
-      rowsRead += batch.rows;
-      const holdChildren = index < lastManifests;
-      const counts = await sink.write({ file: source, ...batch, rowsDone, fileDone, holdChildren });
-      summary.counts = addCounts(summary.counts, counts);
-      const seconds = (performance.now() - started) / 1000;
-      const bytesDone = bytesBefore + storedBytesRead();
-      pace = notePace(pace, { seconds, bytes: bytesDone - bytesFinished, rows: rowsRead });
-      onEvent?.({
-        kind: 'progress',
-        path: source.path,
-        fileBytesRead: storedBytesRead(),
-        fileBytes: source.storedBytes,
-        rows: rowsRead,
-        rowsPerSecond: perSecond(pace, (sample) => sample.rows) ?? 0,
-        secondsLeft: secondsLeft(pace, (sample) => sample.bytes, totalBytes - bytesDone),
-      });
-      stopIfAsked();
-    };
-    const refuse = async (reason: string, origin: Origin) => {
-      summary.refused = reason;
-      onEvent?.({ kind: 'refused', path: source.path, reason });
-      batcher.add({ rejection: { ...origin, column: '', reason: `file not read: ${reason}` } });
-      stream.destroy();
-      await flush(true);
-    };
-    try {
-      if (source.format === 'csv') {
-        let header: HeaderMap | undefined;
-        let row = 0;
-        reading: for await (const records of csvRecordBatches(stream as AsyncIterable<Buffer>)) {
-          for (const record of records) {
-            const origin = { file: source.path, line: record.line, raw: record.raw };
-            if (!header) {
-              const found = detectLayout(source.path, record.fields);
-              if ('error' in found) {
-                await refuse(found.error, origin);
-                break reading;
-              }
-              header = found.header;
-              summary.table = header.layout.table;
-              summary.unknownColumns = header.unknown;
-              onEvent?.({
-                kind: 'file',
-                path: source.path,
-                table: summary.table,
-                resumeAfterRows: skip,
-                unknownColumns: header.unknown,
-              });
-              continue;
-            }
-            row += 1;
-            if (row <= skip) continue;
-            if (record.unterminated) {
-              batcher.add({
-                rejection: {
-                  ...origin,
-                  column: '',
-                  reason: 'the file ends inside a quoted field: a cut last line',
-                },
-              });
-            } else {
-              batcher.add(mapRow(header, record.fields, origin, context));
-            }
-            if (batcher.rows >= batchRows) await flush(false);
-          }
-        }
-        if (!summary.refused) {
-          if (!header) await refuse('the file is empty (no header)', { file: source.path, line: 1, raw: '' });
-          else await flush(true);
-        }
-      } else {
+    const request = { path: source.path, format: source.format, skip, batchRows };
+    for await (const event of readRows(request, await source.open(), context)) {
+      if (event.kind === 'file') {
+        summary.table = event.table;
+        summary.unknownColumns = event.unknownColumns;
         onEvent?.({
           kind: 'file',
           path: source.path,
-          table: 'JSON',
+          table: event.table,
           resumeAfterRows: skip,
-          unknownColumns: [],
+          unknownColumns: event.unknownColumns,
         });
-        let row = 0;
-        for await (const values of jsonValueBatches(stream as AsyncIterable<Buffer>)) {
-          for (const value of values) {
-            row += 1;
-            if (row <= skip) continue;
-            const origin = { file: source.path, line: value.line, raw: value.raw };
-            if (value.error !== undefined) {
-              batcher.add({ rejection: { ...origin, column: '', reason: value.error } });
-            } else {
-              batcher.add(mapJsonValue(value.value, origin, context));
-            }
-            if (batcher.rows >= batchRows) await flush(false);
-          }
-        }
-        await flush(true);
+      } else if (event.kind === 'refused') {
+        summary.refused = event.reason;
+        onEvent?.({ kind: 'refused', path: source.path, reason: event.reason });
+      } else {
+        const { batch, last } = event;
+        rowsDone += batch.rows;
+        rowsRead += batch.rows;
+        const holdChildren = index < lastManifests;
+        const counts = await sink.write({ file: source, ...batch, rowsDone, fileDone: last, holdChildren });
+        summary.counts = addCounts(summary.counts, counts);
+        const seconds = (performance.now() - started) / 1000;
+        const bytesDone = bytesBefore + event.storedBytesRead;
+        pace = notePace(pace, { seconds, bytes: bytesDone - bytesFinished, rows: rowsRead });
+        onEvent?.({
+          kind: 'progress',
+          path: source.path,
+          fileBytesRead: event.storedBytesRead,
+          fileBytes: source.storedBytes,
+          rows: rowsRead,
+          rowsPerSecond: perSecond(pace, (sample) => sample.rows) ?? 0,
+          secondsLeft: secondsLeft(pace, (sample) => sample.bytes, totalBytes - bytesDone),
+        });
+        stopIfAsked();
       }
-    } catch (error) {
-      stream.destroy();
-      throw error;
     }
     bytesBefore += source.storedBytes;
     if (index === lastManifests)

@@ -1,0 +1,146 @@
+/**
+ * One source file read, parsed and mapped into batches of row outcomes: records to store, rejected rows for
+ * the report, rows that do not apply. The import (run.ts) writes each batch in a transaction; bench:import
+ * reads the same way with nothing written, for its baseline.
+ */
+import type { Readable } from 'node:stream';
+import { loadReference } from '../data/reference.ts';
+import { csvRecordBatches } from './csv-reader.ts';
+import { mapJsonValue } from './emanifest-json.ts';
+import { detectLayout, type HeaderMap } from './epa-layouts.ts';
+import { mapRow, type MappingContext, type RowOutcome } from './epa-rows.ts';
+import { jsonValueBatches } from './json-reader.ts';
+import type { ImportRecord, Origin, Rejection } from './model/records.ts';
+import type { SourceFormat } from './sources.ts';
+import { loadUnits } from './units.ts';
+
+export function mappingContext(): MappingContext {
+  return { units: loadUnits(), generatorStatuses: loadReference().generatorStatuses };
+}
+
+/** A file's rows as one transaction takes them. */
+export interface RowBatch {
+  records: ImportRecord[];
+  rejections: Rejection[];
+  skipped: number;
+  /** Data rows read: records, rejections and skipped rows together. */
+  rows: number;
+}
+
+export type ReadEvent =
+  /** The file's header was read: its table (JSON for e-Manifest JSON) and the columns not read. */
+  | { kind: 'file'; table: string; unknownColumns: string[] }
+  /** The file is not read at all; the batch that follows holds one rejection saying why. */
+  | { kind: 'refused'; reason: string }
+  /** The next `batchRows` rows (fewer in the last), and the file's stored bytes read by then. */
+  | { kind: 'batch'; batch: RowBatch; storedBytesRead: number; last: boolean };
+
+export interface ReadRequest {
+  path: string;
+  format: SourceFormat;
+  /** Data rows an earlier attempt wrote: read and passed over. */
+  skip: number;
+  batchRows: number;
+}
+
+class Batcher {
+  private batch: RowBatch = Batcher.empty();
+
+  private static empty(): RowBatch {
+    return { records: [], rejections: [], skipped: 0, rows: 0 };
+  }
+
+  get rows(): number {
+    return this.batch.rows;
+  }
+
+  add(outcome: RowOutcome): void {
+    this.batch.rows += 1;
+    if ('record' in outcome) this.batch.records.push(outcome.record);
+    else if ('rejection' in outcome) this.batch.rejections.push(outcome.rejection);
+    else this.batch.skipped += 1;
+  }
+
+  take(): RowBatch {
+    const batch = this.batch;
+    this.batch = Batcher.empty();
+    return batch;
+  }
+}
+
+/** The events of one file's reading, its stream closed at the end or when the reader stops early. */
+export async function* readRows(
+  request: ReadRequest,
+  opened: { stream: Readable; storedBytesRead: () => number },
+  context: MappingContext,
+): AsyncGenerator<ReadEvent> {
+  const { path, skip, batchRows } = request;
+  const { stream, storedBytesRead } = opened;
+  const batcher = new Batcher();
+  const batch = (last: boolean): ReadEvent => ({
+    kind: 'batch',
+    batch: batcher.take(),
+    storedBytesRead: storedBytesRead(),
+    last,
+  });
+  const refused = (reason: string, origin: Origin): ReadEvent => {
+    batcher.add({ rejection: { ...origin, column: '', reason: `file not read: ${reason}` } });
+    return { kind: 'refused', reason };
+  };
+  try {
+    if (request.format === 'csv') {
+      let header: HeaderMap | undefined;
+      let row = 0;
+      for await (const records of csvRecordBatches(stream as AsyncIterable<Buffer>)) {
+        for (const record of records) {
+          const origin = { file: path, line: record.line, raw: record.raw };
+          if (!header) {
+            const found = detectLayout(path, record.fields);
+            if ('error' in found) {
+              yield refused(found.error, origin);
+              yield batch(true);
+              return;
+            }
+            header = found.header;
+            yield { kind: 'file', table: header.layout.table, unknownColumns: header.unknown };
+            continue;
+          }
+          row += 1;
+          if (row <= skip) continue;
+          batcher.add(
+            record.unterminated
+              ? {
+                  rejection: {
+                    ...origin,
+                    column: '',
+                    reason: 'the file ends inside a quoted field: a cut last line',
+                  },
+                }
+              : mapRow(header, record.fields, origin, context),
+          );
+          if (batcher.rows >= batchRows) yield batch(false);
+        }
+      }
+      if (!header) yield refused('the file is empty (no header)', { file: path, line: 1, raw: '' });
+    } else {
+      yield { kind: 'file', table: 'JSON', unknownColumns: [] };
+      let row = 0;
+      for await (const values of jsonValueBatches(stream as AsyncIterable<Buffer>)) {
+        for (const value of values) {
+          row += 1;
+          if (row <= skip) continue;
+          const origin = { file: path, line: value.line, raw: value.raw };
+          batcher.add(
+            value.error !== undefined
+              ? { rejection: { ...origin, column: '', reason: value.error } }
+              : mapJsonValue(value.value, origin, context),
+          );
+          if (batcher.rows >= batchRows) yield batch(false);
+        }
+      }
+    }
+    yield batch(true);
+  } finally {
+    stream.destroy();
+  }
+}
