@@ -4,19 +4,12 @@
  * setting applied at once (the grid's page size, the theme). The sign-in screen names its server.
  * UPDATE_SCREENSHOTS=1 rewrites the README's picture.
  */
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Page, Request } from '@playwright/test';
+import type { Request } from '@playwright/test';
 import { DEMO_USERS } from './support/app.ts';
+import { seriousViolations } from './support/axe.ts';
 import { expect, test } from './support/fixtures.ts';
 import { screenshot } from './support/files.ts';
 import { results, signInThroughUi } from './support/workspace.ts';
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const scan = await new AxeBuilder({ page }).analyze();
-  return scan.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** A generators page asked of main with this page size (the bridge carries invocations as POSTs). */
 function asksPageSize(size: number) {

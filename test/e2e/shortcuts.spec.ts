@@ -3,9 +3,9 @@
  * switching workspaces, search, refresh (without the browser reloading the page), settings, and Help's
  * list of shortcuts. UPDATE_SCREENSHOTS=1 rewrites the README's picture of that list.
  */
-import { AxeBuilder } from '@axe-core/playwright';
 import { COMMANDS, shortcutText } from '../../shared/commands/commands.ts';
 import { DEMO_USERS } from './support/app.ts';
+import { seriousViolations } from './support/axe.ts';
 import { expect, test } from './support/fixtures.ts';
 import { screenshot } from './support/files.ts';
 import { results, signInThroughUi } from './support/workspace.ts';
@@ -55,8 +55,7 @@ test('Help lists every shortcut of the shared command list, and passes axe', asy
     const row = help.getByRole('row', { name: new RegExp(`^${info.label.replace(/…$/, '')}`) });
     await expect(row).toContainText(shortcutText(info.shortcut));
   }
-  const scan = await new AxeBuilder({ page }).analyze();
-  expect(scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
   await screenshot(page, 'keyboard-shortcuts.png');
   await help.getByRole('button', { name: 'Close' }).click();
   await expect(help).toBeHidden();

@@ -1,12 +1,11 @@
 /**
  * The renderer end to end, as a user drives it: sign in, both workspaces with boxes and rows that agree
  * with the API, every kind of filter, sorting, the column chooser, waste lines, the generator profile,
- * missing permission, session expiry mid-work, and what survives a switch or a restart. Every screen is
- * scanned with axe-core.
+ * missing permission, session expiry mid-work, and what survives a switch or a restart. Every screen that
+ * theme.spec.ts does not scan with axe-core is scanned here.
  */
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { DEMO_USERS } from './support/app.ts';
+import { seriousViolations } from './support/axe.ts';
 import { expect, test } from './support/fixtures.ts';
 import { screenshot } from './support/files.ts';
 import {
@@ -27,28 +26,17 @@ type Scrollable = { scrollTop: number };
 /** Text as a regular expression that matches it literally. */
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-async function seriousViolations(page: Page) {
-  const scan = await new AxeBuilder({ page }).analyze();
-  return scan.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 test('sign in, then both workspaces show boxes and rows that match the API', async ({ window }) => {
-  // A sign-in and three full-page axe scans of grids: each scan of a grid took 10–20 s on a two-core machine
-  // running the unit suite beside this one.
-  test.setTimeout(180_000);
+  // axe scans these screens in theme.spec.ts (the sign-in, the generators grid, a manifest's waste lines).
   const { page } = window;
   // The README's screenshots are taken at 1280 × 800, the smallest screen the layout is made for.
   await page.setViewportSize({ width: 1280, height: 800 });
-  expect(await seriousViolations(page)).toEqual([]);
   await signInThroughUi(page, DEMO_USERS.inspector);
 
   const generators = await generatorTruth(window, {});
   expect(await boxes(page, 'Generators')).toEqual(generators.boxes);
   await expectCount(page, 'Generators', generators.total);
   expect(await column(page, 'Generators', 'epa_handler_id')).toEqual(generators.ids);
-  expect(await seriousViolations(page)).toEqual([]);
   await screenshot(page, 'generators.png');
 
   await openWorkspace(page, 'Manifests');
@@ -58,7 +46,6 @@ test('sign in, then both workspaces show boxes and rows that match the API', asy
   expect(await column(page, 'Manifests', 'manifest_tracking_number')).toEqual(manifests.ids);
   await results(page, 'Manifests').locator('.ag-row[row-index="0"]').click();
   await expect(page.getByRole('table', { name: /^Waste lines of manifest/ })).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
   await screenshot(page, 'manifests.png');
 });
 
