@@ -1,8 +1,8 @@
 /**
  * A pack's refresh after new data reached the server, end to end in Chromium against the real server: EPA
- * files imported into the database the server is serving (one new manifest, one manifest replaced by a
- * newer version), then Refresh on the Offline data screen says what it brought and the manifests grid marks
- * exactly those rows, until it has shown them.
+ * files imported into the database the server is serving (twelve new manifests, one manifest replaced by a
+ * newer version), then Refresh on the Offline data screen says what it brought, the manifests grid marks
+ * exactly those rows until it has shown them, and their list leaves the grid room for rows.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +28,9 @@ const HEADER = [
   'DES FACILITY NAME',
   'TOTAL QUANTITY TONS',
 ];
+
+/** The new manifests this week's files bring. */
+const NEW = Array.from({ length: 12 }, (_, index) => `${900_000_001 + index}ELC`);
 
 const csv = (rows: string[][]) => rows.map((row) => row.map((value) => `"${value}"`).join(',')).join('\r\n');
 
@@ -63,18 +66,22 @@ test('a refresh says what it brought and the grid marks those rows until it has 
       join(dir, 'EM_MANIFEST.csv'),
       csv([
         HEADER,
-        [
-          '900000001ELC',
-          '2099-01-02',
-          '2099-01-01',
-          '2099-01-02',
-          newest.generator!,
-          newest.name!,
-          newest.state!,
-          'TXD900000009',
-          'Refresh Test Landfill',
-          '2.5',
-        ],
+        ...NEW.map((tracking, index) => {
+          // Shipped after every other manifest, the first of them last: it heads the grid.
+          const day = (offset: number) => `2099-01-${String(NEW.length - index + offset).padStart(2, '0')}`;
+          return [
+            tracking,
+            day(1),
+            day(0),
+            day(1),
+            newest.generator!,
+            newest.name!,
+            newest.state!,
+            'TXD900000009',
+            'Refresh Test Landfill',
+            '2.5',
+          ];
+        }),
         [
           newest.tracking!,
           '2099-01-03',
@@ -90,14 +97,14 @@ test('a refresh says what it brought and the grid marks those rows until it has 
       ]),
     );
     const imported = await importFiles({ db: app.server.dbPath, paths: [dir] });
-    expect(imported.totals).toMatchObject({ stored: 1, updated: 1, rejected: 0 });
+    expect(imported.totals).toMatchObject({ stored: NEW.length, updated: 1, rejected: 0 });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 
   await pack.getByRole('button', { name: 'Refresh' }).click();
   await expect(pack).toContainText(
-    /^All manifests1 new manifest, 1 changed since \d{4}-\d\d-\d\d \d\d:\d\d/,
+    /^All manifests12 new manifests, 1 changed since \d{4}-\d\d-\d\d \d\d:\d\d/,
     {
       timeout: 30_000,
     },
@@ -109,24 +116,38 @@ test('a refresh says what it brought and the grid marks those rows until it has 
   await expect(page.getByRole('note', { name: 'Marked rows' })).toContainText(
     'New and changed manifests since an offline pack’s last sync',
   );
-  await expect(grid.locator('.ag-row.row-new')).toHaveAttribute('row-id', '900000001ELC');
+  const first = grid.locator('.ag-row[row-index="0"]');
+  await expect(first).toHaveAttribute('row-id', '900000001ELC');
+  await expect(first).toHaveClass(/\brow-new\b/);
   await expect(grid.locator('.ag-row.row-changed')).toHaveAttribute('row-id', newest.tracking!);
-  // The boxes count what the grid shows: the new manifest too.
-  await expectCount(page, 'Manifests', 301);
-  await expect.poll(async () => (await boxes(page, 'Manifests'))['Manifests shipped']).toBe('301');
+  // The boxes count what the grid shows: the new manifests too.
+  await expectCount(page, 'Manifests', 312);
+  await expect.poll(async () => (await boxes(page, 'Manifests'))['Manifests shipped']).toBe('312');
   await page.screenshot({ path: test.info().outputPath('marked-rows.png') });
 
   // The legend lists them, wherever they fall in the grid's order, and shows one in the grid on its own.
   await page.getByRole('note', { name: 'Marked rows' }).getByRole('button', { name: 'List them' }).click();
   const listed = page.getByRole('region', { name: 'Marked manifests' }).getByRole('listitem');
-  await expect(listed).toHaveText([/^New 900000001ELC /, new RegExp(`^Changed ${newest.tracking!} `)]);
+  await expect(listed).toHaveCount(NEW.length + 1);
+  await expect(listed.first()).toHaveText(/^New 900000001ELC /);
+  await expect(listed.filter({ hasText: new RegExp(`^Changed ${newest.tracking!} `) })).toHaveCount(1);
+  // Listed, they leave the grid room for rows (at 1280 × 800: the waste lines pane gives way first), and the
+  // waste lines pane stays inside the window.
+  const frame = await grid.locator('.grid-frame').boundingBox();
+  const header = await grid.locator('.ag-header').boundingBox();
+  const row = await first.boundingBox();
+  expect(((frame?.height ?? 0) - (header?.height ?? 0)) / (row?.height ?? Infinity)).toBeGreaterThanOrEqual(
+    5,
+  );
+  const pane = await page.getByRole('region', { name: 'Waste lines' }).boundingBox();
+  expect((pane?.y ?? Infinity) + (pane?.height ?? 0)).toBeLessThanOrEqual(page.viewportSize()!.height);
   await screenshot(page, 'pack-refresh.png');
   await page.getByRole('button', { name: 'Show 900000001ELC in the grid' }).click();
   const search = page.getByRole('searchbox', { name: 'Search manifests' });
   await expect(search).toHaveValue('900000001ELC');
   await expectCount(page, 'Manifests', 1);
   await search.fill('');
-  await expectCount(page, 'Manifests', 301);
+  await expectCount(page, 'Manifests', 312);
 
   // Shown once, the rows are seen: the next time the workspace opens they are not marked.
   await expect(async () => {
