@@ -28,6 +28,15 @@ const BOTH_BACKENDS = [
  */
 const POLL = { poll: { timeout: 10_000 } };
 
+/**
+ * The node-side suites share each worker's loaded modules from file to file rather than loading them again
+ * for every file: none mocks a module or stubs a global, and each file starts its own servers and databases.
+ * Measured alone on two cores, the node project took 215 s (230 CPU-seconds) this way against 270 s (303),
+ * the PostgreSQL project 206 s against 241. The renderer's files keep their own modules: their stores and
+ * fake timers are module state.
+ */
+const SHARED_MODULES = { isolate: false };
+
 const postgresProject = process.env.TRACKER_TEST_POSTGRES_URL
   ? [
       {
@@ -36,6 +45,7 @@ const postgresProject = process.env.TRACKER_TEST_POSTGRES_URL
           include: [...BOTH_BACKENDS, 'test/server/postgres/**/*.test.ts'],
           environment: 'node',
           env: { ...SUITE_ENVIRONMENT, TRACKER_TEST_BACKEND: 'postgres' },
+          ...SHARED_MODULES,
           expect: POLL,
           // Each server loads its own database first: a few seconds more per server on a busy machine.
           testTimeout: 60_000,
@@ -56,6 +66,7 @@ export default defineConfig({
           exclude: ['test/renderer/**', 'test/e2e/**', 'test/server/postgres/**'],
           environment: 'node',
           env: SUITE_ENVIRONMENT,
+          ...SHARED_MODULES,
           expect: POLL,
           testTimeout: 30_000,
           hookTimeout: 120_000,
