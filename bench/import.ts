@@ -102,8 +102,7 @@ async function rawRead(dir: string): Promise<{ ms: number; rows: number }> {
   const started = performance.now();
   let rows = 0;
   for (const source of await discoverSources([dir])) {
-    const request = { path: source.path, format: source.format, skip: 0, batchRows: CSV_BATCH_ROWS };
-    for await (const event of readRows(request, await source.open(), context)) {
+    for await (const event of readRows(source, { skip: 0, batchRows: CSV_BATCH_ROWS }, context)) {
       if (event.kind === 'refused') throw new Error(`${source.path}: ${event.reason}`);
       if (event.kind === 'batch') rows += event.batch.rows;
     }

@@ -3,7 +3,6 @@
  * the report, rows that do not apply. The import (run.ts) writes each batch in a transaction; bench:import
  * reads the same way with nothing written, for its baseline.
  */
-import type { Readable } from 'node:stream';
 import { loadReference } from '../data/reference.ts';
 import { csvRecordBatches } from './csv-reader.ts';
 import { mapJsonValue } from './emanifest-json.ts';
@@ -11,7 +10,7 @@ import { detectLayout, type HeaderMap } from './epa-layouts.ts';
 import { mapRow, type MappingContext, type RowOutcome } from './epa-rows.ts';
 import { jsonValueBatches } from './json-reader.ts';
 import type { ImportRecord, Origin, Rejection } from './model/records.ts';
-import type { SourceFormat } from './sources.ts';
+import type { Source } from './sources.ts';
 import { loadUnits } from './units.ts';
 
 export function mappingContext(): MappingContext {
@@ -35,9 +34,7 @@ export type ReadEvent =
   /** The next `batchRows` rows (fewer in the last), and the file's stored bytes read by then. */
   | { kind: 'batch'; batch: RowBatch; storedBytesRead: number; last: boolean };
 
-export interface ReadRequest {
-  path: string;
-  format: SourceFormat;
+export interface ReadOptions {
   /** Data rows an earlier attempt wrote: read and passed over. */
   skip: number;
   batchRows: number;
@@ -70,12 +67,12 @@ class Batcher {
 
 /** The events of one file's reading, its stream closed at the end or when the reader stops early. */
 export async function* readRows(
-  request: ReadRequest,
-  opened: { stream: Readable; storedBytesRead: () => number },
+  source: Pick<Source, 'path' | 'format' | 'open'>,
+  { skip, batchRows }: ReadOptions,
   context: MappingContext,
 ): AsyncGenerator<ReadEvent> {
-  const { path, skip, batchRows } = request;
-  const { stream, storedBytesRead } = opened;
+  const { path } = source;
+  const { stream, storedBytesRead } = await source.open();
   const batcher = new Batcher();
   const batch = (last: boolean): ReadEvent => ({
     kind: 'batch',
@@ -88,7 +85,7 @@ export async function* readRows(
     return { kind: 'refused', reason };
   };
   try {
-    if (request.format === 'csv') {
+    if (source.format === 'csv') {
       let header: HeaderMap | undefined;
       let row = 0;
       for await (const records of csvRecordBatches(stream as AsyncIterable<Buffer>)) {

@@ -157,8 +157,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     const skip = progress?.rowsDone ?? 0;
     let rowsDone = skip;
     const batchRows = options.batchRows ?? (source.format === 'json' ? JSON_BATCH_ROWS : run.csvBatchRows);
-    const request = { path: source.path, format: source.format, skip, batchRows };
-    for await (const event of readRows(request, await source.open(), context)) {
+    for await (const event of readRows(source, { skip, batchRows }, context)) {
       if (event.kind === 'file') {
         summary.table = event.table;
         summary.unknownColumns = event.unknownColumns;
