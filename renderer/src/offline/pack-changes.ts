@@ -94,7 +94,8 @@ function keepUnseen(changes: PackChanges, earlier: PackChanges | undefined, held
   const added = new Set(changes.unseenAdded);
   const changed = new Set(changes.unseenChanged);
   for (const key of earlier.unseenAdded) {
-    if (!held.has(key) || added.has(key) || changes.unseenAdded.length >= MARKED_ROWS_MAX) continue;
+    if (!held.has(key) || added.has(key)) continue;
+    if (changes.unseenAdded.length >= MARKED_ROWS_MAX) break;
     changes.unseenAdded.push(key);
     added.add(key);
   }
