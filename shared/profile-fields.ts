@@ -62,6 +62,16 @@ const physical = (d: Data) =>
 
 const flag = (value: boolean): string => (value ? 'Y' : 'N');
 
+/**
+ * An amount of the generator's report year (spec 2.3: tons generated, managed, shipped and received that
+ * year). A 0 with no report year is no report, not a measured zero: a generator the server holds no report
+ * for (one imported from RCRAInfo's handler files or made from manifests, docs/import.md) shows it empty.
+ * Any other amount shows as sent.
+ */
+function ofReportYear(detail: GeneratorDetail, tons: number): number | undefined {
+  return tons === 0 && detail.site_activities.report_year.trim() === '' ? undefined : tons;
+}
+
 function fact(
   section: string,
   label: string,
@@ -126,12 +136,16 @@ export const PROFILE_FACTS: readonly ProfileFact[] = [
     FLAG,
     (d) => d.generator_data.importer_activity || d.type_data.importer_activity,
   ),
-  fact('Totals', 'Generated waste (tons)', TONS, (d) => d.generator_data.total_generated_waste),
+  fact('Totals', 'Generated waste (tons)', TONS, (d) =>
+    ofReportYear(d, d.generator_data.total_generated_waste),
+  ),
   // spec 2.3: total_shipped is tons shipped off-site, not a count of manifests.
   fact('Totals', 'Shipped off-site (tons)', TONS, (d) => d.generator_data.total_shipped),
-  fact('Totals', 'Annual shipped waste (tons)', TONS, (d) => d.generator_data.shipped_waste),
-  fact('Totals', 'Annual managed waste (tons)', TONS, (d) => d.generator_data.managed_waste),
-  fact('Totals', 'Annual received waste (tons)', TONS, (d) => d.generator_data.received_waste),
+  fact('Totals', 'Annual shipped waste (tons)', TONS, (d) => ofReportYear(d, d.generator_data.shipped_waste)),
+  fact('Totals', 'Annual managed waste (tons)', TONS, (d) => ofReportYear(d, d.generator_data.managed_waste)),
+  fact('Totals', 'Annual received waste (tons)', TONS, (d) =>
+    ofReportYear(d, d.generator_data.received_waste),
+  ),
   fact('Totals', 'Containers', COUNT, (d) => d.generator_data.total_container),
   fact('Totals', 'Management methods used', COUNT, (d) => d.generator_data.total_mmc),
   fact('Totals', 'Shipped years', CODES, (d) => d.generator_data.shipped_years),
@@ -178,8 +192,16 @@ export const PROFILE_TABLES: readonly ProfileTable[] = [
       { header: 'Shipped (tons)', kind: TONS },
       { header: 'Received (tons)', kind: TONS },
     ],
-    rows: ({ site_activities: site }) => [
-      [site.report_year, site.generated_waste, site.managed_waste, site.shipped_waste, site.received_waste],
+    rows: (d) => [
+      [
+        d.site_activities.report_year,
+        ...[
+          d.site_activities.generated_waste,
+          d.site_activities.managed_waste,
+          d.site_activities.shipped_waste,
+          d.site_activities.received_waste,
+        ].map((tons) => ofReportYear(d, tons)),
+      ],
     ],
   },
   {

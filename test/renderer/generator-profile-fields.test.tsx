@@ -297,6 +297,61 @@ const CASES: Case[] = [
     where: { cell: { table: 'SIC codes', column: 'Description' } },
     expected: 'Industrial organic chemicals',
   },
+  // A report year's amount of 0 with no report year is no report (a generator imported from the handler
+  // files alone): shown empty, not as a measured zero. Any other amount shows as sent.
+  ...(
+    [
+      ['total_generated_waste', 'Generated waste (tons)'],
+      ['shipped_waste', 'Annual shipped waste (tons)'],
+      ['managed_waste', 'Annual managed waste (tons)'],
+      ['recieved_waste', 'Annual received waste (tons)'],
+    ] as const
+  ).flatMap(([member, label]): Case[] => [
+    {
+      field: `${member} (0 with no report year)`,
+      where: { fact: label },
+      expected: '—',
+      change: (detail) => {
+        detail.site_activities.report_year = '';
+        detail.generator_data[member] = 0;
+      },
+    },
+    {
+      field: `${member} (sent with no report year)`,
+      where: { fact: label },
+      expected: '3.25',
+      change: (detail) => {
+        detail.site_activities.report_year = '';
+        detail.generator_data[member] = 3.25;
+      },
+    },
+  ]),
+  ...(
+    [
+      ['generated_waste', 'Generated (tons)'],
+      ['managed_waste', 'Managed (tons)'],
+      ['shipped_waste', 'Shipped (tons)'],
+      ['recieved_waste', 'Received (tons)'],
+    ] as const
+  ).flatMap(([member, label]): Case[] => [
+    {
+      field: `site_activities.${member} (0 with no report year)`,
+      where: { fact: label },
+      expected: '—',
+      change: (detail) => {
+        detail.site_activities.report_year = '';
+        detail.site_activities[member] = '0.00';
+      },
+    },
+    {
+      field: `site_activities.${member} (0 in a report year)`,
+      where: { fact: label },
+      expected: '0.00',
+      change: (detail) => {
+        detail.site_activities[member] = 0;
+      },
+    },
+  ]),
   { field: 'gen_map', where: { button: 'Open map in browser' }, expected: '(maps.example.gov)' },
   { field: 'is_network', where: { fact: 'Part of a network' }, expected: 'Yes' },
   { field: 'is_tracker_enable', where: { fact: 'Tracker enabled' }, expected: 'No' },
