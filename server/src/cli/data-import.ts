@@ -16,7 +16,7 @@ import { constants } from 'node:os';
 import { DatabaseError } from '../db/open.ts';
 import { importFiles } from '../import/import-files.ts';
 import { PostgresSinkError } from '../import/postgres/pg-sink.ts';
-import { FINISHING, ImportStopped, type ImportEvent } from '../import/run.ts';
+import { FINISHING, ImportStopped, batchRowsProblem, type ImportEvent } from '../import/run.ts';
 import { COUNTERS } from '../import/model/sink.ts';
 import { SinkError } from '../import/sqlite/sqlite-sink.ts';
 import { isPostgresUrl, redactUrl } from '../postgres/pg-store.ts';
@@ -134,7 +134,8 @@ async function main(): Promise<void> {
   let batchRows: number | undefined;
   if (values['batch-rows'] !== undefined) {
     batchRows = Number(values['batch-rows']);
-    if (!Number.isInteger(batchRows) || batchRows < 1) fail(`--batch-rows must be a positive integer`);
+    const problem = batchRowsProblem(batchRows);
+    if (problem) fail(`--batch-rows ${problem}`);
   }
 
   const stopping = stopOnSignals();

@@ -17,6 +17,21 @@ export const FINISHING = 'finishing';
 /** A JSON manifest carries its lines and transporters: fewer per transaction. */
 export const JSON_BATCH_ROWS = 2_000;
 
+/**
+ * The most CSV rows a batch may hold (`batchRows`; a JSON file's batches hold at most JSON_BATCH_ROWS
+ * manifests). A batch is in memory whole, with the rows held for its manifests, and `data:import` runs in a
+ * 96 MB heap (package.json): an append of 100,000 manifests to the 1M bench database in batches of 20,000
+ * peaked at 277 MB RSS (bench:import), and in batches of 50,000 it ran out of heap.
+ */
+export const MAX_BATCH_ROWS = 20_000;
+
+/** What is wrong with `rows` as a batch's size ("must be …"), or undefined when nothing is. */
+export function batchRowsProblem(rows: number): string | undefined {
+  return Number.isInteger(rows) && rows >= 1 && rows <= MAX_BATCH_ROWS
+    ? undefined
+    : `must be a whole number from 1 to ${MAX_BATCH_ROWS.toLocaleString('en-US')}: a batch is held in memory whole`;
+}
+
 export interface ImportOptions {
   sink: ImportSink;
   /** The files to read, from discoverSources. */
@@ -24,8 +39,8 @@ export interface ImportOptions {
   /** Start over rather than resume an unfinished run over the same files. */
   restart?: boolean;
   /**
-   * Rows per batch; by default the sink's (RunStart `csvBatchRows`) or JSON_BATCH_ROWS (tests lower it to
-   * cross batch boundaries on small files).
+   * Rows per batch, at most MAX_BATCH_ROWS (a JSON file's at most JSON_BATCH_ROWS); by default the sink's
+   * (RunStart `csvBatchRows`) or JSON_BATCH_ROWS (tests lower it to cross batch boundaries on small files).
    */
   batchRows?: number;
   onEvent?: (event: ImportEvent) => void;
@@ -111,6 +126,8 @@ async function releaseHeld(
 export async function runImport(options: ImportOptions): Promise<ImportResult> {
   const started = performance.now();
   const { sink, onEvent } = options;
+  const tooMany = options.batchRows === undefined ? undefined : batchRowsProblem(options.batchRows);
+  if (tooMany) throw new RangeError(`batchRows ${tooMany}`);
   const context = mappingContext();
   const run = await sink.begin(options.sources, { restart: options.restart ?? false });
   const sources = run.holdChildren ? childrenFirst(options.sources) : options.sources;
@@ -156,7 +173,10 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     }
     const skip = progress?.rowsDone ?? 0;
     let rowsDone = skip;
-    const batchRows = options.batchRows ?? (source.format === 'json' ? JSON_BATCH_ROWS : run.csvBatchRows);
+    const batchRows =
+      source.format === 'json'
+        ? Math.min(options.batchRows ?? JSON_BATCH_ROWS, JSON_BATCH_ROWS)
+        : (options.batchRows ?? run.csvBatchRows);
     for await (const event of readRows(source, { skip, batchRows }, context)) {
       if (event.kind === 'file') {
         summary.table = event.table;

@@ -60,7 +60,12 @@ describe('npm run data:import', () => {
     [
       'a zero batch',
       ['--db', 'OUT', '--batch-rows', '0', 'x.csv'],
-      /--batch-rows must be a positive integer/,
+      /--batch-rows must be a whole number from 1 to 20,000/,
+    ],
+    [
+      'a batch larger than its memory holds',
+      ['--db', 'OUT', '--batch-rows', '50000', 'x.csv'],
+      /--batch-rows must be a whole number from 1 to 20,000: a batch is held in memory whole/,
     ],
     ['a missing folder for the database', ['--db', 'missing/epa.db', 'x.csv'], /does not exist/],
   ])('refuses %s', (_name, args, message) => {

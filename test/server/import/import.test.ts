@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemoDatabase } from '../../../server/src/data/demo/build-demo.ts';
 import { parseCsv } from '../../../server/src/data/reference.ts';
 import { importFiles } from '../../../server/src/import/import-files.ts';
-import { ImportStopped, runImport } from '../../../server/src/import/run.ts';
+import { ImportStopped, JSON_BATCH_ROWS, MAX_BATCH_ROWS, runImport } from '../../../server/src/import/run.ts';
 import { discoverSources } from '../../../server/src/import/sources.ts';
 import type { SinkBatch } from '../../../server/src/import/model/sink.ts';
 import { FROM_MANIFESTS_NOTE } from '../../../server/src/import/writers/writers.ts';
@@ -288,6 +288,63 @@ describe('the same files into a database that has data', () => {
     // The manifest read twice (an older UPDATED DATE, then a newer) keeps the lines the week gives it.
     expect(await contentOf(seeded)).toEqual(await contentOf(empty));
     expect(reportRecords(appended.reportPath)).toEqual(reportRecords(bulk.reportPath));
+  });
+});
+
+describe('the size of a batch', () => {
+  it('refuses more rows a batch than memory holds before touching the database', async () => {
+    const db = await target('batch-too-large.db');
+    const sink = await openSink(db);
+    let began = false;
+    const watched = wrapSink(sink, {
+      begin: (files, options) => {
+        began = true;
+        return sink.begin(files, options);
+      },
+    });
+    try {
+      await expect(
+        runImport({
+          sink: watched,
+          sources: await discoverSources([join(FIXTURES, 'week1')]),
+          batchRows: MAX_BATCH_ROWS + 1,
+        }),
+      ).rejects.toThrow(
+        /^batchRows must be a whole number from 1 to 20,000: a batch is held in memory whole$/,
+      );
+    } finally {
+      await sink.close();
+    }
+    expect(began).toBe(false);
+  });
+
+  it('holds at most JSON_BATCH_ROWS manifests of a JSON file, whatever batchRows asks', async () => {
+    const folder = join(dir, 'json-batches');
+    mkdirSync(folder);
+    const manifests = Array.from({ length: JSON_BATCH_ROWS + 1 }, (_, index) =>
+      JSON.stringify({
+        manifestTrackingNumber: `${String(400_000_000 + index)}ELC`,
+        status: 'Signed',
+        generator: { epaSiteId: 'TXD000000003', name: 'Works' },
+        wastes: [],
+      }),
+    );
+    writeFileSync(join(folder, 'manifests.jsonl'), manifests.join('\n'));
+    const db = await target('json-batches.db');
+    const sink = await openSink(db);
+    const sizes: number[] = [];
+    const watched = wrapSink(sink, {
+      write: (batch) => {
+        sizes.push(batch.rows);
+        return sink.write(batch);
+      },
+    });
+    try {
+      await runImport({ sink: watched, sources: await discoverSources([folder]), batchRows: 10_000 });
+    } finally {
+      await sink.close();
+    }
+    expect(sizes).toEqual([JSON_BATCH_ROWS, 1]);
   });
 });
 
