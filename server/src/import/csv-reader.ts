@@ -15,13 +15,27 @@ export interface CsvRecord {
   raw: string;
   /** Set when the input ended inside a quoted field: the fields are what was read before the end. */
   unterminated?: boolean;
+  /**
+   * Set when no record ended within MAX_RECORD_CHARS of this line (a quote that never closes, or a line that
+   * never ends): `fields` is empty, `raw` holds this line (at most MAX_RECORD_CHARS of it), and reading went
+   * on at the next line.
+   */
+  overlong?: boolean;
 }
+
+/**
+ * The longest a record may be, in characters, before its first line is given up as broken. EPA's widest rows
+ * are a few kilobytes, a quoted field may hold line breaks, and no record of theirs comes near this; without
+ * a bound a stray quote in a file of unquoted fields would hold the rest of the file as one record.
+ */
+export const MAX_RECORD_CHARS = 1024 * 1024;
 
 const QUOTE = 34;
 const COMMA = 44;
 const CR = 13;
 const LF = 10;
 const DELIMITER = /[,\r\n]/g;
+const LINE_BREAK = /\r\n|\r|\n/g;
 const REPLACEMENT = '\uFFFD';
 
 /**
@@ -47,6 +61,8 @@ export class CsvParser {
   private text = '';
   private line = 1;
   private started = false;
+  /** The rest of a line longer than MAX_RECORD_CHARS is passed over until its line break comes. */
+  private skippingLine = false;
   /** Bytes of a character the last chunk cut. */
   private carry: Buffer | undefined;
 
@@ -75,16 +91,44 @@ export class CsvParser {
   private records(final: boolean): CsvRecord[] {
     const out: CsvRecord[] = [];
     const text = this.text;
-    let position = 0;
-    for (;;) {
-      const record = this.record(text, position, final);
+    let position = this.skippingLine ? this.passLine(text) : 0;
+    while (position < text.length) {
+      const record =
+        this.record(text, position, final) ??
+        (text.length - position > MAX_RECORD_CHARS ? this.giveUp(text, position) : undefined);
       if (!record) break;
       position = record.next;
       if (record.value) out.push(record.value);
-      if (position >= text.length) break;
     }
     this.text = position === 0 ? text : text.slice(position);
     return out;
+  }
+
+  /** Past the line break ending the line being passed over, or the whole text when it has none yet. */
+  private passLine(text: string): number {
+    LINE_BREAK.lastIndex = 0;
+    const found = LINE_BREAK.exec(text);
+    if (!found) return text.length;
+    this.skippingLine = false;
+    return found.index + found[0].length;
+  }
+
+  /**
+   * The record starting at `start` is still open after MAX_RECORD_CHARS: its first line is given up as
+   * overlong, and reading goes on at the next line (a line longer than the bound is passed over to its end).
+   */
+  private giveUp(text: string, start: number): { value: CsvRecord; next: number } {
+    LINE_BREAK.lastIndex = start;
+    const found = LINE_BREAK.exec(text);
+    const line = this.line;
+    this.line += 1;
+    if (found && found.index - start <= MAX_RECORD_CHARS) {
+      const value = { fields: [], line, raw: text.slice(start, found.index), overlong: true };
+      return { value, next: found.index + found[0].length };
+    }
+    this.skippingLine = true;
+    const value = { fields: [], line, raw: text.slice(start, start + MAX_RECORD_CHARS), overlong: true };
+    return { value, next: text.length };
   }
 
   /**

@@ -4,7 +4,7 @@
  * reads the same way with nothing written, for its baseline.
  */
 import { loadReference } from '../data/reference.ts';
-import { csvRecordBatches } from './csv-reader.ts';
+import { MAX_RECORD_CHARS, csvRecordBatches } from './csv-reader.ts';
 import { mapJsonValue } from './emanifest-json.ts';
 import { detectLayout, type HeaderMap } from './epa-layouts.ts';
 import { mapRow, type MappingContext, type RowOutcome } from './epa-rows.ts';
@@ -12,6 +12,8 @@ import { jsonValueBatches } from './json-reader.ts';
 import type { ImportRecord, Origin, Rejection } from './model/records.ts';
 import type { Source } from './sources.ts';
 import { loadUnits } from './units.ts';
+
+const OVERLONG = `no record ends within ${MAX_RECORD_CHARS.toLocaleString('en-US')} characters of this line (a quote that does not close, or a line that does not end): the line is rejected and reading goes on at the next`;
 
 export function mappingContext(): MappingContext {
   return { units: loadUnits(), generatorStatuses: loadReference().generatorStatuses };
@@ -104,16 +106,15 @@ export async function* readRows(
           }
           row += 1;
           if (row <= skip) continue;
+          const broken = record.unterminated
+            ? 'the file ends inside a quoted field: a cut last line'
+            : record.overlong
+              ? OVERLONG
+              : undefined;
           batcher.add(
-            record.unterminated
-              ? {
-                  rejection: {
-                    ...origin,
-                    column: '',
-                    reason: 'the file ends inside a quoted field: a cut last line',
-                  },
-                }
-              : mapRow(header, record.fields, origin, context),
+            broken === undefined
+              ? mapRow(header, record.fields, origin, context)
+              : { rejection: { ...origin, column: '', reason: broken } },
           );
           if (batcher.rows >= batchRows) yield batch(false);
         }

@@ -22,6 +22,7 @@ import { discoverSources } from '../../../server/src/import/sources.ts';
 import type { SinkBatch } from '../../../server/src/import/model/sink.ts';
 import { FROM_MANIFESTS_NOTE } from '../../../server/src/import/writers/writers.ts';
 import { writeEpaFiles } from '../../helpers/epa-files.ts';
+import { MAX_RECORD_CHARS } from '../../../server/src/import/csv-reader.ts';
 import { connect } from '../../../server/src/postgres/pg-store.ts';
 import { writerLockHolder } from '../../../server/src/postgres/pg-writer-lock.ts';
 import { TEST_BACKEND, endSession, endWhileWaiting } from '../../helpers/postgres-database.ts';
@@ -596,6 +597,40 @@ describe('a NUL character (U+0000) in a row', () => {
     expect(records[0]?.[4]).toContain('"Lone\u2400Star Metal Finishing"');
     const stored = await db.rows('SELECT manifest_tracking_number FROM manifests ORDER BY 1');
     expect(stored.map((entry) => entry.manifest_tracking_number)).toEqual(['000000301ELC', '000000303ELC']);
+  });
+});
+
+describe('a quote that never closes in a file of unquoted fields', () => {
+  it('rejects its line with the reason and stores every row after it', async () => {
+    const db = await target('open-quote.db');
+    const folder = join(dir, 'open-quote');
+    mkdirSync(folder);
+    const [header = '', row = ''] = readFileSync(join(FIXTURES, 'week1', 'HD_REPORTING.csv'), 'utf8').split(
+      /\r?\n/,
+    );
+    const fields = row.replace(/"[^"]*"/g, 'quoted').split(',');
+    const handler = (index: number, name: string) =>
+      [`TXD${String(index).padStart(9, '0')}`, name, ...fields.slice(2)].join(',');
+    // More than MAX_RECORD_CHARS after the quote, none of it quoted: without a bound it is all one field.
+    const after = Array.from({ length: 12_000 }, (_, index) => handler(index + 2, `Plain Works ${index}`));
+    const broken = handler(1, '"Scott Institute of Technology');
+    writeFileSync(join(folder, 'HD_REPORTING.csv'), [header, broken, ...after, ''].join('\n'));
+    expect(after.join('\n').length).toBeGreaterThan(MAX_RECORD_CHARS);
+
+    const result = await importFiles({ db: db.db, paths: [folder], report: report('open-quote') });
+    expect(counts(result)).toEqual({ 'HD_REPORTING.csv': `${after.length + 1} ${after.length} 0 0 0 1 0` });
+    expect(reportRecords(result.reportPath).slice(1)).toEqual([
+      [
+        expect.stringMatching(/HD_REPORTING\.csv$/),
+        '2',
+        '',
+        'no record ends within 1,048,576 characters of this line (a quote that does not close, or a line that does not end): the line is rejected and reading goes on at the next',
+        broken,
+      ],
+    ]);
+    expect(
+      await db.value('SELECT generator_name FROM generators WHERE epa_handler_id = ?', 'TXD000012001'),
+    ).toBe('Plain Works 11999');
   });
 });
 

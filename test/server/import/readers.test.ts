@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CsvParser, type CsvRecord } from '../../../server/src/import/csv-reader.ts';
+import { CsvParser, MAX_RECORD_CHARS, type CsvRecord } from '../../../server/src/import/csv-reader.ts';
 import { detectLayout, tableOfName } from '../../../server/src/import/epa-layouts.ts';
 import { mapRow } from '../../../server/src/import/epa-rows.ts';
 import { JsonValueScanner, type JsonValue } from '../../../server/src/import/json-reader.ts';
@@ -79,6 +79,55 @@ describe('CSV', () => {
     expect(parseInChunks('a,b\n1,2', 1).map((record) => record.fields)).toEqual([
       ['a', 'b'],
       ['1', '2'],
+    ]);
+  });
+
+  // Chunks of a stream's size and smaller: a record held open is scanned again as each chunk comes.
+  it.each([10_000, 65536])(
+    'gives up the line of a quote that never closes after MAX_RECORD_CHARS, and reads on (chunks of %i)',
+    (size) => {
+      // Unquoted fields, as RCRAInfo writes them, one of which opens a quote: with no quote after it,
+      // everything to the end of the file would be one field.
+      const rows = Array.from({ length: 60_000 }, (_, index) => `${index + 3},plain name ${index}`);
+      const text = ['id,name', '1,"Scott Institute of Technology', '2,next', ...rows, ''].join('\n');
+      expect(text.length).toBeGreaterThan(MAX_RECORD_CHARS);
+      const records = parseInChunks(text, size);
+      expect(records.slice(0, 3)).toEqual([
+        { fields: ['id', 'name'], line: 1, raw: 'id,name' },
+        { fields: [], line: 2, raw: '1,"Scott Institute of Technology', overlong: true },
+        { fields: ['2', 'next'], line: 3, raw: '2,next' },
+      ]);
+      expect(records).toHaveLength(3 + rows.length);
+      expect(records.at(-1)).toEqual({
+        fields: ['60002', 'plain name 59999'],
+        line: 60_003,
+        raw: rows.at(-1),
+      });
+    },
+  );
+
+  it.each([10_000, 65536])(
+    'passes over a line longer than MAX_RECORD_CHARS to its end (chunks of %i)',
+    (size) => {
+      const long = `1,${'x'.repeat(MAX_RECORD_CHARS + 70_000)}`;
+      const records = parseInChunks(['a,b', long, '2,y', ''].join('\r\n'), size);
+      expect(
+        records.map((record) => [record.fields, record.line, record.raw.length, record.overlong ?? false]),
+      ).toEqual([
+        [['a', 'b'], 1, 3, false],
+        [[], 2, MAX_RECORD_CHARS, true],
+        [['2', 'y'], 3, 3, false],
+      ]);
+    },
+  );
+
+  it('keeps a record that spans lines within MAX_RECORD_CHARS', () => {
+    const field = `${'z'.repeat(MAX_RECORD_CHARS / 2)}\n${'z'.repeat(MAX_RECORD_CHARS / 2 - 100)}`;
+    const records = parseInChunks(`a,b\n1,"${field}"\n2,y\n`, 65536);
+    expect(records.map((record) => [record.fields.at(-1)?.length, record.line])).toEqual([
+      [1, 1],
+      [field.length, 2],
+      [1, 4],
     ]);
   });
 });
