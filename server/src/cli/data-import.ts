@@ -20,7 +20,6 @@ import { FINISHING, ImportStopped, batchRowsProblem, type ImportEvent } from '..
 import { COUNTERS } from '../import/model/sink.ts';
 import { SinkError } from '../import/sqlite/sqlite-sink.ts';
 import { isPostgresUrl, redactUrl } from '../postgres/pg-store.ts';
-import { JsonStreamError } from '../import/json-reader.ts';
 import { SourceError } from '../import/sources.ts';
 import { ZipError } from '../import/zip.ts';
 import { readArguments, usageError } from './arguments.ts';
@@ -212,8 +211,7 @@ main().catch((error: unknown) => {
     error instanceof PostgresSinkError ||
     error instanceof DatabaseError ||
     error instanceof SourceError ||
-    error instanceof ZipError ||
-    error instanceof JsonStreamError
+    error instanceof ZipError
   ) {
     console.error(error.message);
     process.exit(1);

@@ -11,7 +11,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CsvParser, MAX_RECORD_CHARS, type CsvRecord } from '../../../server/src/import/csv-reader.ts';
 import { detectLayout, tableOfName } from '../../../server/src/import/epa-layouts.ts';
 import { mapRow } from '../../../server/src/import/epa-rows.ts';
-import { JsonValueScanner, type JsonValue } from '../../../server/src/import/json-reader.ts';
+import {
+  JsonValueScanner,
+  MAX_GIVEN_UP,
+  MAX_VALUE_CHARS,
+  type JsonValue,
+} from '../../../server/src/import/json-reader.ts';
 import { loadUnits, toTons } from '../../../server/src/import/units.ts';
 import { readDate, readNumber, splitWasteCodes } from '../../../server/src/import/values.ts';
 import { zipEntries, zipEntryStream } from '../../../server/src/import/zip.ts';
@@ -159,6 +164,69 @@ describe('JSON', () => {
     expect(read.map((value) => value.value)).toEqual([undefined, { n: 2 }, undefined]);
     expect(read[0]?.error).toMatch(/not valid JSON/);
     expect(read[2]?.error).toBe('the file ends inside this value');
+  });
+
+  /** Manifests one to a line from `first`, more than MAX_VALUE_CHARS of them together. */
+  const manyLines = (first: number, separator = '\n') => {
+    const pad = 'p'.repeat(1000);
+    const count = Math.ceil(MAX_VALUE_CHARS / 1000) + 10;
+    return Array.from({ length: count }, (_, index) => JSON.stringify({ n: first + index, pad })).join(
+      separator,
+    );
+  };
+  const numbers = (read: JsonValue[]) => read.map((value) => (value.value as { n?: number } | undefined)?.n);
+
+  it('gives up the line of a quote that never closes after MAX_VALUE_CHARS, and reads on', () => {
+    const broken = '{"manifestTrackingNumber": "100000000ELC", "generator": {"name": "cut';
+    const rest = manyLines(2);
+    const read = values(`${broken}\n${rest}\n`, 65536);
+    expect(read[0]).toEqual({
+      value: undefined,
+      error: `no value ends within 16,777,216 characters of this line (a quote or bracket that does not close): the line is rejected and reading goes on at the next`,
+      line: 1,
+      raw: broken,
+    });
+    const count = rest.split('\n').length;
+    expect(numbers(read.slice(1))).toEqual(Array.from({ length: count }, (_, index) => 2 + index));
+    expect(read.at(-1)?.line).toBe(count + 1);
+  });
+
+  it('reads on inside a top-level array after a value it gave up', () => {
+    const read = values(`[\n{"n": 1},\n{"n": "open,\n${manyLines(3, ',\n')}\n]\n`, 65536);
+    expect(read.slice(0, 2).map((value) => [value.value, value.line, value.error])).toEqual([
+      [{ n: 1 }, 2, undefined],
+      [undefined, 3, expect.stringMatching(/^no value ends within 16,777,216 characters/)],
+    ]);
+    expect(numbers(read.slice(2)).slice(0, 2)).toEqual([3, 4]);
+    expect(read.slice(2).every((value) => value.error === undefined)).toBe(true);
+  });
+
+  it(`stops reading a file at the value it gives up after ${MAX_GIVEN_UP}`, () => {
+    const opened = Array.from({ length: MAX_GIVEN_UP + 2 }, (_, index) => `{"cut": ${index + 1}, "lines": [`);
+    const read = values(`${opened.join('\n')}\n${manyLines(100)}\n{"n": 1}\n`, 65536);
+    expect(read.map((value) => [value.line, value.raw, value.error?.split(':')[0]])).toEqual([
+      ...opened
+        .slice(0, MAX_GIVEN_UP)
+        .map((raw, index) => [
+          index + 1,
+          raw,
+          'no value ends within 16,777,216 characters of this line (a quote or bracket that does not close)',
+        ]),
+      [
+        MAX_GIVEN_UP + 1,
+        opened[MAX_GIVEN_UP],
+        `no value ends within 16,777,216 characters of this line, nor of ${MAX_GIVEN_UP} lines before it in this file`,
+      ],
+    ]);
+  });
+
+  it('passes over a line longer than MAX_VALUE_CHARS to its end', () => {
+    const long = `{"n": 1, "pad": "${'x'.repeat(MAX_VALUE_CHARS + 70_000)}"}`;
+    const read = values(`${long}\n{"n": 2}\n`, 65536);
+    expect(read.map((value) => [value.value, value.line, value.raw.length])).toEqual([
+      [undefined, 1, MAX_VALUE_CHARS],
+      [{ n: 2 }, 2, 8],
+    ]);
   });
 });
 
