@@ -5,11 +5,15 @@
  * services and haztrak's handler fixtures write it) is a generator. Paths read are listed in
  * docs/import.md.
  */
+import { LIMITS } from '../../../shared/api/limits.ts';
 import type { MappingContext } from './epa-rows.ts';
 import {
+  LINE_NUMBER_OUT_OF_RANGE,
   NUL,
   NUL_REASON,
+  TEXT_TOO_LONG,
   bareGenerator,
+  isWasteLineNumber,
   type Address,
   type GeneratorRecord,
   type ImportRecord,
@@ -39,7 +43,9 @@ function text(value: unknown): string {
   if (typeof value === 'number') return String(value);
   if (typeof value !== 'string') return '';
   if (value.includes(NUL)) throw new JsonProblem('', NUL_REASON);
-  return value.trim();
+  const trimmed = value.trim();
+  if (trimmed.length > LIMITS.fieldTextMax) throw new JsonProblem('', TEXT_TOO_LONG);
+  return trimmed;
 }
 
 function date(value: unknown, path: string): string {
@@ -90,6 +96,7 @@ function wasteLine(
 ): WasteLineRecord {
   const path = `wastes[${index}]`;
   const lineNumber = number(json.lineNumber, `${path}.lineNumber`) ?? index + 1;
+  if (!isWasteLineNumber(lineNumber)) throw new JsonProblem(`${path}.lineNumber`, LINE_NUMBER_OUT_OF_RANGE);
   const quantity = object(json.quantity);
   const br = object(json.brInfo);
   const dot = object(json.dotInformation);

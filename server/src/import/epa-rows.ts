@@ -6,10 +6,14 @@
  */
 import type { GeneratorStatus } from '../data/reference.ts';
 import type { HeaderMap } from './epa-layouts.ts';
+import { LIMITS } from '../../../shared/api/limits.ts';
 import {
+  LINE_NUMBER_OUT_OF_RANGE,
   NUL,
   NUL_REASON,
+  TEXT_TOO_LONG,
   bareGenerator,
+  isWasteLineNumber,
   type Address,
   type GeneratorRecord,
   type ImportRecord,
@@ -60,6 +64,7 @@ class Row {
     const position = this.header.positions.get(field);
     const value = position === undefined ? '' : (this.fields[position] ?? '').trim();
     if (value.includes(NUL)) throw new RowProblem(this.column(field), NUL_REASON);
+    if (value.length > LIMITS.fieldTextMax) throw new RowProblem(this.column(field), TEXT_TOO_LONG);
     return value;
   }
 
@@ -104,6 +109,13 @@ class Row {
     const value = this.count(field);
     if (value === undefined || value < 1)
       throw new RowProblem(this.column(field), `no ${this.column(field)}`);
+    return value;
+  }
+
+  /** A waste line's number (isWasteLineNumber). */
+  wasteLineNumber(): number {
+    const value = this.ordinal('line');
+    if (!isWasteLineNumber(value)) throw new RowProblem(this.column('line'), LINE_NUMBER_OUT_OF_RANGE);
     return value;
   }
 
@@ -214,7 +226,7 @@ const MAPPERS: Record<HeaderMap['layout']['table'], { kind: ImportRecord['kind']
   EM_WASTE_LINE: {
     kind: 'wasteLine',
     map: (row, context) => {
-      const line = row.ordinal('line');
+      const line = row.wasteLineNumber();
       let tons = row.number('tons');
       const kilograms = row.number('kilograms');
       if (tons === undefined && kilograms !== undefined) tons = kilograms * KILOGRAMS_TO_TONS;
@@ -259,7 +271,7 @@ const MAPPERS: Record<HeaderMap['layout']['table'], { kind: ImportRecord['kind']
   EM_FEDERAL_WASTE_CODE: {
     kind: 'wasteCode',
     map: (row) => {
-      const line = row.ordinal('line');
+      const line = row.wasteLineNumber();
       return { trackingNumber: row.tracking(), lineNumber: line, code: row.key('code').toUpperCase() };
     },
   },

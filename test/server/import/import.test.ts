@@ -22,6 +22,7 @@ import { discoverSources } from '../../../server/src/import/sources.ts';
 import type { SinkBatch } from '../../../server/src/import/model/sink.ts';
 import { FROM_MANIFESTS_NOTE } from '../../../server/src/import/writers/writers.ts';
 import { writeEpaFiles } from '../../helpers/epa-files.ts';
+import { LIMITS } from '../../../shared/api/limits.ts';
 import { MAX_RECORD_CHARS } from '../../../server/src/import/csv-reader.ts';
 import { connect } from '../../../server/src/postgres/pg-store.ts';
 import { writerLockHolder } from '../../../server/src/postgres/pg-writer-lock.ts';
@@ -597,6 +598,73 @@ describe('a NUL character (U+0000) in a row', () => {
     expect(records[0]?.[4]).toContain('"Lone\u2400Star Metal Finishing"');
     const stored = await db.rows('SELECT manifest_tracking_number FROM manifests ORDER BY 1');
     expect(stored.map((entry) => entry.manifest_tracking_number)).toEqual(['000000301ELC', '000000303ELC']);
+  });
+});
+
+describe("a row past what the API's clients read", () => {
+  it('refuses a text field over LIMITS.fieldTextMax and a waste line numbered past LIMITS.wasteLinesMax', async () => {
+    const db = await target('limits.db');
+    const folder = join(dir, 'limits');
+    mkdirSync(folder);
+    const [header = '', row = ''] = readFileSync(join(FIXTURES, 'week2', 'EM_MANIFEST.csv'), 'utf8').split(
+      /\r?\n/,
+    );
+    const good = row.replace('000000199ELC', '000000401ELC');
+    const long = row
+      .replace('000000199ELC', '000000402ELC')
+      .replace('Lone Star Metal Finishing', 'L'.repeat(LIMITS.fieldTextMax + 1));
+    writeFileSync(join(folder, 'EM_MANIFEST.csv'), [header, good, long, ''].join('\r\n'));
+    const [lineHeader = '', line = ''] = readFileSync(
+      join(FIXTURES, 'week1', 'EM_WASTE_LINE_0.csv'),
+      'utf8',
+    ).split(/\r?\n/);
+    const numbered = (number: number) =>
+      line.replace('"000000101ELC","1"', `"000000401ELC","${String(number)}"`);
+    writeFileSync(
+      join(folder, 'EM_WASTE_LINE.csv'),
+      [lineHeader, numbered(1), numbered(LIMITS.wasteLinesMax), numbered(LIMITS.wasteLinesMax + 1), ''].join(
+        '\n',
+      ),
+    );
+    const manifest = (number: string, lineNumber: number) => ({
+      manifestTrackingNumber: number,
+      status: 'Signed',
+      generator: { epaSiteId: 'TXD000000003', name: 'Works' },
+      wastes: [{ lineNumber, dotHazardous: false, epaWaste: false }],
+    });
+    writeFileSync(
+      join(folder, 'manifests.jsonl'),
+      [manifest('000000403ELC', 1), manifest('000000404ELC', 0)]
+        .map((value) => JSON.stringify(value))
+        .join('\n'),
+    );
+
+    const result = await importFiles({ db: db.db, paths: [folder], report: report('limits') });
+    expect(counts(result)).toEqual({
+      'EM_MANIFEST.csv': '2 1 0 0 0 1 0',
+      'EM_WASTE_LINE.csv': '3 2 0 0 0 1 0',
+      'manifests.jsonl': '2 1 0 0 0 1 0',
+    });
+    const [, ...records] = reportRecords(result.reportPath);
+    const lineNumbers =
+      'not a waste line number: one is a whole number from 1 to 1,000, the most waste lines the API gives a manifest';
+    // By file: the order files are read in depends on the database's state, not on this test.
+    expect(
+      records
+        .map(([file = '', at, column, why]) => [file.split('/').at(-1) ?? '', at, column, why])
+        .sort(([a = ''], [b = '']) => a.localeCompare(b)),
+    ).toEqual([
+      [
+        'EM_MANIFEST.csv',
+        '3',
+        'GENERATOR NAME',
+        'longer than 4,000 characters, the most a text field of the API holds',
+      ],
+      ['EM_WASTE_LINE.csv', '4', 'WASTE LINE NUMBER', lineNumbers],
+      ['manifests.jsonl', '2', 'wastes[0].lineNumber', lineNumbers],
+    ]);
+    const stored = await db.rows('SELECT manifest_tracking_number FROM manifests ORDER BY 1');
+    expect(stored.map((entry) => entry.manifest_tracking_number)).toEqual(['000000401ELC', '000000403ELC']);
   });
 });
 

@@ -5,6 +5,8 @@
  * field, where each comes from is in docs/import.md.
  */
 
+import { LIMITS } from '../../../../shared/api/limits.ts';
+
 /** Where a row came from, for the report: the file, its first physical line and the line as read. */
 export interface Origin {
   file: string;
@@ -15,6 +17,18 @@ export interface Origin {
 /** U+0000: PostgreSQL's text refuses it and SQLite's text functions stop at it, so a value holding it is refused. */
 export const NUL = '\u0000';
 export const NUL_REASON = 'holds a NUL character (U+0000), which no database text can hold';
+
+/**
+ * The most the API's clients read (shared/api/limits.ts): a text field, and a manifest's waste lines. A row
+ * past them would be stored and served, and the app refuses every page that holds such a row, so the import
+ * refuses the row; numbering a manifest's lines from 1 to LIMITS.wasteLinesMax bounds how many it has.
+ */
+export const TEXT_TOO_LONG = `longer than ${LIMITS.fieldTextMax.toLocaleString('en-US')} characters, the most a text field of the API holds`;
+export const LINE_NUMBER_OUT_OF_RANGE = `not a waste line number: one is a whole number from 1 to ${LIMITS.wasteLinesMax.toLocaleString('en-US')}, the most waste lines the API gives a manifest`;
+
+/** Whether `number` can number a waste line (LINE_NUMBER_OUT_OF_RANGE). */
+export const isWasteLineNumber = (number: number): boolean =>
+  Number.isInteger(number) && number >= 1 && number <= LIMITS.wasteLinesMax;
 
 /** A row as read, as the report and the pending rows keep it: a NUL shown as ␀ (U+2400). */
 export const storableRaw = (raw: string): string => (raw.includes(NUL) ? raw.replaceAll(NUL, '\u2400') : raw);
