@@ -156,7 +156,7 @@ async function main(): Promise<void> {
   const header = ['file', 'table', ...COUNTERS];
   const rows = result.files.map((file) => [
     file.path,
-    file.refused ? `${file.table} (not read)` : file.table,
+    file.refused ? `${file.table === '?' ? '' : `${file.table} `}(not read)` : file.table,
     ...COUNTERS.map((counter) => count(file.counts[counter])),
   ]);
   const totals = result.totals;

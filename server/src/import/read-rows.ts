@@ -69,7 +69,7 @@ class Batcher {
 
 /** The events of one file's reading, its stream closed at the end or when the reader stops early. */
 export async function* readRows(
-  source: Pick<Source, 'path' | 'format' | 'open'>,
+  source: Pick<Source, 'path' | 'format' | 'open' | 'unreadable'>,
   { skip, batchRows }: ReadOptions,
   context: MappingContext,
 ): AsyncGenerator<ReadEvent> {
@@ -87,6 +87,11 @@ export async function* readRows(
     return { kind: 'refused', reason };
   };
   try {
+    if (source.unreadable !== undefined) {
+      yield refused(source.unreadable, { file: path, line: 1, raw: '' });
+      yield batch(true);
+      return;
+    }
     if (source.format === 'csv') {
       let header: HeaderMap | undefined;
       let row = 0;

@@ -9,11 +9,11 @@
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { CsvParser } from './csv-reader.ts';
 import { detectLayout, tableOfName, type TableName } from './epa-layouts.ts';
 import type { SourceFile } from './model/sink.ts';
-import { zipEntries, zipEntryStream, type ZipEntry } from './zip.ts';
+import { ZipError, zipEntries, zipEntryStream, type ZipEntry } from './zip.ts';
 
 export type SourceFormat = 'csv' | 'json';
 
@@ -23,12 +23,18 @@ export interface Source extends SourceFile {
   table: TableName | undefined;
   /** Its bytes as stored: a zip entry's compressed size, which is what progress counts. */
   storedBytes: number;
+  /**
+   * Why it cannot be read at all, where it cannot: a file of another kind in a folder, an archive that does
+   * not open. The import reports it as not read, in its summary and its report, and reads the others.
+   */
+  unreadable?: string;
   open(): Promise<{ stream: Readable; storedBytesRead: () => number }>;
 }
 
 export class SourceError extends Error {}
 
 const CSV = new Set(['.csv', '.txt']);
+const KINDS = 'not a .csv, .txt, .json, .jsonl, .ndjson or .zip file';
 const JSON_EXTENSIONS = new Set(['.json', '.jsonl', '.ndjson']);
 
 const ORDER: readonly TableName[] = [
@@ -122,7 +128,22 @@ function zipSource(path: string, modified: number, entry: ZipEntry, format: Sour
   };
 }
 
-async function collect(path: string, into: Source[]): Promise<void> {
+/** A file the import cannot read, listed as not read with the reason. */
+function unreadableSource(path: string, bytes: number, modified: number, reason: string): Source {
+  return {
+    key: `${path}|${bytes}|${modified}`,
+    path,
+    bytes,
+    storedBytes: bytes,
+    format: 'csv',
+    table: undefined,
+    unreadable: reason,
+    open: () => Promise.resolve({ stream: Readable.from([]), storedBytesRead: () => 0 }),
+  };
+}
+
+/** The sources at `path`; `inFolder`: found by walking a folder rather than named. */
+async function collect(path: string, into: Source[], inFolder: boolean): Promise<void> {
   let info;
   try {
     info = await stat(path);
@@ -133,21 +154,31 @@ async function collect(path: string, into: Source[]): Promise<void> {
     const names = (await readdir(path)).sort();
     for (const name of names) {
       if (name.startsWith('.')) continue;
-      await collect(join(path, name), into);
+      await collect(join(path, name), into, true);
     }
     return;
   }
   const modified = Math.round(info.mtimeMs);
   if (extname(path).toLowerCase() === '.zip') {
-    for (const entry of await zipEntries(path, info.size)) {
+    let entries: ZipEntry[];
+    try {
+      entries = await zipEntries(path, info.size);
+    } catch (error) {
+      if (!(error instanceof ZipError)) throw error;
+      into.push(unreadableSource(path, info.size, modified, error.message));
+      return;
+    }
+    for (const entry of entries) {
       const format = formatOf(entry.name);
       if (format) into.push(zipSource(path, modified, entry, format));
     }
     return;
   }
   const format = formatOf(path);
-  if (!format) throw new SourceError(`${path}: not a .csv, .txt, .json, .jsonl, .ndjson or .zip file`);
-  into.push(fileSource(path, info.size, modified, format));
+  if (format) into.push(fileSource(path, info.size, modified, format));
+  // A folder holds what else came with the data (a data dictionary, a checksum): listed, not read.
+  else if (inFolder) into.push(unreadableSource(path, info.size, modified, KINDS));
+  else throw new SourceError(`${path}: ${KINDS}`);
 }
 
 /** The table a CSV file's header says, for one whose name does not. */
@@ -171,14 +202,16 @@ async function peekTable(source: Source): Promise<TableName | undefined> {
 /** Every file the paths name, in reading order. */
 export async function discoverSources(paths: readonly string[]): Promise<Source[]> {
   const sources: Source[] = [];
-  for (const path of paths) await collect(resolve(path), sources);
-  if (sources.length === 0) {
+  for (const path of paths) await collect(resolve(path), sources, false);
+  if (sources.every((source) => source.unreadable !== undefined)) {
+    const unread = sources.map((source) => `\n  ${source.path}: ${source.unreadable ?? ''}`).join('');
     throw new SourceError(
-      `nothing to import: ${paths.join(', ')} hold${paths.length === 1 ? 's' : ''} no .csv, .txt, .json, .jsonl, .ndjson or .zip file, nor a zip entry of those kinds`,
+      `nothing to import: ${paths.join(', ')} hold${paths.length === 1 ? 's' : ''} no .csv, .txt, .json, .jsonl, .ndjson or .zip file, nor a zip entry of those kinds${unread}`,
     );
   }
   for (const source of sources) {
-    if (source.format === 'csv' && !source.table) source.table = await peekTable(source);
+    if (source.format === 'csv' && !source.table && source.unreadable === undefined)
+      source.table = await peekTable(source);
   }
   const seen = new Set<string>();
   const unique = sources.filter((source) => !seen.has(source.key) && Boolean(seen.add(source.key)));

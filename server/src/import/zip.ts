@@ -51,7 +51,8 @@ export async function zipEntries(path: string, fileSize: number): Promise<ZipEnt
       break;
     }
   }
-  if (end < 0) throw new ZipError(`${path} is not a zip file (no end of central directory)`);
+  if (end < 0)
+    throw new ZipError(`${path} is not a zip file, or one cut short (no end of central directory)`);
   let count = tail.readUInt16LE(end + 10);
   let directorySize = tail.readUInt32LE(end + 12);
   let directoryOffset = tail.readUInt32LE(end + 16);

@@ -226,6 +226,25 @@ describe('npm run data:import', () => {
       () => mkdtempSync(join(dir, 'empty-')),
       /^nothing to import: .*empty-\w+ holds no \.csv, \.txt, \.json, \.jsonl, \.ndjson or \.zip file/,
     ],
+    [
+      'a file of another kind named on its own',
+      () => {
+        const path = join(mkdtempSync(join(dir, 'named-')), 'notes.pdf');
+        writeFileSync(path, '%PDF-1.7');
+        return path;
+      },
+      /^.*notes\.pdf: not a \.csv, \.txt, \.json, \.jsonl, \.ndjson or \.zip file$/,
+    ],
+    [
+      'a folder of files it cannot read, listing each',
+      () => {
+        const folder = mkdtempSync(join(dir, 'unreadable-'));
+        writeFileSync(join(folder, 'README.pdf'), '%PDF-1.7');
+        writeFileSync(join(folder, 'EM_MANIFEST.zip'), 'PK\u0003\u0004 cut short');
+        return folder;
+      },
+      /^nothing to import: .*unreadable-\w+ holds no \.csv.*\n {2}.*EM_MANIFEST\.zip: .*is not a zip file, or one cut short \(no end of central directory\)\n {2}.*README\.pdf: not a \.csv, \.txt, \.json, \.jsonl, \.ndjson or \.zip file$/,
+    ],
   ])('refuses %s before making a database', (_name, input, message) => {
     const db = join(dir, 'never.db');
     const refused = run('--db', db, input());

@@ -668,6 +668,37 @@ describe("a row past what the API's clients read", () => {
   });
 });
 
+describe('a folder that holds more than the data', () => {
+  it('reads the rest and lists a file of another kind and an archive that does not open as not read', async () => {
+    const db = await target('more-than-data.db');
+    const folder = join(dir, 'more-than-data');
+    mkdirSync(folder);
+    copyFileSync(join(FIXTURES, 'week1', 'EM_MANIFEST.csv'), join(folder, 'EM_MANIFEST.csv'));
+    writeFileSync(join(folder, 'EM_Data_Dictionary.pdf'), '%PDF-1.7');
+    // A download cut short: the archive's directory, at its end, never came.
+    const zip = readFileSync(join(FIXTURES, 'week1', 'EM_FEDERAL_WASTE_CODE.zip'));
+    writeFileSync(join(folder, 'EM_WASTE_LINE.zip'), zip.subarray(0, zip.length - 30));
+
+    const result = await importFiles({ db: db.db, paths: [folder], report: report('more-than-data') });
+    expect(result.files.map((file) => [file.path.split('/').at(-1), file.refused])).toEqual([
+      ['EM_MANIFEST.csv', undefined],
+      ['EM_Data_Dictionary.pdf', 'not a .csv, .txt, .json, .jsonl, .ndjson or .zip file'],
+      [
+        'EM_WASTE_LINE.zip',
+        `${join(folder, 'EM_WASTE_LINE.zip')} is not a zip file, or one cut short (no end of central directory)`,
+      ],
+    ]);
+    expect(counts(result)['EM_MANIFEST.csv']).toBe('8 3 1 0 0 4 0');
+    const notRead = reportRecords(result.reportPath).filter(([, , , reason = '']) =>
+      reason.startsWith('file not read'),
+    );
+    expect(notRead.map(([file = '']) => file.split('/').at(-1)).sort()).toEqual([
+      'EM_Data_Dictionary.pdf',
+      'EM_WASTE_LINE.zip',
+    ]);
+  });
+});
+
 describe('a quote that never closes in a file of unquoted fields', () => {
   it('rejects its line with the reason and stores every row after it', async () => {
     const db = await target('open-quote.db');
