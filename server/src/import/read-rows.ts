@@ -4,7 +4,7 @@
  * reads the same way with nothing written, for its baseline.
  */
 import { loadReference } from '../data/reference.ts';
-import { MAX_RECORD_CHARS, csvRecordBatches } from './csv-reader.ts';
+import { MAX_RECORD_CHARS, csvRecordBatches, type CsvRecord } from './csv-reader.ts';
 import { mapJsonValue } from './emanifest-json.ts';
 import { detectLayout, type HeaderMap } from './epa-layouts.ts';
 import { mapRow, type MappingContext, type RowOutcome } from './epa-rows.ts';
@@ -14,6 +14,21 @@ import type { Source } from './sources.ts';
 import { loadUnits } from './units.ts';
 
 const OVERLONG = `no record ends within ${MAX_RECORD_CHARS.toLocaleString('en-US')} characters of this line (a quote that does not close, or a line that does not end): the line is rejected and reading goes on at the next`;
+
+/**
+ * Why a CSV file whose first record is `header` cannot be read, when its shape says so before its columns
+ * are looked at: a file Excel saved as "Unicode Text" (UTF-16: read as UTF-8, a NUL beside every letter) or
+ * one separated by tabs. Its names could still be found, and every row would then be rejected as garbage.
+ */
+function shapeProblem(header: CsvRecord): string | undefined {
+  if (header.raw.includes('\u0000')) {
+    return 'the file is UTF-16 (as Excel\'s "Unicode Text" saves it), not UTF-8: save it as "CSV UTF-8 (Comma delimited)" and import that';
+  }
+  if (header.fields.length === 1 && header.raw.includes('\t')) {
+    return 'its columns are separated by tabs, not commas: save it as "CSV UTF-8 (Comma delimited)" and import that';
+  }
+  return undefined;
+}
 
 export function mappingContext(): MappingContext {
   return { units: loadUnits(), generatorStatuses: loadReference().generatorStatuses };
@@ -99,6 +114,12 @@ export async function* readRows(
         for (const record of records) {
           const origin = { file: path, line: record.line, raw: record.raw };
           if (!header) {
+            const problem = shapeProblem(record);
+            if (problem !== undefined) {
+              yield refused(problem, origin);
+              yield batch(true);
+              return;
+            }
             const found = detectLayout(path, record.fields);
             if ('error' in found) {
               yield refused(found.error, origin);

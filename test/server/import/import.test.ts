@@ -699,6 +699,33 @@ describe('a folder that holds more than the data', () => {
   });
 });
 
+describe('a table saved again by a spreadsheet', () => {
+  it('refuses UTF-16 ("Unicode Text") and tab-separated files with what to save them as', async () => {
+    const db = await target('resaved.db');
+    const folder = join(dir, 'resaved');
+    mkdirSync(folder);
+    const manifests = readFileSync(join(FIXTURES, 'week1', 'EM_MANIFEST.csv'), 'utf8').replace(/^\ufeff/, '');
+    writeFileSync(
+      join(folder, 'EM_MANIFEST.csv'),
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(manifests, 'utf16le')]),
+    );
+    const handlers = readFileSync(join(FIXTURES, 'week1', 'HD_REPORTING.csv'), 'utf8');
+    writeFileSync(join(folder, 'HD_REPORTING.txt'), handlers.split('\n')[0]!.replaceAll(',', '\t'));
+    copyFileSync(join(FIXTURES, 'week1', 'EM_TRANSPORTER.csv'), join(folder, 'EM_TRANSPORTER.csv'));
+
+    const result = await importFiles({ db: db.db, paths: [folder], report: report('resaved') });
+    const save = 'save it as "CSV UTF-8 (Comma delimited)" and import that';
+    expect(
+      Object.fromEntries(result.files.map((file) => [file.path.split('/').at(-1), file.refused])),
+    ).toEqual({
+      'HD_REPORTING.txt': `its columns are separated by tabs, not commas: ${save}`,
+      'EM_MANIFEST.csv': `the file is UTF-16 (as Excel's "Unicode Text" saves it), not UTF-8: ${save}`,
+      'EM_TRANSPORTER.csv': undefined,
+    });
+    expect(counts(result)['EM_MANIFEST.csv']).toBe('1 0 0 0 0 1 0');
+  });
+});
+
 describe('a quote that never closes in a file of unquoted fields', () => {
   it('rejects its line with the reason and stores every row after it', async () => {
     const db = await target('open-quote.db');
