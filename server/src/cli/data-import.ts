@@ -10,8 +10,8 @@
  * Ctrl-C stops it at once (the batch being written is rolled back; resuming works the same), and so does
  * the first during the finish.
  */
-import { dirname, resolve } from 'node:path';
-import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import { DatabaseError } from '../db/open.ts';
 import { importFiles } from '../import/import-files.ts';
@@ -28,6 +28,8 @@ const USAGE =
   'usage: npm run data:import -- --db FILE|postgres://… [--report FILE] [--restart] [--batch-rows N] <files or folders…>';
 
 const fail: (message: string) => never = usageError(USAGE);
+
+const isFolder = (path: string): boolean => existsSync(path) && statSync(path).isDirectory();
 
 const count = (value: number) => Math.round(value).toLocaleString('en-US');
 
@@ -130,6 +132,13 @@ async function main(): Promise<void> {
   const postgres = isPostgresUrl(named);
   const db = postgres ? named : resolve(named);
   if (!postgres && !existsSync(dirname(db))) fail(`the folder ${dirname(db)} does not exist`);
+  if (!postgres && isFolder(db))
+    fail(`${db} is a folder: --db names the database file (such as ${join(db, 'tracker.db')})`);
+  const report = values.report === undefined ? undefined : resolve(values.report);
+  if (report !== undefined && !existsSync(dirname(report)))
+    fail(`the folder ${dirname(report)} for the report does not exist`);
+  if (report !== undefined && isFolder(report))
+    fail(`${report} is a folder: --report names the file the report is written to`);
   let batchRows: number | undefined;
   if (values['batch-rows'] !== undefined) {
     batchRows = Number(values['batch-rows']);
@@ -142,7 +151,7 @@ async function main(): Promise<void> {
   const result = await importFiles({
     db,
     paths: positionals,
-    report: values.report,
+    report,
     restart: values.restart,
     batchRows,
     onEvent: (event) => {

@@ -8,7 +8,7 @@
  * refused, said in a sentence.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,6 +46,7 @@ function longImport(): string {
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'data-import-cli-'));
+  mkdirSync(join(dir, 'DIR'));
 });
 
 afterAll(() => {
@@ -68,8 +69,29 @@ describe('npm run data:import', () => {
       /--batch-rows must be a whole number from 1 to 20,000: a batch is held in memory whole/,
     ],
     ['a missing folder for the database', ['--db', 'missing/epa.db', 'x.csv'], /does not exist/],
+    [
+      'a folder for the database',
+      ['--db', 'DIR', 'x.csv'],
+      /DIR is a folder: --db names the database file \(such as .*DIR\/tracker\.db\)/,
+    ],
+    [
+      'a missing folder for the report',
+      ['--db', 'OUT', '--report', 'missing/report.csv', 'x.csv'],
+      /the folder .*missing for the report does not exist/,
+    ],
+    [
+      'a folder for the report',
+      ['--db', 'OUT', '--report', 'DIR', 'x.csv'],
+      /DIR is a folder: --report names the file the report is written to/,
+    ],
   ])('refuses %s', (_name, args, message) => {
-    const result = run(...args.map((arg) => (arg === 'OUT' || arg.endsWith('.db') ? join(dir, arg) : arg)));
+    const result = run(
+      ...args.map((arg) =>
+        arg === 'OUT' || arg === 'DIR' || arg.endsWith('.db') || arg.startsWith('missing/')
+          ? join(dir, arg)
+          : arg,
+      ),
+    );
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr).toContain('usage: npm run data:import -- --db FILE');
