@@ -15,6 +15,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MANIFEST_COLUMNS } from '../../../shared/columns.ts';
 import { createExports, type ExportEvents } from '../../../main/src/export/export-jobs.ts';
 import type { GridFile } from '../../../main/src/export/grid-file.ts';
+import { ENDED_MESSAGE, ExportFailure } from '../../../main/src/export/errors.ts';
 import { ChunkFeed } from '../../../main/src/export/offline-rows.ts';
 import { diskWithRoom } from './disk-with-room.ts';
 
@@ -91,6 +92,9 @@ async function exportChunks(
   let ended = false;
   void outcome.then(() => {
     ended = true;
+    // As the export service does when an export ends: a chunk on its way is refused. The writer may have
+    // failed before it read any (the folder refused the file first), and then nothing else answers it.
+    feed.fail(new ExportFailure(ENDED_MESSAGE));
   });
   for (let from = 0; from < count && !ended; from += 250) {
     const rows = Array.from({ length: Math.min(250, count - from) }, (_, i) => manifest(from + i));
