@@ -23,7 +23,7 @@ import {
   type WasteLineRecord,
 } from './model/records.ts';
 import { toTons } from './units.ts';
-import { TRACKING_NUMBER, flag, readDate } from './values.ts';
+import { TRACKING_NUMBER, flag, readContainers, readDate } from './values.ts';
 
 type Json = Record<string, unknown>;
 
@@ -59,6 +59,12 @@ function number(value: unknown, path: string): number | undefined {
   const result = typeof value === 'number' ? value : Number(text(value));
   if (!Number.isFinite(result)) throw new JsonProblem(path, `not a number: ${JSON.stringify(value)}`);
   return result;
+}
+
+function containers(value: unknown, path: string): number | undefined {
+  const read = readContainers(text(value));
+  if (!read.ok) throw new JsonProblem(path, read.message);
+  return read.value;
 }
 
 function address(value: unknown): Address {
@@ -110,7 +116,7 @@ function wasteLine(
     dotHazardous: flag(json.dotHazardous as boolean | undefined),
     dotIdNumber: text(object(dot.idNumber).code).toUpperCase(),
     dotDescription: text(dot.printedDotInformation) || text(json.wasteDescription),
-    containerCount: number(quantity.containerNumber, `${path}.quantity.containerNumber`) ?? 0,
+    containerCount: containers(quantity.containerNumber, `${path}.quantity.containerNumber`) ?? 0,
     containerType: text(object(quantity.containerType).code).toUpperCase(),
     epaWaste: flag(json.epaWaste as boolean | undefined),
     tons:

@@ -24,6 +24,7 @@ import { toTons, type UnitTables } from './units.ts';
 import {
   TRACKING_NUMBER,
   flag,
+  readContainers,
   readCount,
   readDate,
   readNumber,
@@ -102,6 +103,11 @@ class Row {
 
   count(field: string): number | undefined {
     return this.read(field, readCount);
+  }
+
+  /** A waste line's number of containers (readContainers). */
+  containers(): number | undefined {
+    return this.read('containers', readContainers);
   }
 
   /** A number that must be there and count from 1: a line's number, a transporter's place. */
@@ -246,7 +252,7 @@ const MAPPERS: Record<HeaderMap['layout']['table'], { kind: ImportRecord['kind']
         dotHazardous: flag(row.text('dotHazardous')),
         dotIdNumber: row.text('dotId').toUpperCase(),
         dotDescription: row.text('dotDescription') || row.text('nonHazardousDescription'),
-        containerCount: row.count('containers') ?? 0,
+        containerCount: row.containers() ?? 0,
         containerType: row.text('containerType').toUpperCase(),
         epaWaste: flag(row.text('epaWaste')),
         tons,

@@ -91,14 +91,30 @@ export function readNumber(text: string): Read<number | undefined> {
     : { ok: false, message: `not a number: "${value}"` };
 }
 
-/** A whole number ≥ 0; empty text is undefined. */
+/** The largest count both databases store (PostgreSQL's integer); past it PostgreSQL refused the batch. */
+const COUNT_MAX = 2_147_483_647;
+
+/** A whole number from 0 to COUNT_MAX; empty text is undefined. */
 export function readCount(text: string): Read<number | undefined> {
   const number = readNumber(text);
   if (!number.ok || number.value === undefined) return number;
   if (!Number.isInteger(number.value) || number.value < 0) {
     return { ok: false, message: `not a whole number: "${text.trim()}"` };
   }
+  if (number.value > COUNT_MAX) {
+    return { ok: false, message: `too large for a count (at most 2,147,483,647): "${text.trim()}"` };
+  }
   return number;
+}
+
+/** The most containers a waste line holds: EPA's manifest schema (emanifest.json, Quantity.containerNumber). */
+export const MAX_CONTAINERS = 99_999;
+
+/** A waste line's number of containers: a whole number from 0 to MAX_CONTAINERS. */
+export function readContainers(text: string): Read<number | undefined> {
+  const count = readCount(text);
+  if (!count.ok || count.value === undefined || count.value <= MAX_CONTAINERS) return count;
+  return { ok: false, message: `more containers than a waste line holds (0 to 99,999): "${text.trim()}"` };
 }
 
 const YES = new Set(['Y', 'YES', 'T', 'TRUE', '1']);

@@ -668,6 +668,58 @@ describe("a row past what the API's clients read", () => {
   });
 });
 
+describe('a count no manifest holds', () => {
+  it('refuses containers past EPA’s 99,999 a line, which PostgreSQL’s integer could not hold either', async () => {
+    const db = await target('containers.db');
+    const folder = join(dir, 'containers');
+    mkdirSync(folder);
+    copyFileSync(join(FIXTURES, 'week1', 'EM_MANIFEST.csv'), join(folder, 'EM_MANIFEST.csv'));
+    const [header = '', line = ''] = readFileSync(
+      join(FIXTURES, 'week1', 'EM_WASTE_LINE_0.csv'),
+      'utf8',
+    ).split(/\r?\n/);
+    const withContainers = (number: string, count: string) =>
+      line
+        .replace('"000000101ELC","1"', `"000000101ELC","${number}"`)
+        .replace('3, II","4"', `3, II","${count}"`);
+    writeFileSync(
+      join(folder, 'EM_WASTE_LINE.csv'),
+      [header, withContainers('1', '100000'), withContainers('2', '99999999999'), ''].join('\n'),
+    );
+    writeFileSync(
+      join(folder, 'manifest.json'),
+      JSON.stringify({
+        manifestTrackingNumber: '000000405ELC',
+        status: 'Signed',
+        generator: { epaSiteId: 'TXD000000003', name: 'Works' },
+        wastes: [{ lineNumber: 1, quantity: { containerNumber: 2.5 } }],
+      }),
+    );
+
+    const result = await importFiles({ db: db.db, paths: [folder], report: report('containers') });
+    expect(counts(result)['EM_WASTE_LINE.csv']).toBe('2 0 0 0 0 2 0');
+    expect(counts(result)['manifest.json']).toBe('1 0 0 0 0 1 0');
+    const reasons = reportRecords(result.reportPath)
+      .slice(1)
+      .filter(([file = '']) => !file.endsWith('EM_MANIFEST.csv'))
+      .map(([file = '', , column, reason]) => [file.split('/').at(-1), column, reason]);
+    expect(reasons.sort()).toEqual([
+      [
+        'EM_WASTE_LINE.csv',
+        'NUMBER OF CONTAINERS',
+        'more containers than a waste line holds (0 to 99,999): "100000"',
+      ],
+      // PostgreSQL's integer holds no more: it refused the batch, and the import could not go on.
+      [
+        'EM_WASTE_LINE.csv',
+        'NUMBER OF CONTAINERS',
+        'too large for a count (at most 2,147,483,647): "99999999999"',
+      ],
+      ['manifest.json', 'wastes[0].quantity.containerNumber', 'not a whole number: "2.5"'],
+    ]);
+  });
+});
+
 describe('a folder that holds more than the data', () => {
   it('reads the rest and lists a file of another kind and an archive that does not open as not read', async () => {
     const db = await target('more-than-data.db');

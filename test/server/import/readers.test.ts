@@ -18,7 +18,13 @@ import {
   type JsonValue,
 } from '../../../server/src/import/json-reader.ts';
 import { loadUnits, toTons } from '../../../server/src/import/units.ts';
-import { readDate, readNumber, splitWasteCodes } from '../../../server/src/import/values.ts';
+import {
+  readContainers,
+  readCount,
+  readDate,
+  readNumber,
+  splitWasteCodes,
+} from '../../../server/src/import/values.ts';
 import { zipEntries, zipEntryStream } from '../../../server/src/import/zip.ts';
 import { writeZip } from '../../helpers/zip-writer.ts';
 
@@ -258,6 +264,31 @@ describe('values', () => {
 
   it.each(['abc', '1,23', '12a', '.'])('refuses the number %j', (text) => {
     expect(readNumber(text).ok).toBe(false);
+  });
+
+  it.each([
+    ['', undefined],
+    ['0', 0],
+    ['2,147,483,647', 2_147_483_647],
+  ])('reads the count %j', (text, count) => {
+    expect(readCount(text)).toEqual({ ok: true, value: count });
+  });
+
+  it.each([
+    ['3.5', 'not a whole number: "3.5"'],
+    ['-1', 'not a whole number: "-1"'],
+    // PostgreSQL's integer holds no more: it refused the batch, and the import could not go on.
+    ['2147483648', 'too large for a count (at most 2,147,483,647): "2147483648"'],
+  ])('refuses the count %j', (text, message) => {
+    expect(readCount(text)).toEqual({ ok: false, message });
+  });
+
+  it('reads a waste line’s containers up to the 99,999 of EPA’s manifest schema', () => {
+    expect(readContainers('99999')).toEqual({ ok: true, value: 99_999 });
+    expect(readContainers('100000')).toEqual({
+      ok: false,
+      message: 'more containers than a waste line holds (0 to 99,999): "100000"',
+    });
   });
 
   it('splits waste code lists however EPA separates them', () => {
