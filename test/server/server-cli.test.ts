@@ -25,6 +25,12 @@ it('refuses a database file that does not exist with that sentence alone', () =>
   expect(result.stderr.trim()).toBe(`no database at ${missing}`);
 });
 
+it('refuses a folder given as the database with that sentence alone', () => {
+  const result = server('--db', dir, '--port', '0');
+  expect(result.status).toBe(2);
+  expect(result.stderr.trim()).toBe(`${dir} is a folder, not a database file`);
+});
+
 it('refuses an option it does not know with the message and the usage', () => {
   const result = server('--db', join(dir, 'missing.db'), '--colour', 'blue');
   expect(result.status).toBe(2);

@@ -6,7 +6,7 @@
  * file, then copied with COPY and indexed after the load (postgres/pg-load.ts); the database must be empty
  * unless --force, which empties it first. Either is refused while an import or a load writes into it.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import {
@@ -84,6 +84,8 @@ async function main(): Promise<void> {
   }
   const out = resolve(values.out);
   if (!existsSync(dirname(out))) fail(`the folder ${dirname(out)} does not exist`);
+  if (existsSync(out) && statSync(out).isDirectory())
+    fail(`${out} is a folder: --out names the database file (such as ${join(out, 'demo.db')})`);
   if (existsSync(out) && !values.force) fail(`${out} already exists; add --force to replace it`);
 
   console.error(`Building ${out}: ${count(manifests)} manifests, seed ${seed}`);

@@ -1,6 +1,6 @@
 /** Opens a tracker database with the settings the server reads it with. */
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { foldCase } from '../../../shared/query/search.ts';
 import { SCHEMA_VERSION, createTables } from './schema.ts';
 
@@ -96,6 +96,7 @@ export const servedElsewhere = (path: string): string =>
  */
 export function openDatabase(path: string, options: { readonly?: boolean } = {}): Database.Database {
   if (!existsSync(path)) throw new DatabaseError(`no database at ${path}`);
+  if (statSync(path).isDirectory()) throw new DatabaseError(`${path} is a folder, not a database file`);
   const readonly = options.readonly ?? false;
   const db = new Database(path, { fileMustExist: true, readonly });
   if (!readonly) {

@@ -3,7 +3,7 @@
  * writes into or a server has open is not replaced.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +22,7 @@ function run(...args: string[]) {
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'data-demo-cli-'));
   writeFileSync(join(dir, 'taken.db'), '');
+  mkdirSync(join(dir, 'DIR'));
 });
 
 afterAll(() => {
@@ -49,8 +50,15 @@ describe('npm run data:demo', () => {
     ['a stray argument', ['--out', 'OUT', '--manifests', '10', 'extra'], /Unexpected argument 'extra'/],
     ['an existing file', ['--out', 'taken.db', '--manifests', '10'], /already exists; add --force/],
     ['a missing folder', ['--out', 'missing/demo.db', '--manifests', '10'], /does not exist/],
+    [
+      'a folder, even with --force',
+      ['--out', 'DIR', '--manifests', '10', '--force'],
+      /DIR is a folder: --out names the database file \(such as .*DIR\/demo\.db\)/,
+    ],
   ])('refuses %s', (_name, args, message) => {
-    const result = run(...args.map((arg) => (arg === 'OUT' || arg.endsWith('.db') ? join(dir, arg) : arg)));
+    const result = run(
+      ...args.map((arg) => (arg === 'OUT' || arg === 'DIR' || arg.endsWith('.db') ? join(dir, arg) : arg)),
+    );
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr).toContain('usage: npm run data:demo -- --out FILE|postgres://… --manifests N');
