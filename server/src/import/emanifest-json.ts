@@ -23,7 +23,7 @@ import {
   type WasteLineRecord,
 } from './model/records.ts';
 import { toTons } from './units.ts';
-import { TRACKING_NUMBER, flag, readContainers, readDate } from './values.ts';
+import { TRACKING_NUMBER, flag, readContainers, readDate, readNumber } from './values.ts';
 
 type Json = Record<string, unknown>;
 
@@ -56,9 +56,9 @@ function date(value: unknown, path: string): string {
 
 function number(value: unknown, path: string): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  const result = typeof value === 'number' ? value : Number(text(value));
-  if (!Number.isFinite(result)) throw new JsonProblem(path, `not a number: ${JSON.stringify(value)}`);
-  return result;
+  const read = readNumber(text(value));
+  if (!read.ok) throw new JsonProblem(path, read.message);
+  return read.value;
 }
 
 function containers(value: unknown, path: string): number | undefined {

@@ -78,6 +78,13 @@ function parseDate(text: string): Read<string> {
 
 const NUMBER = /^[+-]?(?:\d+|\d{1,3}(?:,\d{3})+)?(?:\.\d*)?(?:[eE][+-]?\d+)?$/;
 
+/**
+ * The largest number read: far past any manifest's (EPA's schema caps a quantity at 99,999,999,999), and
+ * small enough that totals of millions stay finite and keep their decimals. Past it, two values of 1e308
+ * add up to Infinity, which JSON writes as null and the app refuses.
+ */
+const AMOUNT_MAX = 1e12;
+
 /** A decimal number (grouping commas allowed); empty text is undefined (no value). */
 export function readNumber(text: string): Read<number | undefined> {
   const value = text.trim();
@@ -86,9 +93,11 @@ export function readNumber(text: string): Read<number | undefined> {
     return { ok: false, message: `not a number: "${value}"` };
   }
   const number = Number(value.replaceAll(',', ''));
-  return Number.isFinite(number)
-    ? { ok: true, value: number }
-    : { ok: false, message: `not a number: "${value}"` };
+  if (!Number.isFinite(number)) return { ok: false, message: `not a number: "${value}"` };
+  if (Math.abs(number) > AMOUNT_MAX) {
+    return { ok: false, message: `too large for an amount (at most 1,000,000,000,000): "${value}"` };
+  }
+  return { ok: true, value: number };
 }
 
 /** The largest count both databases store (PostgreSQL's integer); past it PostgreSQL refused the batch. */

@@ -668,8 +668,8 @@ describe("a row past what the API's clients read", () => {
   });
 });
 
-describe('a count no manifest holds', () => {
-  it('refuses containers past EPA’s 99,999 a line, which PostgreSQL’s integer could not hold either', async () => {
+describe('a count or amount no manifest holds', () => {
+  it('refuses containers past EPA’s 99,999 a line, counts PostgreSQL’s integer cannot hold, and amounts past 1e12', async () => {
     const db = await target('containers.db');
     const folder = join(dir, 'containers');
     mkdirSync(folder);
@@ -684,7 +684,13 @@ describe('a count no manifest holds', () => {
         .replace('3, II","4"', `3, II","${count}"`);
     writeFileSync(
       join(folder, 'EM_WASTE_LINE.csv'),
-      [header, withContainers('1', '100000'), withContainers('2', '99999999999'), ''].join('\n'),
+      [
+        header,
+        withContainers('1', '100000'),
+        withContainers('2', '99999999999'),
+        withContainers('3', '4').replace('"G","1.0"', '"G","1e308"'),
+        '',
+      ].join('\n'),
     );
     writeFileSync(
       join(folder, 'manifest.json'),
@@ -697,7 +703,7 @@ describe('a count no manifest holds', () => {
     );
 
     const result = await importFiles({ db: db.db, paths: [folder], report: report('containers') });
-    expect(counts(result)['EM_WASTE_LINE.csv']).toBe('2 0 0 0 0 2 0');
+    expect(counts(result)['EM_WASTE_LINE.csv']).toBe('3 0 0 0 0 3 0');
     expect(counts(result)['manifest.json']).toBe('1 0 0 0 0 1 0');
     const reasons = reportRecords(result.reportPath)
       .slice(1)
@@ -715,6 +721,8 @@ describe('a count no manifest holds', () => {
         'NUMBER OF CONTAINERS',
         'too large for a count (at most 2,147,483,647): "99999999999"',
       ],
+      // Two such tons make an infinite total, which JSON writes as null.
+      ['EM_WASTE_LINE.csv', 'QUANTITY TONS', 'too large for an amount (at most 1,000,000,000,000): "1e308"'],
       ['manifest.json', 'wastes[0].quantity.containerNumber', 'not a whole number: "2.5"'],
     ]);
   });

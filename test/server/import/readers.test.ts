@@ -266,6 +266,14 @@ describe('values', () => {
     expect(readNumber(text).ok).toBe(false);
   });
 
+  it('reads amounts up to 1,000,000,000,000 and refuses larger ones, which totals could not hold', () => {
+    expect(readNumber('-1e12')).toEqual({ ok: true, value: -1e12 });
+    expect(readNumber('1e308')).toEqual({
+      ok: false,
+      message: 'too large for an amount (at most 1,000,000,000,000): "1e308"',
+    });
+  });
+
   it.each([
     ['', undefined],
     ['0', 0],
