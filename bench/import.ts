@@ -104,7 +104,7 @@ async function rawRead(dir: string): Promise<{ ms: number; rows: number }> {
   for (const source of await discoverSources([dir])) {
     for await (const event of readRows(source, { skip: 0, batchRows: CSV_BATCH_ROWS }, context)) {
       if (event.kind === 'refused') throw new Error(`${source.path}: ${event.reason}`);
-      if (event.kind === 'batch') rows += event.batch.rows;
+      if (event.kind === 'batch') rows += event.take().rows;
     }
   }
   return { ms: performance.now() - started, rows };

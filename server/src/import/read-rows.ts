@@ -48,8 +48,12 @@ export type ReadEvent =
   | { kind: 'file'; table: string; unknownColumns: string[] }
   /** The file is not read at all; the batch that follows holds one rejection saying why. */
   | { kind: 'refused'; reason: string }
-  /** The next `batchRows` rows (fewer in the last), and the file's stored bytes read by then. */
-  | { kind: 'batch'; batch: RowBatch; storedBytesRead: number; last: boolean };
+  /**
+   * The next `batchRows` rows (fewer in the last), and the file's stored bytes read by then. The batch is
+   * taken from the event once (`take`), so that the event, wherever it lingers while the next batch is read,
+   * does not hold it: one batch is the import's memory, not two.
+   */
+  | { kind: 'batch'; take: () => RowBatch; storedBytesRead: number; last: boolean };
 
 export interface ReadOptions {
   /** Data rows an earlier attempt wrote: read and passed over. */
@@ -91,12 +95,16 @@ export async function* readRows(
   const { path } = source;
   const { stream, storedBytesRead } = await source.open();
   const batcher = new Batcher();
-  const batch = (last: boolean): ReadEvent => ({
-    kind: 'batch',
-    batch: batcher.take(),
-    storedBytesRead: storedBytesRead(),
-    last,
-  });
+  const batch = (last: boolean): ReadEvent => {
+    let rows: RowBatch | undefined = batcher.take();
+    const take = (): RowBatch => {
+      if (!rows) throw new Error(`a batch of ${path} was taken twice`);
+      const taken = rows;
+      rows = undefined;
+      return taken;
+    };
+    return { kind: 'batch', take, storedBytesRead: storedBytesRead(), last };
+  };
   const refused = (reason: string, origin: Origin): ReadEvent => {
     batcher.add({ rejection: { ...origin, column: '', reason: `file not read: ${reason}` } });
     return { kind: 'refused', reason };

@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { notePace, perSecond, secondsLeft, startPace } from '../../../shared/pace.ts';
 import { NO_COUNTS, addCounts, type FileCounts, type ImportSink, type RunFinish } from './model/sink.ts';
-import { mappingContext, readRows } from './read-rows.ts';
+import { mappingContext, readRows, type ReadEvent } from './read-rows.ts';
 import { childrenFirst, type Source } from './sources.ts';
 
 /** The phase event that starts the sink's finish, after the last batch: no batch is written after it. */
@@ -123,6 +123,27 @@ async function releaseHeld(
   }
 }
 
+/**
+ * Writes the batch an event carries. The batch lives in this call alone: a variable of runImport's loop
+ * would keep the batch just written alive while the next one is read (measured: two batches, 20,000
+ * manifests each, held at once in an append, its heap within 4 MB of its 96 MB limit).
+ */
+async function writeBatch(
+  sink: ImportSink,
+  event: Extract<ReadEvent, { kind: 'batch' }>,
+  where: { file: Source; rowsBefore: number; holdChildren: boolean },
+): Promise<{ rows: number; counts: FileCounts }> {
+  const batch = event.take();
+  const counts = await sink.write({
+    file: where.file,
+    ...batch,
+    rowsDone: where.rowsBefore + batch.rows,
+    fileDone: event.last,
+    holdChildren: where.holdChildren,
+  });
+  return { rows: batch.rows, counts };
+}
+
 export async function runImport(options: ImportOptions): Promise<ImportResult> {
   const started = performance.now();
   const { sink, onEvent } = options;
@@ -192,11 +213,13 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
         summary.refused = event.reason;
         onEvent?.({ kind: 'refused', path: source.path, reason: event.reason });
       } else {
-        const { batch, last } = event;
-        rowsDone += batch.rows;
-        rowsRead += batch.rows;
-        const holdChildren = index < lastManifests;
-        const counts = await sink.write({ file: source, ...batch, rowsDone, fileDone: last, holdChildren });
+        const { rows, counts } = await writeBatch(sink, event, {
+          file: source,
+          rowsBefore: rowsDone,
+          holdChildren: index < lastManifests,
+        });
+        rowsDone += rows;
+        rowsRead += rows;
         summary.counts = addCounts(summary.counts, counts);
         const seconds = (performance.now() - started) / 1000;
         const bytesDone = bytesBefore + event.storedBytesRead;

@@ -13,6 +13,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemoDatabase } from '../../../server/src/data/demo/build-demo.ts';
 import { parseCsv } from '../../../server/src/data/reference.ts';
@@ -347,6 +350,60 @@ describe('the size of a batch', () => {
       await sink.close();
     }
     expect(sizes).toEqual([JSON_BATCH_ROWS, 1]);
+  });
+
+  it('holds one batch at a time: a batch written is let go of while the next is read', async () => {
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const folder = join(dir, 'one-batch-held');
+    mkdirSync(folder);
+    const lines = [
+      'HANDLER ID,HANDLER NAME,LOCATION CITY,LOCATION STATE,LOCATION ZIP,HHANDLER LAST CHANGE',
+      ...Array.from(
+        { length: 6 },
+        (_, index) =>
+          `TXD${String(index + 1).padStart(9, '0')},Handler ${index + 1},HOUSTON,TX,77001,2026-11-02`,
+      ),
+    ];
+    writeFileSync(join(folder, 'HD_REPORTING.csv'), lines.join('\n'));
+    const written: WeakRef<object>[] = [];
+    /** Whether the batch written last was still in memory, each time the reader asked for another line. */
+    const heldWhileReading: boolean[] = [];
+    async function* lineByLine(): AsyncGenerator<Buffer> {
+      for (const line of lines) {
+        const last = written.at(-1);
+        if (last) {
+          // Past the job that wrote it (a WeakRef keeps its target until then), then a full collection.
+          await new Promise((resolve) => setImmediate(resolve));
+          collect();
+          heldWhileReading.push(last.deref() !== undefined);
+        }
+        yield Buffer.from(`${line}\n`);
+      }
+    }
+    const sources = (await discoverSources([folder])).map((source) => ({
+      ...source,
+      open: () =>
+        Promise.resolve({
+          stream: Readable.from(lineByLine(), { objectMode: false, highWaterMark: 1 }),
+          storedBytesRead: () => 0,
+        }),
+    }));
+    const db = await target('one-batch-held.db');
+    const sink = await openSink(db);
+    const watched = wrapSink(sink, {
+      write: (batch) => {
+        written.push(new WeakRef(batch.records));
+        return sink.write(batch);
+      },
+    });
+    try {
+      await runImport({ sink: watched, sources, batchRows: 2 });
+    } finally {
+      await sink.close();
+    }
+    expect(heldWhileReading.length).toBeGreaterThan(0);
+    expect(heldWhileReading).not.toContain(true);
   });
 });
 
