@@ -61,19 +61,32 @@ export interface ReadOptions {
   batchRows: number;
 }
 
+/**
+ * The most characters of source text a batch holds: it ends at `batchRows` rows or here, whichever comes
+ * first. A row is in memory with its line (kept for the report) and its mapped record, so a batch's memory
+ * follows its text, not its count: 20,000 EM_MANIFEST rows of the bench files (about 250 characters each)
+ * fit data:import's 96 MB heap, while an append of rows carrying every column of EPA's layout (about 1,100
+ * characters) ran out of it in its first batch of manifests. 8 Mi characters is 33,000 bench rows, more than
+ * any batch holds, and 7,600 of those wide ones; a JSON file's manifests are held back alike.
+ */
+export const MAX_BATCH_CHARS = 8 * 1024 * 1024;
+
 class Batcher {
   private batch: RowBatch = Batcher.empty();
+  private chars = 0;
 
   private static empty(): RowBatch {
     return { records: [], rejections: [], skipped: 0, rows: 0 };
   }
 
-  get rows(): number {
-    return this.batch.rows;
+  /** Whether the batch is whole: `batchRows` rows, or MAX_BATCH_CHARS of their text. */
+  full(batchRows: number): boolean {
+    return this.batch.rows >= batchRows || this.chars >= MAX_BATCH_CHARS;
   }
 
-  add(outcome: RowOutcome): void {
+  add(outcome: RowOutcome, origin: Origin): void {
     this.batch.rows += 1;
+    this.chars += origin.raw.length;
     if ('record' in outcome) this.batch.records.push(outcome.record);
     else if ('rejection' in outcome) this.batch.rejections.push(outcome.rejection);
     else this.batch.skipped += 1;
@@ -82,6 +95,7 @@ class Batcher {
   take(): RowBatch {
     const batch = this.batch;
     this.batch = Batcher.empty();
+    this.chars = 0;
     return batch;
   }
 }
@@ -106,7 +120,7 @@ export async function* readRows(
     return { kind: 'batch', take, storedBytesRead: storedBytesRead(), last };
   };
   const refused = (reason: string, origin: Origin): ReadEvent => {
-    batcher.add({ rejection: { ...origin, column: '', reason: `file not read: ${reason}` } });
+    batcher.add({ rejection: { ...origin, column: '', reason: `file not read: ${reason}` } }, origin);
     return { kind: 'refused', reason };
   };
   try {
@@ -149,8 +163,9 @@ export async function* readRows(
             broken === undefined
               ? mapRow(header, record.fields, origin, context)
               : { rejection: { ...origin, column: '', reason: broken } },
+            origin,
           );
-          if (batcher.rows >= batchRows) yield batch(false);
+          if (batcher.full(batchRows)) yield batch(false);
         }
       }
       if (!header) yield refused('the file is empty (no header)', { file: path, line: 1, raw: '' });
@@ -166,8 +181,9 @@ export async function* readRows(
             value.error !== undefined
               ? { rejection: { ...origin, column: '', reason: value.error } }
               : mapJsonValue(value.value, origin, context),
+            origin,
           );
-          if (batcher.rows >= batchRows) yield batch(false);
+          if (batcher.full(batchRows)) yield batch(false);
         }
       }
     }

@@ -27,6 +27,7 @@ import { FROM_MANIFESTS_NOTE } from '../../../server/src/import/writers/writers.
 import { writeEpaFiles } from '../../helpers/epa-files.ts';
 import { LIMITS } from '../../../shared/api/limits.ts';
 import { MAX_RECORD_CHARS } from '../../../server/src/import/csv-reader.ts';
+import { MAX_BATCH_CHARS } from '../../../server/src/import/read-rows.ts';
 import { connect } from '../../../server/src/postgres/pg-store.ts';
 import { writerLockHolder } from '../../../server/src/postgres/pg-writer-lock.ts';
 import { TEST_BACKEND, endSession, endWhileWaiting } from '../../helpers/postgres-database.ts';
@@ -350,6 +351,42 @@ describe('the size of a batch', () => {
       await sink.close();
     }
     expect(sizes).toEqual([JSON_BATCH_ROWS, 1]);
+  });
+
+  it('ends a batch at MAX_BATCH_CHARS of text, whatever batchRows allows', async () => {
+    const folder = join(dir, 'wide-rows');
+    mkdirSync(folder);
+    // Rows of a little over 600,000 characters (a column the importer does not read): 14 reach the bound.
+    const notes = 'n'.repeat(600_000);
+    const rows = Array.from(
+      { length: 30 },
+      (_, index) => `TXD${String(index + 1).padStart(9, '0')},Handler ${index + 1},HOUSTON,TX,${notes}`,
+    );
+    writeFileSync(
+      join(folder, 'HD_REPORTING.csv'),
+      ['HANDLER ID,HANDLER NAME,LOCATION CITY,LOCATION STATE,NOTES', ...rows].join('\n'),
+    );
+    expect(Math.ceil(MAX_BATCH_CHARS / (rows[0]?.length ?? 0))).toBe(14);
+    const db = await target('wide-rows.db');
+    const sink = await openSink(db);
+    const sizes: number[] = [];
+    const watched = wrapSink(sink, {
+      write: (batch) => {
+        sizes.push(batch.rows);
+        return sink.write(batch);
+      },
+    });
+    try {
+      const result = await runImport({
+        sink: watched,
+        sources: await discoverSources([folder]),
+        batchRows: 10_000,
+      });
+      expect(result.totals.stored).toBe(30);
+    } finally {
+      await sink.close();
+    }
+    expect(sizes).toEqual([14, 14, 2]);
   });
 
   it('holds one batch at a time: a batch written is let go of while the next is read', async () => {
