@@ -89,18 +89,22 @@ FROM (
 WHERE generators.id = t.generator_id;
 `;
 
-/** Inserts the manifest_line_sets rows of the waste lines `lines` selects (fact-storage.ts lineSetRows). */
+/**
+ * Inserts the manifest_line_sets rows of the waste lines `lines` selects (fact-storage.ts lineSetRows), in
+ * key order: the table is written page after page instead of all over. So too for a batch into a served
+ * database, whose rows land all over the table's key range: inserting a 100,000-manifest append's rows into
+ * the 1M bench database's line sets took 12.6 s as they came and 9.5 s in key order.
+ */
 export function lineSetRowsSql(lines = ''): string {
   const { columns, select } = lineSetRows(lines);
-  return `INSERT OR IGNORE INTO manifest_line_sets ${columns}\n${select}`;
+  return `INSERT OR IGNORE INTO manifest_line_sets ${columns}\n${select}\nORDER BY 1, 2, 3, 4`;
 }
 
 function manifestSetsSql(): string {
   const totals = totalsSql(MANIFEST_QUERY.totals, (quantity) => LINE_SET_QUANTITY_COLUMNS[quantity]);
   return [
     'DELETE FROM manifest_line_sets;',
-    // In key order: the table is written page after page instead of all over.
-    `${lineSetRowsSql()}\nORDER BY 1, 2, 3, 4;`,
+    `${lineSetRowsSql()};`,
     `DELETE FROM manifest_line_set_totals;
 INSERT INTO manifest_line_set_totals
   (member, code, ${totals.map(([total]) => LINE_SET_TOTAL_COLUMNS[total]).join(', ')})
