@@ -49,7 +49,8 @@ export type ReadEvent =
   /** The file is not read at all; the batch that follows holds one rejection saying why. */
   | { kind: 'refused'; reason: string }
   /**
-   * The next `batchRows` rows (fewer in the last), and the file's stored bytes read by then. The batch is
+   * The next `batchRows` rows (fewer in the last, or where their text reaches MAX_BATCH_CHARS), and the
+   * file's stored bytes read by then. The batch is
    * taken from the event once (`take`), so that the event, wherever it lingers while the next batch is read,
    * does not hold it: one batch is the import's memory, not two.
    */
