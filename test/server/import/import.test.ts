@@ -63,6 +63,24 @@ async function target(name: string): Promise<ImportTarget> {
   return made;
 }
 
+/** The rows of each batch an import of `folder` into a new target `name` writes, and the import's result. */
+async function batchSizes(name: string, folder: string, batchRows: number) {
+  const sink = await openSink(await target(name));
+  const sizes: number[] = [];
+  const watched = wrapSink(sink, {
+    write: (batch) => {
+      sizes.push(batch.rows);
+      return sink.write(batch);
+    },
+  });
+  try {
+    const result = await runImport({ sink: watched, sources: await discoverSources([folder]), batchRows });
+    return { sizes, result };
+  } finally {
+    await sink.close();
+  }
+}
+
 /** The report of an import into `name`, in the test's folder whatever the backend. */
 const report = (name: string) => join(dir, `${name}.report.csv`);
 
@@ -336,20 +354,7 @@ describe('the size of a batch', () => {
       }),
     );
     writeFileSync(join(folder, 'manifests.jsonl'), manifests.join('\n'));
-    const db = await target('json-batches.db');
-    const sink = await openSink(db);
-    const sizes: number[] = [];
-    const watched = wrapSink(sink, {
-      write: (batch) => {
-        sizes.push(batch.rows);
-        return sink.write(batch);
-      },
-    });
-    try {
-      await runImport({ sink: watched, sources: await discoverSources([folder]), batchRows: 10_000 });
-    } finally {
-      await sink.close();
-    }
+    const { sizes } = await batchSizes('json-batches.db', folder, 10_000);
     expect(sizes).toEqual([JSON_BATCH_ROWS, 1]);
   });
 
@@ -367,25 +372,8 @@ describe('the size of a batch', () => {
       ['HANDLER ID,HANDLER NAME,LOCATION CITY,LOCATION STATE,NOTES', ...rows].join('\n'),
     );
     expect(Math.ceil(MAX_BATCH_CHARS / (rows[0]?.length ?? 0))).toBe(14);
-    const db = await target('wide-rows.db');
-    const sink = await openSink(db);
-    const sizes: number[] = [];
-    const watched = wrapSink(sink, {
-      write: (batch) => {
-        sizes.push(batch.rows);
-        return sink.write(batch);
-      },
-    });
-    try {
-      const result = await runImport({
-        sink: watched,
-        sources: await discoverSources([folder]),
-        batchRows: 10_000,
-      });
-      expect(result.totals.stored).toBe(30);
-    } finally {
-      await sink.close();
-    }
+    const { sizes, result } = await batchSizes('wide-rows.db', folder, 10_000);
+    expect(result.totals.stored).toBe(30);
     expect(sizes).toEqual([14, 14, 2]);
   });
 
