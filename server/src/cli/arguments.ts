@@ -5,6 +5,7 @@
  * refuses (a database that cannot be opened, or another writer holds) end it with the message alone, as
  * the usage would not help (refuse).
  */
+import { existsSync, statSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /** Ends the process with `message` and the usage, exit status 2. */
@@ -55,3 +56,6 @@ export function readArguments<const O extends Options, const P extends boolean =
   }
   return parsed;
 }
+
+/** Whether `path` names a folder: a command refuses one, up front, where it writes a file. */
+export const isFolder = (path: string): boolean => existsSync(path) && statSync(path).isDirectory();

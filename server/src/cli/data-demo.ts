@@ -6,7 +6,7 @@
  * file, then copied with COPY and indexed after the load (postgres/pg-load.ts); the database must be empty
  * unless --force, which empties it first. Either is refused while an import or a load writes into it.
  */
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import {
@@ -21,7 +21,7 @@ import { emptyTables, isEmpty, loadIntoPostgres, loadStepLine } from '../postgre
 import { connect, isPostgresUrl, migrateOrRefuse, redactUrl } from '../postgres/pg-store.ts';
 import { withWriterLock } from '../postgres/pg-writer-lock.ts';
 import { passwordCostProblem } from '../auth/passwords.ts';
-import { readArguments, refuse, usageError } from './arguments.ts';
+import { isFolder, readArguments, refuse, usageError } from './arguments.ts';
 
 const USAGE = 'usage: npm run data:demo -- --out FILE|postgres://… --manifests N [--seed S] [--force]';
 
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   }
   const out = resolve(values.out);
   if (!existsSync(dirname(out))) fail(`the folder ${dirname(out)} does not exist`);
-  if (existsSync(out) && statSync(out).isDirectory())
+  if (isFolder(out))
     fail(`${out} is a folder: --out names the database file (such as ${join(out, 'demo.db')})`);
   if (existsSync(out) && !values.force) fail(`${out} already exists; add --force to replace it`);
 

@@ -11,7 +11,7 @@
  * the first during the finish.
  */
 import { dirname, join, resolve } from 'node:path';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import { DatabaseError } from '../db/open.ts';
 import { importFiles } from '../import/import-files.ts';
@@ -22,14 +22,12 @@ import { SinkError } from '../import/sqlite/sqlite-sink.ts';
 import { isPostgresUrl, redactUrl } from '../postgres/pg-store.ts';
 import { SourceError } from '../import/sources.ts';
 import { ZipError } from '../import/zip.ts';
-import { readArguments, usageError } from './arguments.ts';
+import { isFolder, readArguments, usageError } from './arguments.ts';
 
 const USAGE =
   'usage: npm run data:import -- --db FILE|postgres://… [--report FILE] [--restart] [--batch-rows N] <files or folders…>';
 
 const fail: (message: string) => never = usageError(USAGE);
-
-const isFolder = (path: string): boolean => existsSync(path) && statSync(path).isDirectory();
 
 const count = (value: number) => Math.round(value).toLocaleString('en-US');
 
