@@ -50,9 +50,9 @@ export type ReadEvent =
   | { kind: 'refused'; reason: string }
   /**
    * The next `batchRows` rows (fewer in the last, or where their text reaches MAX_BATCH_CHARS), and the
-   * file's stored bytes read by then. The batch is
-   * taken from the event once (`take`), so that the event, wherever it lingers while the next batch is read,
-   * does not hold it: one batch is the import's memory, not two.
+   * file's stored bytes read by then. The batch is taken from the event once (`take`), so that the event,
+   * wherever it lingers while the next batch is read, does not hold it: one batch is the import's memory,
+   * not two.
    */
   | { kind: 'batch'; take: () => RowBatch; storedBytesRead: number; last: boolean };
 

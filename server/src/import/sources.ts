@@ -128,14 +128,10 @@ function zipSource(path: string, modified: number, entry: ZipEntry, format: Sour
   };
 }
 
-/** A file the import cannot read, listed as not read with the reason. */
+/** A file the import cannot read, listed as not read with the reason: a file source that opens empty. */
 function unreadableSource(path: string, bytes: number, modified: number, reason: string): Source {
   return {
-    key: `${path}|${bytes}|${modified}`,
-    path,
-    bytes,
-    storedBytes: bytes,
-    format: 'csv',
+    ...fileSource(path, bytes, modified, 'csv'),
     table: undefined,
     unreadable: reason,
     open: () => Promise.resolve({ stream: Readable.from([]), storedBytesRead: () => 0 }),
