@@ -43,11 +43,13 @@ const postgresProject = process.env.TRACKER_TEST_POSTGRES_URL
         test: {
           name: 'server-postgres',
           include: [...BOTH_BACKENDS, 'test/server/postgres/**/*.test.ts'],
+          globalSetup: ['test/server/postgres/support/global-setup.ts'],
           environment: 'node',
           env: { ...SUITE_ENVIRONMENT, TRACKER_TEST_BACKEND: 'postgres' },
           ...SHARED_MODULES,
           expect: POLL,
-          // Each server loads its own database first: a few seconds more per server on a busy machine.
+          // Each server loads its own database first, or copies one loaded from the same file before:
+          // a few seconds more per server on a busy machine.
           testTimeout: 60_000,
           hookTimeout: 180_000,
         },

@@ -6,7 +6,7 @@
  * the Host check, the read pool and every client in another process keep a real socket). `send` calls
  * either the same way, by the server's base URL.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
@@ -71,11 +71,42 @@ export interface TrackerServer {
   close(): Promise<void>;
 }
 
-/** Builds a demo database in a new temp dir; the caller removes `dir` when done. */
+/**
+ * Demo databases this process built, by size and seed, in a folder removed when it exits: a test gets a
+ * copy, so every copy of one is the same file to the byte, which lets a PostgreSQL test database loaded
+ * from one be copied from the first (postgres-database.ts) instead of loaded again.
+ */
+const demoBuilds = new Map<string, Promise<string>>();
+let builtDir: string | undefined;
+
+function demoDatabase(manifests: number, seed: number): Promise<string> {
+  const key = `${manifests}-${seed}`;
+  let path = demoBuilds.get(key);
+  if (!path) {
+    if (!builtDir) {
+      const dir = mkdtempSync(join(tmpdir(), 'tracker-test-built-'));
+      process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+      builtDir = dir;
+    }
+    const file = join(builtDir, `${key}.db`);
+    path = buildDemoDatabase(file, { manifests, seed }).then(
+      () => file,
+      (error: unknown) => {
+        demoBuilds.delete(key);
+        throw error;
+      },
+    );
+    demoBuilds.set(key, path);
+  }
+  return path;
+}
+
+/** A demo database in a new temp dir, the caller's to change; the caller removes `dir` when done. */
 export async function buildTestDatabase(manifests = 3000, seed = 7): Promise<{ dir: string; path: string }> {
+  const original = await demoDatabase(manifests, seed);
   const dir = mkdtempSync(join(tmpdir(), 'tracker-test-'));
   const path = join(dir, 'tracker.db');
-  await buildDemoDatabase(path, { manifests, seed });
+  copyFileSync(original, path);
   return { dir, path };
 }
 
