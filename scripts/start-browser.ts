@@ -73,7 +73,13 @@ async function main(): Promise<void> {
   reportServerStop(server, () => stopping, 'Ctrl-C stops the bridge');
   console.error(`Tracker API on ${server.url} (process ${server.pid})`);
   const accounts = DEMO_ACCOUNTS.map((account) => `${account.username} / ${account.password}`);
-  console.error(`Sign in with ${accounts.join(' (or ')}${')'.repeat(accounts.length - 1)}.`);
+  // Another database has the accounts its owner added, which the demo's need not be among.
+  console.error(
+    db === undefined
+      ? `Sign in with ${accounts.join(' (or ')}${')'.repeat(accounts.length - 1)}.`
+      : `Sign in with an account of ${db}: npm run users -- --db ${db} list names them ` +
+          `(a demo database has ${accounts.join(', ')}).`,
+  );
   console.error(
     "Open this address in Chromium or Chrome; it holds this run's secret, so keep it to yourself:",
   );
