@@ -63,6 +63,9 @@ function progress(): (event: ImportEvent) => void {
       case 'refused':
         console.error(`${tty ? '\n' : ''}${event.path}\n  not read: ${event.reason}`);
         return;
+      case 'windows-1252':
+        console.error(`${tty ? '\n' : ''}  read as Windows-1252: its text is not UTF-8`);
+        return;
       case 'phase':
         console.error(`${tty ? '\n' : ''}${event.phase}…`);
         return;

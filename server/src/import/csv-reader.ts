@@ -6,7 +6,13 @@
  *
  * Quoted fields are read with indexOf rather than a character loop: EPA quotes every field, and a native
  * search for the closing quote reads a gigabyte of waste lines several times faster than charCodeAt.
+ *
+ * Text is UTF-8 unless the file's first character beyond ASCII is not: then it is Windows-1252, as Excel's
+ * "CSV (Comma delimited)" saves on a US Windows machine and older exports were written, and read as such to
+ * its end (`encoding`). Read as UTF-8, each accented letter of such a file would be lost to U+FFFD.
  */
+import { isAscii, isUtf8 } from 'node:buffer';
+
 export interface CsvRecord {
   fields: string[];
   /** The first physical line of the record (1-based). */
@@ -37,6 +43,10 @@ const LF = 10;
 const DELIMITER = /[,\r\n]/g;
 const LINE_BREAK = /\r\n|\r|\n/g;
 const REPLACEMENT = '\uFFFD';
+const WINDOWS_1252 = new TextDecoder('windows-1252');
+
+/** How a file's bytes are read: undecided while every byte so far is ASCII, which both read alike. */
+export type CsvEncoding = 'undecided' | 'utf-8' | 'windows-1252';
 
 /**
  * Where the complete UTF-8 characters of `bytes` end: a character cut by the chunk's end waits for the
@@ -57,6 +67,19 @@ function completeUtf8(bytes: Buffer): number {
   return length;
 }
 
+/**
+ * UTF-8 when the first character beyond ASCII in `bytes` is (a byte order mark is), Windows-1252 when it is
+ * not; undecided while there is none. One character decides, not the whole chunk: a UTF-8 file with a stray
+ * byte further on stays UTF-8 (that byte replaced), as it does when the byte comes in a later chunk.
+ */
+function firstBeyondAscii(bytes: Buffer): CsvEncoding {
+  if (isAscii(bytes)) return 'undecided';
+  const first = bytes.findIndex((byte) => byte >= 0x80);
+  const lead = bytes[first] ?? 0;
+  const size = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  return isUtf8(bytes.subarray(first, first + size)) ? 'utf-8' : 'windows-1252';
+}
+
 export class CsvParser {
   private text = '';
   private line = 1;
@@ -65,13 +88,18 @@ export class CsvParser {
   private skippingLine = false;
   /** Bytes of a character the last chunk cut. */
   private carry: Buffer | undefined;
+  /** Decided by the first character beyond ASCII (a byte order mark is one): firstBeyondAscii. */
+  private decided: CsvEncoding = 'undecided';
+
+  get encoding(): CsvEncoding {
+    return this.decided;
+  }
 
   /** Records completed by this chunk of bytes. */
   push(chunk: Buffer): CsvRecord[] {
     const bytes = this.carry ? Buffer.concat([this.carry, chunk]) : chunk;
-    const end = completeUtf8(bytes);
-    this.carry = end < bytes.length ? Buffer.from(bytes.subarray(end)) : undefined;
-    let decoded = bytes.toString('utf8', 0, end);
+    this.carry = undefined;
+    let decoded = this.decode(bytes);
     if (!this.started && decoded.length > 0) {
       this.started = true;
       if (decoded.charCodeAt(0) === 0xfeff) decoded = decoded.slice(1);
@@ -80,10 +108,26 @@ export class CsvParser {
     return this.records(false);
   }
 
+  /** The chunk's text; a UTF-8 character it cuts short waits in `carry` for the next chunk. */
+  private decode(bytes: Buffer): string {
+    if (this.decided === 'windows-1252') return WINDOWS_1252.decode(bytes);
+    const end = completeUtf8(bytes);
+    if (this.decided === 'undecided') {
+      this.decided = firstBeyondAscii(bytes.subarray(0, end));
+      if (this.decided === 'windows-1252') return WINDOWS_1252.decode(bytes);
+    }
+    if (end < bytes.length) this.carry = Buffer.from(bytes.subarray(end));
+    return bytes.toString('utf8', 0, end);
+  }
+
   /** The records left at the end of the input, including a last line without a line break. */
   end(): CsvRecord[] {
-    // Bytes of a character the input cut short are not text: one replacement character, as a decoder writes.
-    if (this.carry) this.text += REPLACEMENT;
+    if (this.carry) {
+      // Bytes a UTF-8 file's end cuts short are not text: one replacement character, as a decoder writes.
+      // As the first bytes beyond ASCII, they are not UTF-8.
+      if (this.decided === 'undecided') this.decided = 'windows-1252';
+      this.text += this.decided === 'utf-8' ? REPLACEMENT : WINDOWS_1252.decode(this.carry);
+    }
     this.carry = undefined;
     return this.records(true);
   }
@@ -242,10 +286,12 @@ function countBreaks(record: string): number {
 
 /**
  * The records of a byte stream, in order, as each chunk completes them: one await per chunk rather than per
- * record, which over millions of rows is a measurable share of the read.
+ * record, which over millions of rows is a measurable share of the read. `parser` tells its encoding.
  */
-export async function* csvRecordBatches(input: AsyncIterable<Buffer>): AsyncGenerator<CsvRecord[]> {
-  const parser = new CsvParser();
+export async function* csvRecordBatches(
+  input: AsyncIterable<Buffer>,
+  parser = new CsvParser(),
+): AsyncGenerator<CsvRecord[]> {
   for await (const chunk of input) {
     const records = parser.push(chunk);
     if (records.length > 0) yield records;

@@ -4,7 +4,7 @@
  * reads the same way with nothing written, for its baseline.
  */
 import { loadReference } from '../data/reference.ts';
-import { MAX_RECORD_CHARS, csvRecordBatches, type CsvRecord } from './csv-reader.ts';
+import { CsvParser, MAX_RECORD_CHARS, csvRecordBatches, type CsvRecord } from './csv-reader.ts';
 import { mapJsonValue } from './emanifest-json.ts';
 import { detectLayout, type HeaderMap } from './epa-layouts.ts';
 import { mapRow, type MappingContext, type RowOutcome } from './epa-rows.ts';
@@ -48,6 +48,8 @@ export type ReadEvent =
   | { kind: 'file'; table: string; unknownColumns: string[] }
   /** The file is not read at all; the batch that follows holds one rejection saying why. */
   | { kind: 'refused'; reason: string }
+  /** Its text is not UTF-8, and is read as Windows-1252 (csv-reader.ts): once, after `file`. */
+  | { kind: 'windows-1252' }
   /**
    * The next `batchRows` rows (fewer in the last, or where their text reaches MAX_BATCH_CHARS), and the
    * file's stored bytes read by then. The batch is taken from the event once (`take`), so that the event,
@@ -133,8 +135,14 @@ export async function* readRows(
     if (source.format === 'csv') {
       let header: HeaderMap | undefined;
       let row = 0;
-      for await (const records of csvRecordBatches(stream as AsyncIterable<Buffer>)) {
+      const parser = new CsvParser();
+      let windows1252 = false;
+      for await (const records of csvRecordBatches(stream as AsyncIterable<Buffer>, parser)) {
         for (const record of records) {
+          if (header && !windows1252 && parser.encoding === 'windows-1252') {
+            windows1252 = true;
+            yield { kind: 'windows-1252' };
+          }
           const origin = { file: path, line: record.line, raw: record.raw };
           if (!header) {
             const problem = shapeProblem(record);

@@ -70,6 +70,8 @@ export interface FileSummary {
   counts: FileCounts;
   /** Header columns the importer does not read. */
   unknownColumns: string[];
+  /** Set when the file's text is not UTF-8 and was read as Windows-1252. */
+  windows1252?: true;
   /** Why the file was not read at all, when it was not. */
   refused?: string;
 }
@@ -89,6 +91,8 @@ export type ImportEvent =
       secondsLeft: number | undefined;
     }
   | { kind: 'refused'; path: string; reason: string }
+  /** The file's text is not UTF-8: it is read as Windows-1252. */
+  | { kind: 'windows-1252'; path: string }
   | { kind: 'phase'; phase: string };
 
 export interface ImportResult extends Omit<RunFinish, 'counts'> {
@@ -212,6 +216,9 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       } else if (event.kind === 'refused') {
         summary.refused = event.reason;
         onEvent?.({ kind: 'refused', path: source.path, reason: event.reason });
+      } else if (event.kind === 'windows-1252') {
+        summary.windows1252 = true;
+        onEvent?.({ kind: 'windows-1252', path: source.path });
       } else {
         const { rows, counts } = await writeBatch(sink, event, {
           file: source,

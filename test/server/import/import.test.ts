@@ -20,7 +20,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemoDatabase } from '../../../server/src/data/demo/build-demo.ts';
 import { parseCsv } from '../../../server/src/data/reference.ts';
 import { importFiles } from '../../../server/src/import/import-files.ts';
-import { ImportStopped, JSON_BATCH_ROWS, MAX_BATCH_ROWS, runImport } from '../../../server/src/import/run.ts';
+import {
+  ImportStopped,
+  JSON_BATCH_ROWS,
+  MAX_BATCH_ROWS,
+  runImport,
+  type ImportEvent,
+} from '../../../server/src/import/run.ts';
 import { discoverSources } from '../../../server/src/import/sources.ts';
 import type { SinkBatch } from '../../../server/src/import/model/sink.ts';
 import { FROM_MANIFESTS_NOTE } from '../../../server/src/import/writers/writers.ts';
@@ -865,6 +871,30 @@ describe('a table saved again by a spreadsheet', () => {
       'EM_TRANSPORTER.csv': undefined,
     });
     expect(counts(result)['EM_MANIFEST.csv']).toBe('1 0 0 0 0 1 0');
+  });
+
+  it('reads one saved as "CSV (Comma delimited)", in Windows-1252, with its accented letters, and says so', async () => {
+    const db = await target('windows-1252.db');
+    const folder = join(dir, 'windows-1252');
+    mkdirSync(folder);
+    const manifests = readFileSync(join(FIXTURES, 'week1', 'EM_MANIFEST.csv'), 'utf8')
+      .replace(/^\ufeff/, '')
+      .replace('Sooner Plating', 'Société Générale’s Niño Plating');
+    // Windows-1252 writes é, ñ as Latin-1 does, and ’ as 0x92.
+    writeFileSync(join(folder, 'EM_MANIFEST.csv'), Buffer.from(manifests.replace('’', '\x92'), 'latin1'));
+    copyFileSync(join(FIXTURES, 'week1', 'EM_TRANSPORTER.csv'), join(folder, 'EM_TRANSPORTER.csv'));
+
+    const events: ImportEvent[] = [];
+    const result = await importFiles({ db: db.db, paths: [folder], onEvent: (event) => events.push(event) });
+    expect(
+      await db.value("SELECT generator_name FROM manifests WHERE manifest_tracking_number = '000000102ELC'"),
+    ).toBe('Société Générale’s Niño Plating');
+    expect(
+      Object.fromEntries(result.files.map((file) => [file.path.split('/').at(-1), file.windows1252])),
+    ).toEqual({ 'EM_MANIFEST.csv': true, 'EM_TRANSPORTER.csv': undefined });
+    expect(events.filter((event) => event.kind === 'windows-1252')).toEqual([
+      { kind: 'windows-1252', path: join(folder, 'EM_MANIFEST.csv') },
+    ]);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * The importer's readers on the mess real files carry: CSV split at every byte boundary (quotes, CRLF, a
- * BOM, a line break inside a quoted field, a cut last line), JSON in its three shapes, the date and number
+ * BOM, a line break inside a quoted field, a cut last line, Windows-1252 text), JSON in its three shapes, the date and number
  * forms EPA writes, header names in every spelling, a row's line number or place missing or 0, zip archives
  * (a stored and a deflated entry).
  */
@@ -28,17 +28,20 @@ import {
 import { zipEntries, zipEntryStream } from '../../../server/src/import/zip.ts';
 import { writeZip } from '../../helpers/zip-writer.ts';
 
-/** Feeds `text` in chunks of `size` bytes, so every boundary (inside a quote, between CR and LF) is crossed. */
-function parseInChunks(text: string, size: number): CsvRecord[] {
+/** Feeds `bytes` in chunks of `size`, so every boundary (inside a quote, between CR and LF) is crossed. */
+function parseBytesInChunks(bytes: Buffer, size: number): { records: CsvRecord[]; parser: CsvParser } {
   const parser = new CsvParser();
-  const bytes = Buffer.from(text, 'utf8');
   const records: CsvRecord[] = [];
   for (let start = 0; start < bytes.length; start += size) {
     records.push(...parser.push(bytes.subarray(start, start + size)));
   }
   records.push(...parser.end());
-  return records;
+  return { records, parser };
 }
+
+/** `text` as UTF-8, in chunks of `size` bytes. */
+const parseInChunks = (text: string, size: number): CsvRecord[] =>
+  parseBytesInChunks(Buffer.from(text, 'utf8'), size).records;
 
 const MESSY =
   '\ufeff"A","B","C"\r\n' +
@@ -74,17 +77,59 @@ describe('CSV', () => {
         // The first three of the four bytes of 😀: the file ends inside the character.
         Buffer.from('😀', 'utf8').subarray(0, 3),
       ]);
-      const parser = new CsvParser();
-      const records: CsvRecord[] = [];
-      for (let start = 0; start < bytes.length; start += size)
-        records.push(...parser.push(bytes.subarray(start, start + size)));
-      records.push(...parser.end());
+      const { records, parser } = parseBytesInChunks(bytes, size);
       expect(records.map((record) => record.fields)).toEqual([
         ['a', '😀 b'],
         ['c\ufffdd', '\ufffd'],
       ]);
+      expect(parser.encoding).toBe('utf-8');
     },
   );
+
+  /** Windows-1252's bytes of `text`: Latin-1's, but for the curly apostrophe, 0x92. */
+  const windows1252 = (text: string) => Buffer.from(text.replaceAll('’', '\x92'), 'latin1');
+
+  it.each([1, 2, 3, 5, 64, 1 << 20])(
+    'reads a file whose first bytes beyond ASCII are not UTF-8 as Windows-1252, to its end, in chunks of %i bytes',
+    (size) => {
+      const bytes = Buffer.concat([
+        windows1252('"name","city"\r\n"Macy’s","Montréal"\r\n"Niño","'),
+        // Bytes that would be UTF-8 (é) read as what they are in Windows-1252, as the rest of the file.
+        Buffer.from('é', 'utf8'),
+        windows1252('"\r\n"last","Zürich'),
+      ]);
+      const { records, parser } = parseBytesInChunks(bytes, size);
+      expect(records.map((record) => record.fields)).toEqual([
+        ['name', 'city'],
+        ['Macy’s', 'Montréal'],
+        ['Niño', 'Ã©'],
+        ['last', 'Zürich'],
+      ]);
+      expect(parser.encoding).toBe('windows-1252');
+    },
+  );
+
+  it.each([1, 2, 64])('reads a last byte beyond ASCII as Windows-1252, in chunks of %i bytes', (size) => {
+    const bytes = windows1252('a,b\n1,caf\u00e9');
+    const { records, parser } = parseBytesInChunks(bytes, size);
+    expect(records.map((record) => record.fields)).toEqual([
+      ['a', 'b'],
+      ['1', 'café'],
+    ]);
+    expect(parser.encoding).toBe('windows-1252');
+  });
+
+  it('leaves the encoding undecided while every byte is ASCII, and takes a byte order mark as UTF-8', () => {
+    const ascii = new CsvParser();
+    ascii.push(Buffer.from('a,b\n1,2\n'));
+    ascii.end();
+    expect(ascii.encoding).toBe('undecided');
+    const marked = new CsvParser();
+    expect(marked.push(Buffer.from('\ufeffa,b\n', 'utf8')).map((record) => record.fields)).toEqual([
+      ['a', 'b'],
+    ]);
+    expect(marked.encoding).toBe('utf-8');
+  });
 
   it('keeps a last line without a line break', () => {
     expect(parseInChunks('a,b\n1,2', 1).map((record) => record.fields)).toEqual([
