@@ -23,7 +23,7 @@ import {
   type WasteLineRecord,
 } from './model/records.ts';
 import { toTons } from './units.ts';
-import { TRACKING_NUMBER, flag, readContainers, readDate, readNumber } from './values.ts';
+import { TRACKING_NUMBER, flag, readContainers, readDate, readNumber, readTimestamp } from './values.ts';
 
 type Json = Record<string, unknown>;
 
@@ -50,6 +50,13 @@ function text(value: unknown): string {
 
 function date(value: unknown, path: string): string {
   const read = readDate(text(value).replace(/T.*$/, ''));
+  if (!read.ok) throw new JsonProblem(path, read.message);
+  return read.value;
+}
+
+/** updatedDate with its time, where date() keeps a date alone (values.ts readTimestamp). */
+function timestamp(value: unknown, path: string): string {
+  const read = readTimestamp(text(value));
   if (!read.ok) throw new JsonProblem(path, read.message);
   return read.value;
 }
@@ -151,7 +158,7 @@ function manifest(json: Json, origin: Origin, context: MappingContext): ImportRe
       `not a manifest tracking number (9 digits and 3 letters): "${trackingNumber}"`,
     );
   }
-  const updatedDate = date(json.updatedDate, 'updatedDate');
+  const updatedDate = timestamp(json.updatedDate, 'updatedDate');
   const generator = site(object(json.generator), 'generator', updatedDate);
   const facility = object(json.designatedFacility);
   const transporters: TransporterRecord[] = array(json.transporters).map((value, index) => {

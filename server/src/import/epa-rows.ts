@@ -27,6 +27,7 @@ import {
   readContainers,
   readCount,
   readDate,
+  readTimestamp,
   readNumber,
   splitWasteCodes,
   type Read,
@@ -95,6 +96,10 @@ class Row {
 
   date(field: string): string {
     return this.read(field, readDate);
+  }
+
+  timestamp(field: string): string {
+    return this.read(field, readTimestamp);
   }
 
   number(field: string): number | undefined {
@@ -213,7 +218,7 @@ const MAPPERS: Record<HeaderMap['layout']['table'], { kind: ImportRecord['kind']
       const generator = bareGenerator(row.key('generatorId').toUpperCase(), row.text('generatorName'));
       generator.location = row.address('GeneratorLocation');
       generator.mailing = row.address('GeneratorMail');
-      const updated = row.date('updated');
+      const updated = row.timestamp('updated');
       generator.updated = updated;
       const tons = row.number('totalTons');
       const kilograms = row.number('totalKilograms');

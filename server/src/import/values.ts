@@ -76,6 +76,46 @@ function parseDate(text: string): Read<string> {
   return date === undefined ? { ok: false, message: `not a date: "${value}"` } : { ok: true, value: date };
 }
 
+/**
+ * A time of day after a date, as EPA's exports and the e-Manifest API write it: `15:03:27.857+0000`,
+ * `15:03:27.0`, `3:03:27 PM` (Excel), `03.15.22.000000 PM` (Oracle), with or without seconds and a zone.
+ */
+const TIME =
+  /^(\d{1,2})[:.](\d{2})(?:[:.](\d{2})(?:\.(\d{1,9}))?)?(?: ?([AP]M))?(?: ?(Z|([+-])(\d{2}):?(\d{2})))?$/i;
+
+/**
+ * When a row was last changed, as text that sorts as the changes happened: `YYYY-MM-DD` when the source
+ * gives a date alone, else `YYYY-MM-DDTHH:MM:SS.sssZ` (a zone given applied, none taken as UTC), so that two
+ * versions of one manifest changed on the same day are told apart (e-Manifest's updatedDate carries its
+ * time, and a manifest changes several times a day as each party signs). A date alone sorts before every
+ * time of its day.
+ */
+export function readTimestamp(text: string): Read<string> {
+  const value = text.trim();
+  const split = /^(\d{4}-\d{1,2}-\d{1,2})T(.+)$/.exec(value) ?? /^(\S+) (.+)$/.exec(value);
+  if (!split) return readDate(value);
+  const [, datePart = '', timePart = ''] = split;
+  const date = readDate(datePart);
+  const time = TIME.exec(timePart);
+  const refused: Read<string> = { ok: false, message: `not a date: "${value}"` };
+  if (!date.ok || date.value === '' || !time) return refused;
+  const [, h = '0', m = '0', sec = '0', fraction = '', half, , sign, zoneH = '0', zoneM = '0'] = time;
+  let hours = Number(h);
+  if (half !== undefined) {
+    if (hours < 1 || hours > 12) return refused;
+    hours = (hours % 12) + (half.toUpperCase() === 'PM' ? 12 : 0);
+  }
+  const minutes = Number(m);
+  const seconds = Number(sec);
+  if (hours > 23 || minutes > 59 || seconds > 59) return refused;
+  const [year, month, day] = date.value.split('-').map(Number) as [number, number, number];
+  const offset = sign === undefined ? 0 : (sign === '-' ? -1 : 1) * (Number(zoneH) * 60 + Number(zoneM));
+  const utc =
+    Date.UTC(year, month - 1, day, hours, minutes, seconds, Number(fraction.padEnd(3, '0').slice(0, 3))) -
+    offset * 60_000;
+  return { ok: true, value: new Date(utc).toISOString() };
+}
+
 const NUMBER = /^[+-]?(?:\d+|\d{1,3}(?:,\d{3})+)?(?:\.\d*)?(?:[eE][+-]?\d+)?$/;
 
 /**

@@ -689,6 +689,70 @@ describe('a NUL character (U+0000) in a row', () => {
   });
 });
 
+describe('two versions of one manifest changed on the same day', () => {
+  it('keeps the later by the time of its UPDATED DATE or updatedDate, and skips the earlier read after it', async () => {
+    const db = await target('same-day.db');
+    const [header = '', row = ''] = readFileSync(join(FIXTURES, 'week2', 'EM_MANIFEST.csv'), 'utf8').split(
+      /\r?\n/,
+    );
+    /** A CSV version of 000000501ELC and a JSON version of 000000502ELC, each in a folder of its own. */
+    const versions = (name: string, updated: string, received: string) => {
+      const folder = join(dir, name);
+      mkdirSync(folder);
+      const csv = row
+        .replace('000000199ELC', '000000501ELC')
+        .replace('"2024-03-12"', `"${updated.replace('T', ' ')}"`)
+        .replace('"2024-03-11"', `"${received}"`);
+      writeFileSync(join(folder, 'EM_MANIFEST.csv'), [header, csv, ''].join('\r\n'));
+      const json = {
+        manifestTrackingNumber: '000000502ELC',
+        updatedDate: `${updated}.000+0000`,
+        shippedDate: '2024-03-10T08:00:00.000+0000',
+        ...(received ? { receivedDate: `${received}T12:00:00.000+0000` } : {}),
+        generator: { epaSiteId: 'TXD000000002', name: 'Lone Star Metal Finishing' },
+        wastes: [],
+      };
+      writeFileSync(join(folder, 'manifest.json'), JSON.stringify(json));
+      return folder;
+    };
+    const morning = versions('same-day-morning', '2024-03-12T09:00:00', '');
+    const afternoon = versions('same-day-afternoon', '2024-03-12T17:30:00', '2024-03-12');
+    const stored = () =>
+      db.rows(
+        `SELECT manifest_tracking_number, updated_date, received_date FROM manifests
+         WHERE manifest_tracking_number IN ('000000501ELC', '000000502ELC') ORDER BY 1`,
+      );
+
+    expect(counts(await importFiles({ db: db.db, paths: [morning] }))).toEqual({
+      'EM_MANIFEST.csv': '1 1 0 0 0 0 0',
+      'manifest.json': '1 1 0 0 0 0 0',
+    });
+    // Told apart by the time alone: the afternoon's version replaces the morning's, no conflict.
+    expect(counts(await importFiles({ db: db.db, paths: [afternoon] }))).toEqual({
+      'EM_MANIFEST.csv': '1 0 1 0 0 0 0',
+      'manifest.json': '1 0 1 0 0 0 0',
+    });
+    const afterAfternoon = [
+      {
+        manifest_tracking_number: '000000501ELC',
+        updated_date: '2024-03-12T17:30:00.000Z',
+        received_date: '2024-03-12',
+      },
+      {
+        manifest_tracking_number: '000000502ELC',
+        updated_date: '2024-03-12T17:30:00.000Z',
+        received_date: '2024-03-12',
+      },
+    ];
+    expect(await stored()).toEqual(afterAfternoon);
+    expect(counts(await importFiles({ db: db.db, paths: [morning] }))).toEqual({
+      'EM_MANIFEST.csv': '1 0 0 0 1 0 0',
+      'manifest.json': '1 0 0 0 1 0 0',
+    });
+    expect(await stored()).toEqual(afterAfternoon);
+  });
+});
+
 describe("a row past what the API's clients read", () => {
   it('refuses a text field over LIMITS.fieldTextMax and a waste line numbered past LIMITS.wasteLinesMax', async () => {
     const db = await target('limits.db');

@@ -23,6 +23,7 @@ import {
   readCount,
   readDate,
   readNumber,
+  readTimestamp,
   splitWasteCodes,
 } from '../../../server/src/import/values.ts';
 import { zipEntries, zipEntryStream } from '../../../server/src/import/zip.ts';
@@ -297,6 +298,31 @@ describe('values', () => {
   it.each(['2024-02-30', '13/01/2024', 'yesterday', '2024-9'])('refuses the date %j', (text) => {
     expect(readDate(text)).toEqual({ ok: false, message: `not a date: "${text}"` });
   });
+
+  it.each([
+    ['2024-09-16', '2024-09-16'],
+    ['9/16/2024', '2024-09-16'],
+    ['', ''],
+    ['2024-09-16 13:45:00', '2024-09-16T13:45:00.000Z'],
+    ['2024-09-16 13:45:00.0', '2024-09-16T13:45:00.000Z'],
+    ['2024-09-16T13:45', '2024-09-16T13:45:00.000Z'],
+    ['2022-01-21T19:19:28.423+0000', '2022-01-21T19:19:28.423Z'],
+    ['2018-01-22T05:07:00.00Z', '2018-01-22T05:07:00.000Z'],
+    // A zone is applied: the same moment, whatever zone wrote it, sorts in its place.
+    ['2024-09-16T23:30:00-05:00', '2024-09-17T04:30:00.000Z'],
+    ['9/16/2024 12:00:00 AM', '2024-09-16T00:00:00.000Z'],
+    ['9/16/2024 3:03:27 PM', '2024-09-16T15:03:27.000Z'],
+    ['16-SEP-24 03.15.22.000000 PM', '2024-09-16T15:15:22.000Z'],
+  ])('reads the change time %j', (text, moment) => {
+    expect(readTimestamp(text)).toEqual({ ok: true, value: moment });
+  });
+
+  it.each(['2024-09-16 25:00', '9/16/2024 13:00 PM', '2024-02-30 10:00', '2024-09-16 noon'])(
+    'refuses the change time %j',
+    (text) => {
+      expect(readTimestamp(text)).toEqual({ ok: false, message: `not a date: "${text}"` });
+    },
+  );
 
   it.each([
     ['1,234.5', 1234.5],
