@@ -723,12 +723,12 @@ describe('two versions of one manifest changed on the same day', () => {
          WHERE manifest_tracking_number IN ('000000501ELC', '000000502ELC') ORDER BY 1`,
       );
 
-    expect(counts(await importFiles({ db: db.db, paths: [morning] }))).toEqual({
+    expect(counts(await importFiles({ db: db.db, paths: [morning], report: report('same-day') }))).toEqual({
       'EM_MANIFEST.csv': '1 1 0 0 0 0 0',
       'manifest.json': '1 1 0 0 0 0 0',
     });
     // Told apart by the time alone: the afternoon's version replaces the morning's, no conflict.
-    expect(counts(await importFiles({ db: db.db, paths: [afternoon] }))).toEqual({
+    expect(counts(await importFiles({ db: db.db, paths: [afternoon], report: report('same-day') }))).toEqual({
       'EM_MANIFEST.csv': '1 0 1 0 0 0 0',
       'manifest.json': '1 0 1 0 0 0 0',
     });
@@ -745,7 +745,7 @@ describe('two versions of one manifest changed on the same day', () => {
       },
     ];
     expect(await stored()).toEqual(afterAfternoon);
-    expect(counts(await importFiles({ db: db.db, paths: [morning] }))).toEqual({
+    expect(counts(await importFiles({ db: db.db, paths: [morning], report: report('same-day') }))).toEqual({
       'EM_MANIFEST.csv': '1 0 0 0 1 0 0',
       'manifest.json': '1 0 0 0 1 0 0',
     });
@@ -949,7 +949,12 @@ describe('a table saved again by a spreadsheet', () => {
     copyFileSync(join(FIXTURES, 'week1', 'EM_TRANSPORTER.csv'), join(folder, 'EM_TRANSPORTER.csv'));
 
     const events: ImportEvent[] = [];
-    const result = await importFiles({ db: db.db, paths: [folder], onEvent: (event) => events.push(event) });
+    const result = await importFiles({
+      db: db.db,
+      paths: [folder],
+      report: report('windows-1252'),
+      onEvent: (event) => events.push(event),
+    });
     expect(
       await db.value("SELECT generator_name FROM manifests WHERE manifest_tracking_number = '000000102ELC'"),
     ).toBe('Société Générale’s Niño Plating');
