@@ -23,7 +23,15 @@ import {
   type WasteLineRecord,
 } from './model/records.ts';
 import { toTons } from './units.ts';
-import { TRACKING_NUMBER, flag, readContainers, readDate, readNumber, readTimestamp } from './values.ts';
+import {
+  TRACKING_NUMBER,
+  flag,
+  readContainers,
+  readDate,
+  readNumber,
+  readTimestamp,
+  type Read,
+} from './values.ts';
 
 type Json = Record<string, unknown>;
 
@@ -48,31 +56,25 @@ function text(value: unknown): string {
   return trimmed;
 }
 
-function date(value: unknown, path: string): string {
-  const read = readDate(text(value).replace(/T.*$/, ''));
+/** The value at `path` as `reader` reads its text; a value it refuses rejects the manifest, saying why. */
+function readAt<T>(reader: (text: string) => Read<T>, value: unknown, path: string): T {
+  const read = reader(text(value));
   if (!read.ok) throw new JsonProblem(path, read.message);
   return read.value;
 }
 
+const date = (value: unknown, path: string): string =>
+  readAt((found) => readDate(found.replace(/T.*$/, '')), value, path);
+
 /** updatedDate with its time, where date() keeps a date alone (values.ts readTimestamp). */
-function timestamp(value: unknown, path: string): string {
-  const read = readTimestamp(text(value));
-  if (!read.ok) throw new JsonProblem(path, read.message);
-  return read.value;
-}
+const timestamp = (value: unknown, path: string): string => readAt(readTimestamp, value, path);
 
 function number(value: unknown, path: string): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  const read = readNumber(text(value));
-  if (!read.ok) throw new JsonProblem(path, read.message);
-  return read.value;
+  return readAt(readNumber, value, path);
 }
 
-function containers(value: unknown, path: string): number | undefined {
-  const read = readContainers(text(value));
-  if (!read.ok) throw new JsonProblem(path, read.message);
-  return read.value;
-}
+const containers = (value: unknown, path: string): number | undefined => readAt(readContainers, value, path);
 
 function address(value: unknown): Address {
   const json = object(value);
