@@ -23,7 +23,8 @@ import type { ChildProcess } from 'node:child_process';
 import { buildApp } from '../server/src/app.ts';
 import { openDatabase } from '../server/src/db/open.ts';
 import { isEmpty, loadIntoPostgres } from '../server/src/postgres/pg-load.ts';
-import { migrateOrRefuse, openPostgresStore, connect, redactUrl } from '../server/src/postgres/pg-store.ts';
+import { migrateOrRefuse, openPostgresStore, connect } from '../server/src/postgres/pg-store.ts';
+import { redactUrl } from '../server/src/postgres/pg-url.ts';
 import { DEMO_USERS } from '../test/helpers/demo-users.ts';
 import { benchCases, type Case } from './server-cases.ts';
 import {

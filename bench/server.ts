@@ -19,7 +19,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../server/src/db/open.ts';
-import { isPostgresUrl } from '../server/src/postgres/pg-store.ts';
+import { isPostgresUrl } from '../server/src/postgres/pg-url.ts';
 import { benchCases, type Case } from './server-cases.ts';
 import { benchPostgres, postgresSection } from './server-postgres.ts';
 import { benchDatabasePath, ensureBenchDatabase, startPrintingOrigin } from './tracker-server.ts';

@@ -5,7 +5,8 @@ import type { Dialect } from '../../shared/api/index.ts';
 import { buildApp } from './app.ts';
 import { openDatabase } from './db/open.ts';
 import { hostPolicyFor } from './http/host-check.ts';
-import { isPostgresUrl, openPostgresStore } from './postgres/pg-store.ts';
+import { openPostgresStore } from './postgres/pg-store.ts';
+import { isPostgresUrl } from './postgres/pg-url.ts';
 import type { TrackerStore } from './store/store.ts';
 
 export interface ServeOptions {

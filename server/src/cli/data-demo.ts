@@ -9,17 +9,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import {
-  DEFAULT_SEED,
-  DemoBuildError,
-  type DemoBuildEvent,
-  MAX_DEMO_MANIFESTS,
-  buildDemoDatabase,
-} from '../data/demo/build-demo.ts';
-import { DatabaseError } from '../db/open.ts';
-import { emptyTables, isEmpty, loadIntoPostgres, loadStepLine } from '../postgres/pg-load.ts';
-import { connect, isPostgresUrl, migrateOrRefuse, redactUrl } from '../postgres/pg-store.ts';
-import { withWriterLock } from '../postgres/pg-writer-lock.ts';
+import type { DemoBuildEvent } from '../data/demo/build-demo.ts';
+import { DEFAULT_SEED, MAX_DEMO_MANIFESTS } from '../data/demo/demo-size.ts';
+import { isPostgresUrl, redactUrl } from '../postgres/pg-url.ts';
 import { passwordCostProblem } from '../auth/passwords.ts';
 import { isFolder, readArguments, refuse, usageError } from './arguments.ts';
 
@@ -61,6 +53,30 @@ function size(bytes: number): string {
   return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 }
 
+/**
+ * The builder, loaded once the arguments are read: a refusal of them does not wait for it (about 0.4 s of
+ * loading).
+ */
+async function loadBuilder() {
+  const [demo, open, load, store, lock] = await Promise.all([
+    import('../data/demo/build-demo.ts'),
+    import('../db/open.ts'),
+    import('../postgres/pg-load.ts'),
+    import('../postgres/pg-store.ts'),
+    import('../postgres/pg-writer-lock.ts'),
+  ]);
+  return {
+    buildDemoDatabase: demo.buildDemoDatabase,
+    load,
+    store,
+    withWriterLock: lock.withWriterLock,
+    /** What refused, said in a sentence: its message alone is printed. */
+    refusals: [demo.DemoBuildError, open.DatabaseError],
+  };
+}
+
+type Builder = Awaited<ReturnType<typeof loadBuilder>>;
+
 async function main(): Promise<void> {
   const values = readArguments(USAGE, {
     out: { type: 'string' },
@@ -77,46 +93,63 @@ async function main(): Promise<void> {
   const seed =
     values.seed === undefined ? DEFAULT_SEED : integer(values.seed, 'seed', 0, Number.MAX_SAFE_INTEGER);
   const url = values.out;
-  if (isPostgresUrl(url)) {
-    // Taken before the database is looked at: two builds at once would each find it empty and fill it.
-    await withWriterLock(url, () => buildInPostgres(url, manifests, seed, values.force));
-    return;
+  const postgres = isPostgresUrl(url);
+  const out = postgres ? url : resolve(url);
+  if (!postgres) {
+    if (!existsSync(dirname(out))) fail(`the folder ${dirname(out)} does not exist`);
+    if (isFolder(out))
+      fail(`${out} is a folder: --out names the database file (such as ${join(out, 'demo.db')})`);
+    if (existsSync(out) && !values.force) fail(`${out} already exists; add --force to replace it`);
   }
-  const out = resolve(values.out);
-  if (!existsSync(dirname(out))) fail(`the folder ${dirname(out)} does not exist`);
-  if (isFolder(out))
-    fail(`${out} is a folder: --out names the database file (such as ${join(out, 'demo.db')})`);
-  if (existsSync(out) && !values.force) fail(`${out} already exists; add --force to replace it`);
 
-  console.error(`Building ${out}: ${count(manifests)} manifests, seed ${seed}`);
-  const result = await buildDemoDatabase(out, {
-    manifests,
-    seed,
-    force: values.force,
-    onProgress: reporter(),
-  });
-  console.error(
-    `Built ${result.path}: ${count(result.generators)} generators, ${count(result.manifests)} manifests, ` +
-      `${count(result.wasteLines)} waste lines in ${result.seconds.toFixed(1)} s (${size(result.bytes)})`,
-  );
+  const builder = await loadBuilder();
+  try {
+    if (postgres) {
+      // Taken before the database is looked at: two builds at once would each find it empty and fill it.
+      await builder.withWriterLock(url, () => buildInPostgres(builder, url, manifests, seed, values.force));
+      return;
+    }
+    console.error(`Building ${out}: ${count(manifests)} manifests, seed ${seed}`);
+    const result = await builder.buildDemoDatabase(out, {
+      manifests,
+      seed,
+      force: values.force,
+      onProgress: reporter(),
+    });
+    console.error(
+      `Built ${result.path}: ${count(result.generators)} generators, ${count(result.manifests)} manifests, ` +
+        `${count(result.wasteLines)} waste lines in ${result.seconds.toFixed(1)} s (${size(result.bytes)})`,
+    );
+  } catch (error) {
+    if (builder.refusals.some((refusal) => error instanceof refusal)) refuse((error as Error).message);
+    throw error;
+  }
 }
 
 /** The demo rows into a PostgreSQL database, through a temporary file. */
-async function buildInPostgres(url: string, manifests: number, seed: number, force: boolean): Promise<void> {
+async function buildInPostgres(
+  { buildDemoDatabase, load, store }: Builder,
+  url: string,
+  manifests: number,
+  seed: number,
+  force: boolean,
+): Promise<void> {
   const started = performance.now();
-  const sql = await connect(url, { max: 1 });
+  const sql = await store.connect(url, { max: 1 });
   const dir = mkdtempSync(join(tmpdir(), 'tracker-demo-'));
   try {
-    await migrateOrRefuse(sql, url);
-    if (!(await isEmpty(sql))) {
+    await store.migrateOrRefuse(sql, url);
+    if (!(await load.isEmpty(sql))) {
       if (!force) fail(`${redactUrl(url)} already holds data; add --force to replace it`);
-      await emptyTables(sql);
+      await load.emptyTables(sql);
     }
     console.error(`Building ${redactUrl(url)}: ${count(manifests)} manifests, seed ${seed}`);
     const file = join(dir, 'demo.db');
     const built = await buildDemoDatabase(file, { manifests, seed, forLoad: true, onProgress: reporter() });
     console.error(`  rows built in ${built.seconds.toFixed(1)} s; loading into PostgreSQL`);
-    await loadIntoPostgres(file, sql, (step, seconds) => console.error(loadStepLine(step, seconds)));
+    await load.loadIntoPostgres(file, sql, (step, seconds) =>
+      console.error(load.loadStepLine(step, seconds)),
+    );
     console.error(
       `Built ${redactUrl(url)}: ${count(built.generators)} generators, ${count(built.manifests)} manifests, ` +
         `${count(built.wasteLines)} waste lines in ${((performance.now() - started) / 1000).toFixed(1)} s`,
@@ -128,7 +161,6 @@ async function buildInPostgres(url: string, manifests: number, seed: number, for
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof DemoBuildError || error instanceof DatabaseError) refuse(error.message);
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

@@ -13,15 +13,10 @@
 import { dirname, join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
-import { DatabaseError } from '../db/open.ts';
-import { importFiles } from '../import/import-files.ts';
-import { PostgresSinkError } from '../import/postgres/pg-sink.ts';
-import { FINISHING, ImportStopped, batchRowsProblem, type ImportEvent } from '../import/run.ts';
-import { COUNTERS } from '../import/model/sink.ts';
-import { SinkError } from '../import/sqlite/sqlite-sink.ts';
-import { isPostgresUrl, redactUrl } from '../postgres/pg-store.ts';
-import { SourceError } from '../import/sources.ts';
-import { ZipError } from '../import/zip.ts';
+import type { ImportFilesResult } from '../import/import-files.ts';
+import type { ImportEvent } from '../import/run.ts';
+import { COUNTERS, batchRowsProblem } from '../import/model/sink.ts';
+import { isPostgresUrl, redactUrl } from '../postgres/pg-url.ts';
 import { isFolder, readArguments, usageError } from './arguments.ts';
 
 const USAGE =
@@ -114,6 +109,70 @@ function stopOnSignals(): { signal: AbortSignal; release: () => void } {
   };
 }
 
+/**
+ * The importer, loaded once the arguments are read: a refusal of them does not wait for it (about 0.4 s
+ * of loading).
+ */
+async function loadImporter() {
+  const [files, run, postgres, sqlite, open, sources, zip] = await Promise.all([
+    import('../import/import-files.ts'),
+    import('../import/run.ts'),
+    import('../import/postgres/pg-sink.ts'),
+    import('../import/sqlite/sqlite-sink.ts'),
+    import('../db/open.ts'),
+    import('../import/sources.ts'),
+    import('../import/zip.ts'),
+  ]);
+  return {
+    importFiles: files.importFiles,
+    FINISHING: run.FINISHING,
+    ImportStopped: run.ImportStopped,
+    /** What refused, said in a sentence: its message alone is printed. */
+    refusals: [
+      postgres.PostgresSinkError,
+      sqlite.SinkError,
+      open.DatabaseError,
+      sources.SourceError,
+      zip.ZipError,
+    ],
+  };
+}
+
+/** The summary: each file's counts, the totals, and what else the run did. */
+function printResult(result: ImportFilesResult, shown: string): void {
+  if (process.stderr.isTTY) console.error('');
+  console.error(`\nImported into ${shown} in ${duration(result.seconds)}:`);
+  const header = ['file', 'table', ...COUNTERS];
+  const rows = result.files.map((file) => [
+    file.path,
+    file.refused ? `${file.table === '?' ? '' : `${file.table} `}(not read)` : file.table,
+    ...COUNTERS.map((counter) => count(file.counts[counter])),
+  ]);
+  rows.push(['all files', '', ...COUNTERS.map((counter) => count(result.totals[counter]))]);
+  const widths = header.map((name, index) =>
+    Math.max(name.length, ...rows.map((row) => (row[index] ?? '').length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, index) => (index < 2 ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0)))
+      .join('  ');
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
+  if (result.generatorsFromManifests > 0) {
+    console.error(
+      `${count(result.generatorsFromManifests)} generator(s) created from manifests (no handler file named them)`,
+    );
+  }
+  if (result.appliedFromEarlierRuns > 0) {
+    console.error(
+      `${count(result.appliedFromEarlierRuns)} row(s) kept pending by earlier imports were applied`,
+    );
+  }
+  if (result.reportPath) {
+    console.error(`${count(result.reportRows)} rejected or pending row(s) listed in ${result.reportPath}`);
+  }
+}
+
 async function main(): Promise<void> {
   const parsed = readArguments(
     USAGE,
@@ -147,85 +206,42 @@ async function main(): Promise<void> {
     if (problem) fail(`--batch-rows ${problem}`);
   }
 
+  const importer = await loadImporter();
   const stopping = stopOnSignals();
   const show = progress();
-  const result = await importFiles({
-    db,
-    paths: positionals,
-    report,
-    restart: values.restart,
-    batchRows,
-    onEvent: (event) => {
-      if (event.kind === 'phase' && event.phase === FINISHING) stopping.release();
-      show(event);
-    },
-    signal: stopping.signal,
-  });
-  if (process.stderr.isTTY) console.error('');
-  console.error(`\nImported into ${postgres ? redactUrl(db) : db} in ${duration(result.seconds)}:`);
-  const header = ['file', 'table', ...COUNTERS];
-  const rows = result.files.map((file) => [
-    file.path,
-    file.refused ? `${file.table === '?' ? '' : `${file.table} `}(not read)` : file.table,
-    ...COUNTERS.map((counter) => count(file.counts[counter])),
-  ]);
-  const totals = result.totals;
-  rows.push([
-    'all files',
-    '',
-    ...[
-      totals.read,
-      totals.stored,
-      totals.updated,
-      totals.unchanged,
-      totals.skipped,
-      totals.rejected,
-      totals.pending,
-    ].map(count),
-  ]);
-  const widths = header.map((name, index) =>
-    Math.max(name.length, ...rows.map((row) => (row[index] ?? '').length)),
-  );
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, index) => (index < 2 ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0)))
-      .join('  ');
-  console.log(line(header));
-  for (const row of rows) console.log(line(row));
-  if (result.generatorsFromManifests > 0) {
-    console.error(
-      `${count(result.generatorsFromManifests)} generator(s) created from manifests (no handler file named them)`,
-    );
+  let result: ImportFilesResult;
+  try {
+    result = await importer.importFiles({
+      db,
+      paths: positionals,
+      report,
+      restart: values.restart,
+      batchRows,
+      onEvent: (event) => {
+        if (event.kind === 'phase' && event.phase === importer.FINISHING) stopping.release();
+        show(event);
+      },
+      signal: stopping.signal,
+    });
+  } catch (error) {
+    if (error instanceof importer.ImportStopped) {
+      console.error(
+        `Stopped after ${count(error.rows)} rows of this run, all of them kept. ` +
+          'Run the same command again to resume where it stopped.',
+      );
+      process.exit(128 + constants.signals[stoppedBy ?? 'SIGINT']);
+    }
+    if (importer.refusals.some((refusal) => error instanceof refusal)) {
+      console.error((error as Error).message);
+      process.exit(1);
+    }
+    throw error;
   }
-  if (result.appliedFromEarlierRuns > 0) {
-    console.error(
-      `${count(result.appliedFromEarlierRuns)} row(s) kept pending by earlier imports were applied`,
-    );
-  }
-  if (result.reportPath) {
-    console.error(`${count(result.reportRows)} rejected or pending row(s) listed in ${result.reportPath}`);
-  }
+  printResult(result, postgres ? redactUrl(db) : db);
   if (result.files.some((file) => file.refused)) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ImportStopped) {
-    console.error(
-      `Stopped after ${count(error.rows)} rows of this run, all of them kept. ` +
-        'Run the same command again to resume where it stopped.',
-    );
-    process.exit(128 + constants.signals[stoppedBy ?? 'SIGINT']);
-  }
-  if (
-    error instanceof SinkError ||
-    error instanceof PostgresSinkError ||
-    error instanceof DatabaseError ||
-    error instanceof SourceError ||
-    error instanceof ZipError
-  ) {
-    console.error(error.message);
-    process.exit(1);
-  }
   console.error(error instanceof Error ? (error.stack ?? error.message) : error);
   process.exit(1);
 });

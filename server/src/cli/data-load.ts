@@ -14,7 +14,8 @@ import { resolve } from 'node:path';
 import { DatabaseError, hasCurrentSchema } from '../db/open.ts';
 import { SCHEMA_VERSION } from '../db/schema.ts';
 import { emptyTables, isEmpty, loadIntoPostgres, loadStepLine } from '../postgres/pg-load.ts';
-import { connect, isPostgresUrl, migrateOrRefuse, redactUrl } from '../postgres/pg-store.ts';
+import { connect, migrateOrRefuse } from '../postgres/pg-store.ts';
+import { isPostgresUrl, redactUrl } from '../postgres/pg-url.ts';
 import { withWriterLock } from '../postgres/pg-writer-lock.ts';
 import { readArguments, refuse, usageError } from './arguments.ts';
 

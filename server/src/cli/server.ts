@@ -14,7 +14,7 @@ import { DEMO_ACCOUNTS } from '../auth/demo-accounts.ts';
 import { buildDemoDatabase } from '../data/demo/build-demo.ts';
 import { DatabaseError, hasCurrentSchema } from '../db/open.ts';
 import { hostName } from '../http/host-check.ts';
-import { isPostgresUrl } from '../postgres/pg-store.ts';
+import { isPostgresUrl } from '../postgres/pg-url.ts';
 import { serve } from '../server.ts';
 import { isWorker, reportListening, startWorkers } from './workers.ts';
 import { passwordCostProblem } from '../auth/passwords.ts';

@@ -19,7 +19,8 @@ import {
   type User,
 } from '../auth/users.ts';
 import { pgUsers } from '../postgres/pg-accounts.ts';
-import { connect, isPostgresUrl, migrateOrRefuse } from '../postgres/pg-store.ts';
+import { connect, migrateOrRefuse } from '../postgres/pg-store.ts';
+import { isPostgresUrl } from '../postgres/pg-url.ts';
 import { passwordCostProblem } from '../auth/passwords.ts';
 import { readArguments, refuse, usageError } from './arguments.ts';
 

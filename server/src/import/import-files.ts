@@ -4,7 +4,7 @@
  * What `npm run data:import` and the benchmark call.
  */
 import { basename, dirname, join } from 'node:path';
-import { isPostgresUrl } from '../postgres/pg-store.ts';
+import { isPostgresUrl } from '../postgres/pg-url.ts';
 import type { ImportSink } from './model/sink.ts';
 import { PostgresSink } from './postgres/pg-sink.ts';
 import { writeReport } from './report.ts';

@@ -7,7 +7,14 @@
  */
 import { performance } from 'node:perf_hooks';
 import { notePace, perSecond, secondsLeft, startPace } from '../../../shared/pace.ts';
-import { NO_COUNTS, addCounts, type FileCounts, type ImportSink, type RunFinish } from './model/sink.ts';
+import {
+  NO_COUNTS,
+  addCounts,
+  batchRowsProblem,
+  type FileCounts,
+  type ImportSink,
+  type RunFinish,
+} from './model/sink.ts';
 import { mappingContext, readRows, type ReadEvent } from './read-rows.ts';
 import { childrenFirst, type Source } from './sources.ts';
 
@@ -16,21 +23,6 @@ export const FINISHING = 'finishing';
 
 /** A JSON manifest carries its lines and transporters: fewer per transaction. */
 export const JSON_BATCH_ROWS = 2_000;
-
-/**
- * The most CSV rows a batch may hold (`batchRows`; a JSON file's batches hold at most JSON_BATCH_ROWS
- * manifests). A batch is in memory whole, with the rows held for its manifests, and `data:import` runs in a
- * 96 MB heap (package.json): an append of 100,000 manifests to the 1M bench database in batches of 20,000
- * peaked at 277 MB RSS (bench:import), and in batches of 50,000 it ran out of heap.
- */
-export const MAX_BATCH_ROWS = 20_000;
-
-/** What is wrong with `rows` as a batch's size ("must be …"), or undefined when nothing is. */
-export function batchRowsProblem(rows: number): string | undefined {
-  return Number.isInteger(rows) && rows >= 1 && rows <= MAX_BATCH_ROWS
-    ? undefined
-    : `must be a whole number from 1 to ${MAX_BATCH_ROWS.toLocaleString('en-US')}: a batch is held in memory whole`;
-}
 
 export interface ImportOptions {
   sink: ImportSink;

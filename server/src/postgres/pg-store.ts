@@ -12,22 +12,7 @@ import { pgManifestReads } from './pg-manifest-reads.ts';
 import { PgMatches } from './pg-matches.ts';
 import { pgDetailReads, pgGeneratorReads } from './pg-reads.ts';
 import { PG_SCHEMA_VERSION, appliedVersion, migrate } from './pg-schema.ts';
-
-/** True when `db` names a PostgreSQL database rather than a SQLite file. */
-export function isPostgresUrl(db: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(db);
-}
-
-/** The URL without its password, for messages and logs. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'the PostgreSQL URL';
-  }
-}
+import { redactUrl } from './pg-url.ts';
 
 /** Connections a server process keeps open; a list request uses two at once (its page and its count). */
 export const DEFAULT_POOL_SIZE = 8;

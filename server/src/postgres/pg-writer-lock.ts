@@ -11,7 +11,8 @@
 import type { Sql, TransactionSql } from 'postgres';
 import { DatabaseError } from '../db/open.ts';
 import { anotherWriterRuns } from '../db/import-lock.ts';
-import { connect, redactUrl } from './pg-store.ts';
+import { connect } from './pg-store.ts';
+import { redactUrl } from './pg-url.ts';
 
 /** Any number no other use of advisory locks in the database picks ("trim"). */
 const WRITER_LOCK = 0x7472696d;

@@ -1,12 +1,13 @@
 /**
- * npm run data:demo: bad arguments get a clear message, the usage line and exit code 2; a file an import
- * writes into or a server has open is not replaced.
+ * npm run data:demo: bad arguments get a clear message, the usage line and exit code 2, before a database
+ * client is loaded; a file an import writes into or a server has open is not replaced.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandRefusal } from '../../helpers/command-refusal.ts';
 import { takeImportLock } from '../../../server/src/db/import-lock.ts';
 import { openDatabase } from '../../../server/src/db/open.ts';
 
@@ -18,6 +19,9 @@ let dir: string;
 function run(...args: string[]) {
   return spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
 }
+
+/** The command run where loading a database client fails it: a refusal of its arguments loads none. */
+const refusal = (...args: string[]) => commandRefusal(CLI, args);
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'data-demo-cli-'));
@@ -56,7 +60,7 @@ describe('npm run data:demo', () => {
       /DIR is a folder: --out names the database file \(such as .*DIR\/demo\.db\)/,
     ],
   ])('refuses %s', (_name, args, message) => {
-    const result = run(
+    const result = refusal(
       ...args.map((arg) => (arg === 'OUT' || arg === 'DIR' || arg.endsWith('.db') ? join(dir, arg) : arg)),
     );
     expect(result.status).toBe(2);

@@ -1,17 +1,18 @@
 /**
- * npm run data:import: bad arguments get a clear message, the usage line and exit code 2; an import prints
- * each file's counts and where the report is; a file that cannot be read is named with why, the rest is
- * imported, and the exit code is 1; a database of another kind, or a file that is no database, is refused
- * without being touched; a path with nothing to import is refused before any database is made; a second
- * import while one runs is refused in a sentence, and a killed import leaves no lock behind; Ctrl-C stops
- * an import after its batch, saying so, and the same command resumes it; so it does after a write the disk
- * refused, said in a sentence.
+ * npm run data:import: bad arguments get a clear message, the usage line and exit code 2, before a database
+ * client is loaded; an import prints each file's counts and where the report is; a file that cannot be read
+ * is named with why, the rest is imported, and the exit code is 1; a database of another kind, or a file
+ * that is no database, is refused without being touched; a path with nothing to import is refused before
+ * any database is made; a second import while one runs is refused in a sentence, and a killed import leaves
+ * no lock behind; Ctrl-C stops an import after its batch, saying so, and the same command resumes it; so it
+ * does after a write the disk refused, said in a sentence.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandRefusal } from '../../helpers/command-refusal.ts';
 import { importLockPath } from '../../../server/src/db/import-lock.ts';
 import { FIXTURES } from './import-support.ts';
 
@@ -23,6 +24,9 @@ let dir: string;
 function run(...args: string[]) {
   return spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
 }
+
+/** The command run where loading a database client fails it: a refusal of its arguments loads none. */
+const refusal = (...args: string[]) => commandRefusal(CLI, args);
 
 /**
  * A folder holding one EM_MANIFEST file of 50,000 manifests: long enough to stop an import in the middle
@@ -85,7 +89,7 @@ describe('npm run data:import', () => {
       /DIR is a folder: --report names the file the report is written to/,
     ],
   ])('refuses %s', (_name, args, message) => {
-    const result = run(
+    const result = refusal(
       ...args.map((arg) =>
         arg === 'OUT' || arg === 'DIR' || arg.endsWith('.db') || arg.startsWith('missing/')
           ? join(dir, arg)

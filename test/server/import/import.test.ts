@@ -23,12 +23,11 @@ import { importFiles } from '../../../server/src/import/import-files.ts';
 import {
   ImportStopped,
   JSON_BATCH_ROWS,
-  MAX_BATCH_ROWS,
   runImport,
   type ImportEvent,
 } from '../../../server/src/import/run.ts';
 import { discoverSources } from '../../../server/src/import/sources.ts';
-import type { SinkBatch } from '../../../server/src/import/model/sink.ts';
+import { MAX_BATCH_ROWS, type SinkBatch } from '../../../server/src/import/model/sink.ts';
 import { FROM_MANIFESTS_NOTE } from '../../../server/src/import/writers/writers.ts';
 import { writeEpaFiles } from '../../helpers/epa-files.ts';
 import { LIMITS } from '../../../shared/api/limits.ts';

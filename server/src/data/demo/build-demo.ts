@@ -20,14 +20,11 @@ import { createWasteLinesJson } from '../../db/waste-lines-json.ts';
 import { createTables } from '../../db/schema.ts';
 import { fillReferenceTables, loadReference } from '../reference.ts';
 import { FIRST_YEAR, YEAR_COUNT } from './calendar.ts';
+import { DEFAULT_SEED, MAX_DEMO_MANIFESTS } from './demo-size.ts';
 import { type GeneratorPlan, insertGenerators } from './generators.ts';
 import { insertManifests } from './manifests.ts';
 import { EpaIdIssuer, createFacilities, createTransporters } from './partners.ts';
 import { Random } from './random.ts';
-
-export const DEFAULT_SEED = 1;
-/** Tracking numbers and memory stay well within bounds below this. */
-export const MAX_DEMO_MANIFESTS = 100_000_000;
 
 export type DemoBuildPhase = 'reference' | 'generators' | 'manifests' | 'totals' | 'finalize' | 'accounts';
 

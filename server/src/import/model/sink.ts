@@ -96,6 +96,21 @@ export interface RunStart {
 /** CSV rows per transaction by default: bounds memory and how long a reader waits to see new rows. */
 export const CSV_BATCH_ROWS = 20_000;
 
+/**
+ * The most CSV rows a batch may hold (`batchRows`; a JSON file's batches hold at most run.ts's
+ * JSON_BATCH_ROWS manifests). A batch is in memory whole, with the rows held for its manifests, and `data:import` runs in a
+ * 96 MB heap (package.json): an append of 100,000 manifests to the 1M bench database in batches of 20,000
+ * peaked at 277 MB RSS (bench:import), and in batches of 50,000 it ran out of heap.
+ */
+export const MAX_BATCH_ROWS = 20_000;
+
+/** What is wrong with `rows` as a batch's size ("must be …"), or undefined when nothing is. */
+export function batchRowsProblem(rows: number): string | undefined {
+  return Number.isInteger(rows) && rows >= 1 && rows <= MAX_BATCH_ROWS
+    ? undefined
+    : `must be a whole number from 1 to ${MAX_BATCH_ROWS.toLocaleString('en-US')}: a batch is held in memory whole`;
+}
+
 /** One step of releasing held rows: how many it read and the last one's place, where the next step starts. */
 export interface Released {
   rows: number;
