@@ -5,6 +5,7 @@
  */
 import type { GeneratorDetail } from './api/generators.ts';
 import type { ColumnKind } from './columns.ts';
+import { streetLine } from './street-line.ts';
 
 type Value = string | number | undefined;
 
@@ -29,8 +30,8 @@ export function joinParts(parts: readonly (string | undefined)[], separator = ' 
 type Data = GeneratorDetail['generator_data'];
 
 /**
- * "12 Harbor Rd, Suite 5, Houston, TX 77001" from the parts (number and street, the second street line,
- * city, state and ZIP), else the server's own line.
+ * "12 Harbor Rd, Suite 5, Houston, TX 77001" from the parts (number and street, street-line.ts; the second
+ * street line, city, state and ZIP), else the server's own line.
  */
 function address(
   [number, street, line2]: readonly [string, string, string],
@@ -40,7 +41,7 @@ function address(
   whole: string,
 ): string {
   const place = joinParts([joinParts([city, state], ', '), zip]);
-  return joinParts([joinParts([number, street]), line2, place], ', ') || whole;
+  return joinParts([streetLine(number, street), line2, place], ', ') || whole;
 }
 
 const mailing = (d: Data) =>

@@ -160,6 +160,23 @@ const CASES: Case[] = [
     expected: '12 Harbor Rd, Suite 5, Houston, TX 77001',
     change: (detail) => clearParts(detail.generator_data, 'mail'),
   },
+  // Handler records often repeat the street number in the street line: the address reads it once.
+  {
+    field: 'location_street_1 (starting with location_street_number)',
+    where: { fact: 'Location address' },
+    expected: LOCATION,
+    change: (detail) => {
+      detail.generator_data.location_street_1 = '400 Refinery Way';
+    },
+  },
+  {
+    field: 'mail_street_1 (starting with mail_street_number)',
+    where: { fact: 'Mailing address' },
+    expected: MAILING,
+    change: (detail) => {
+      detail.generator_data.mail_street_1 = '12 Harbor Rd';
+    },
+  },
   {
     field: 'location_latitude (sent as location_lattitude)',
     where: { fact: 'Latitude' },

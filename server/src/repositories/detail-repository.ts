@@ -6,6 +6,7 @@ import type { Database } from 'better-sqlite3';
 import { GENERATOR_FROM_MANIFESTS } from '../../../shared/query/definition.ts';
 import { totalsSelect } from '../db/sqlite-query.ts';
 import { StatementCache } from '../db/statements.ts';
+import { streetLine } from '../../../shared/street-line.ts';
 
 export interface GeneratorRow {
   id: number;
@@ -83,8 +84,8 @@ export function reportYearRange(row: GeneratorRow): [string, string] {
 export function canonicalDetail(parts: DetailParts): CanonicalDetail {
   const { row, shippedInReportYear } = parts;
   const reportYear = text(row, 'report_year');
-  const physical = [text(row, 'location_street_number'), text(row, 'location_street_1')].join(' ').trim();
-  const mailStreet = [text(row, 'mail_street_number'), text(row, 'mail_street_1')].join(' ').trim();
+  const physical = streetLine(text(row, 'location_street_number'), text(row, 'location_street_1'));
+  const mailStreet = streetLine(text(row, 'mail_street_number'), text(row, 'mail_street_1'));
   const stateZip = (state: string, zip: string) => [state, zip].filter((part) => part !== '').join(' ');
   const full_address = joinAddress([
     physical,

@@ -1070,6 +1070,17 @@ describe("EPA's and haztrak's example manifests and handler", () => {
         record_source: 'handler',
       });
     }
+    // The handler's street line repeats its street number ("123", "123 VA TEST GEN 2021 WAY"): read once.
+    expect(
+      await db.row(
+        `SELECT physical_address, location_street_number AS number, location_street_1 AS street
+         FROM generators WHERE epa_handler_id = 'VATESTGEN001'`,
+      ),
+    ).toEqual({
+      physical_address: '123 VA TEST GEN 2021 WAY',
+      number: '123',
+      street: '123 VA TEST GEN 2021 WAY',
+    });
   });
 
   it('converts quantities to tons where the unit or the line’s density says how, and leaves 0 where not', async () => {

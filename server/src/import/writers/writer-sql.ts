@@ -5,6 +5,7 @@
  * touched.
  */
 import { GENERATOR_SITE_COLUMNS } from '../../data/generator-columns.ts';
+import { streetLine } from '../../../../shared/street-line.ts';
 import type { GeneratorRecord } from '../model/records.ts';
 import { MANIFEST_QUANTITIES } from '../../../../shared/query/definition.ts';
 
@@ -21,7 +22,7 @@ export function generatorValues(record: GeneratorRecord): (string | number)[] {
   const { location, mailing } = record;
   return [
     record.name,
-    [location.streetNumber, location.street1].filter((part) => part !== '').join(' '),
+    streetLine(location.streetNumber, location.street1),
     location.streetNumber,
     location.street1,
     location.street2,
