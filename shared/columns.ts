@@ -10,11 +10,13 @@ import type { ManifestField, WASTE_LINE_FIELDS } from './api/manifests.ts';
 /**
  * What a field holds, and so how it is shown and written: `number` with fixed decimals and a unit (tons),
  * `count` (whole numbers, thousands separators), `date` (an ISO calendar date, no time or zone), `flag`
- * (the spec's "Y"/"N" strings, shown Yes/No), `codes` (codes joined by commas), `text` otherwise.
+ * (the spec's "Y"/"N" strings, shown Yes/No), `codes` (codes joined by commas), `text` otherwise. A number
+ * a report gives (`reported`: a generator's tons generated in its report year, spec 2.2) is 0 where there
+ * is no report, and shows and is written empty then (isUnreported).
  */
 export type ColumnKind =
   | { type: 'text' }
-  | { type: 'number'; decimals: number; unit: string }
+  | { type: 'number'; decimals: number; unit: string; reported?: true }
   | { type: 'count' }
   | { type: 'date' }
   | { type: 'flag' }
@@ -32,6 +34,7 @@ type Entry = Omit<Column<string>, 'field'>;
 
 const TEXT = { type: 'text' } as const;
 const TONS = { type: 'number', decimals: 2, unit: 'tons' } as const;
+const REPORTED_TONS = { ...TONS, reported: true } as const;
 const COUNT = { type: 'count' } as const;
 const DATE = { type: 'date' } as const;
 const FLAG = { type: 'flag' } as const;
@@ -59,7 +62,7 @@ export const GENERATOR_COLUMNS = catalogue<GeneratorField>({
   primary_naics_desc: { header: 'NAICS description', kind: TEXT, visible: false },
   registration_status: { header: 'Registration status', kind: TEXT, visible: true },
   state_handler_id: { header: 'State ID', kind: TEXT, visible: false },
-  total_waste: { header: 'Total waste (tons)', kind: TONS, visible: true },
+  total_waste: { header: 'Total waste (tons)', kind: REPORTED_TONS, visible: true },
 });
 
 /** The scalar fields of a manifest row (spec 2.5); its waste lines have a catalogue of their own. */
@@ -109,6 +112,16 @@ export function flagAnswer(text: string): 'Yes' | 'No' | undefined {
   if (normalised === 'Y' || normalised === 'YES' || normalised === 'TRUE') return 'Yes';
   if (normalised === 'N' || normalised === 'NO' || normalised === 'FALSE') return 'No';
   return undefined;
+}
+
+/**
+ * True for a 0 of a number a report gives: no report, not a measured zero. The server sends a generator
+ * it holds no Biennial Report for (one imported from RCRAInfo's handler files or made from manifests,
+ * docs/import.md) with 0 tons generated, and a generator that files one generated waste; the grid shows
+ * the cell empty and a workbook leaves it empty, as the profile shows that generator's report-year amounts.
+ */
+export function isUnreported(kind: ColumnKind, value: number): boolean {
+  return kind.type === 'number' && kind.reported === true && value === 0;
 }
 
 /** True for kinds written and aligned as numbers. */

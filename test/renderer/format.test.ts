@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ColumnKind } from '../../shared/columns.ts';
+import { GENERATOR_COLUMNS, type ColumnKind } from '../../shared/columns.ts';
 import {
   formatCount,
   formatPicked,
@@ -26,6 +26,10 @@ describe('catalogue values', () => {
   it.each([
     [{ type: 'number', decimals: 2, unit: 'tons' }, 1234.5, '1,234.50'],
     [{ type: 'number', decimals: 3, unit: 'tons' }, 0.1, '0.100'],
+    [{ type: 'number', decimals: 2, unit: 'tons' }, 0, '0.00'],
+    [{ type: 'number', decimals: 2, unit: 'tons', reported: true }, 0, ''],
+    [{ type: 'number', decimals: 2, unit: 'tons', reported: true }, 0.004, '0.00'],
+    [{ type: 'number', decimals: 2, unit: 'tons', reported: true }, 12.5, '12.50'],
     [{ type: 'count' }, 12345, '12,345'],
     [{ type: 'count' }, undefined, ''],
     [{ type: 'flag' }, 'y', 'Yes'],
@@ -36,6 +40,14 @@ describe('catalogue values', () => {
     [{ type: 'text' }, '  Acme  ', 'Acme'],
   ] as const)('%o shows %o as %o', (kind: ColumnKind, value, shown) => {
     expect(formatValue(kind, value)).toBe(shown);
+  });
+});
+
+describe("the generators grid's total waste", () => {
+  it("is a report's amount: a generator with no report (0 tons generated) shows an empty cell", () => {
+    const total = GENERATOR_COLUMNS.find((column) => column.field === 'total_waste');
+    expect(total && formatValue(total.kind, 0)).toBe('');
+    expect(total && formatValue(total.kind, 1234.5)).toBe('1,234.50');
   });
 });
 

@@ -29,7 +29,8 @@ describe('rowsAsTsv', () => {
       [
         'EPA ID\tName\tTotal waste (tons)',
         'CAD000000001\tAcme Plating\t1,234.50',
-        'TXD000000002\tBolt Works\t0.00',
+        // 0 tons generated is no report: empty, as the grid shows it (shared/columns.ts isUnreported).
+        'TXD000000002\tBolt Works\t',
       ].join('\n'),
     );
   });

@@ -3,7 +3,7 @@
  * become real date cells, the spec's Y/N flags read Yes/No, empty values are empty cells, and text is made
  * safe for the file format. Pure functions, shared by the xlsx and CSV writers.
  */
-import { flagAnswer, type ColumnKind } from '../../../shared/columns.ts';
+import { flagAnswer, isUnreported, type ColumnKind } from '../../../shared/columns.ts';
 
 /** Excel's limit on the characters of one cell; a longer one makes Excel "repair" the file. */
 export const CELL_CHARACTERS_MAX = 32_767;
@@ -60,11 +60,16 @@ export function calendarDate(text: string): Date | undefined {
 
 export type CellValue = string | number | Date | null;
 
+/** A number's cell: empty when it is not finite, or a report's 0 that is no report (isUnreported). */
+export function numberCell(kind: ColumnKind, value: number): number | null {
+  return Number.isFinite(value) && !isUnreported(kind, value) ? value : null;
+}
+
 /** The cell for one value; null is an empty cell. */
 export function cellValue(kind: ColumnKind, value: unknown): CellValue {
   if (value === undefined || value === null) return null;
   if (typeof value === 'number') {
-    if (kind.type === 'number' || kind.type === 'count') return Number.isFinite(value) ? value : null;
+    if (kind.type === 'number' || kind.type === 'count') return numberCell(kind, value);
   }
   const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
   if (text === '') return null;

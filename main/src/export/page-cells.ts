@@ -10,7 +10,7 @@ import { WASTE_LINE_COLUMNS, isNumeric, type Column, type ColumnKind } from '../
 import { BOUNDS_MESSAGES, LIMITS } from '../../../shared/api/limits.ts';
 import { numberFromText } from '../../../shared/api/number-text.ts';
 import { MESSAGES } from '../../../shared/ipc/messages.ts';
-import { cellValue, type CellValue } from './cells.ts';
+import { cellValue, numberCell, type CellValue } from './cells.ts';
 import type { ExportPage, ExportRow, PageShape } from './grid-file.ts';
 
 /** A page as cells: the rows in the file's column order, their waste lines in the catalogue's. */
@@ -28,9 +28,10 @@ function fieldCell(kind: ColumnKind, value: unknown, optional: boolean): CellVal
   if (value === undefined) return optional ? null : INVALID;
   if (typeof value === 'string' && value.length > LIMITS.fieldTextMax) return INVALID;
   if (isNumeric(kind)) {
-    if (typeof value === 'number') return Number.isFinite(value) ? value : INVALID;
-    if (typeof value === 'string') return numberFromText(value) ?? INVALID;
-    return INVALID;
+    const number =
+      typeof value === 'number' ? value : typeof value === 'string' ? numberFromText(value) : undefined;
+    if (number === undefined || !Number.isFinite(number)) return INVALID;
+    return numberCell(kind, number);
   }
   return typeof value === 'string' ? cellValue(kind, value) : INVALID;
 }

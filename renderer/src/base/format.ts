@@ -2,7 +2,7 @@
  * How values read on screen: numbers in en-US with fixed decimals, the spec's Y/N flags as Yes/No, code
  * lists with a space after each comma. A missing value is an em dash wherever a blank would look like zero.
  */
-import { flagAnswer, type ColumnKind } from '../../../shared/columns.ts';
+import { flagAnswer, isUnreported, type ColumnKind } from '../../../shared/columns.ts';
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const byDecimals = new Map<number, Intl.NumberFormat>();
@@ -64,6 +64,7 @@ export function formatValue(kind: ColumnKind, value: string | number | undefined
     // A number the server could only give as text ("Not Available") is shown as it was sent.
     case 'number':
       if (typeof value === 'string') return value.trim();
+      if (isUnreported(kind, value)) return '';
       return Number.isFinite(value) ? decimalFormat(kind.decimals).format(value) : '';
     case 'count':
       if (typeof value === 'string') return value.trim();

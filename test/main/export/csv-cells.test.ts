@@ -52,7 +52,7 @@ beforeAll(async () => {
     rows: PAYLOADS.map((name, index) => ({
       epa_handler_id: `CAD${index}`,
       generator_name: name,
-      total_waste: -index,
+      total_waste: -index - 1,
     })),
   };
   async function* pages() {
@@ -103,7 +103,7 @@ describe('CSV read with any separator', () => {
     expect(rows[0]).toEqual(['EPA ID', 'Name', 'Total waste (tons)']);
     // A cell's text is trimmed before it is written (cells.ts), then guarded.
     expect(rows.slice(1).map((row) => row[1])).toEqual(PAYLOADS.map((name) => guardFormulas(name.trim())));
-    expect(rows.slice(1).map((row) => row[2])).toEqual(PAYLOADS.map((_, index) => String(-index)));
+    expect(rows.slice(1).map((row) => row[2])).toEqual(PAYLOADS.map((_, index) => String(-index - 1)));
   });
 });
 

@@ -64,6 +64,24 @@ describe('an API page read into cells', () => {
     );
   });
 
+  it("leaves a generator's 0 tons generated empty, as no report, and writes any other amount", () => {
+    const generator = (total_waste: unknown) => ({ epa_handler_id: 'TXD000000001', total_waste });
+    const total = GENERATOR_COLUMNS.findIndex((column) => column.field === 'total_waste');
+    const page = readPageCells(
+      JSON.stringify({ totalElements: 4, content: [0, ' 0.00', 12.5, '1,200'].map(generator) }),
+      { columns: GENERATOR_COLUMNS, wasteLines: false },
+      fail,
+    );
+    expect(page.cells.map((row) => row[total])).toEqual([null, null, 12.5, 1200]);
+    // The same from rows already read (an offline pack's), and a manifest's 0 tons stay a 0.
+    const row: Record<string, unknown> = generator(0);
+    expect(GENERATOR_COLUMNS.map((column) => cellValue(column.kind, row[column.field]))).toEqual(
+      GENERATOR_COLUMNS.map((column) => (column.field === 'epa_handler_id' ? 'TXD000000001' : null)),
+    );
+    const tons = MANIFEST_COLUMNS.find((column) => column.field === 'total_waste_quantity_tons');
+    expect(tons && cellValue(tons.kind, 0)).toBe(0);
+  });
+
   it('leaves the waste lines out when the file has no sheet for them', () => {
     const page = readPageCells(
       JSON.stringify({ totalElements: 1, content: [manifest()] }),
