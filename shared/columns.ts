@@ -28,6 +28,8 @@ export interface Column<Field extends string> {
   kind: ColumnKind;
   /** Shown in a grid until the user chooses columns. */
   visible: boolean;
+  /** What the header alone does not say, shown when it is hovered: what the column holds, why it may be blank. */
+  about?: string;
 }
 
 type Entry = Omit<Column<string>, 'field'>;
@@ -62,7 +64,12 @@ export const GENERATOR_COLUMNS = catalogue<GeneratorField>({
   primary_naics_desc: { header: 'NAICS description', kind: TEXT, visible: false },
   registration_status: { header: 'Registration status', kind: TEXT, visible: true },
   state_handler_id: { header: 'State ID', kind: TEXT, visible: false },
-  total_waste: { header: 'Total waste (tons)', kind: REPORTED_TONS, visible: true },
+  total_waste: {
+    header: 'Total waste (tons)',
+    kind: REPORTED_TONS,
+    visible: true,
+    about: 'Tons generated in the report year, from the Biennial Report; blank where the generator has none',
+  },
 });
 
 /** The scalar fields of a manifest row (spec 2.5); its waste lines have a catalogue of their own. */

@@ -9,8 +9,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GeneratorRecord, LookupResult } from '../../shared/api/index.ts';
 import type { Result } from '../../shared/ipc/contract.ts';
 import { FilterPanel } from '../../renderer/src/components/filter-panel.tsx';
-import { useSession } from '../../renderer/src/data/session.ts';
 import { GENERATORS, GeneratorsWorkspace } from '../../renderer/src/workspaces/generators.tsx';
+import { freshGeneratorsWorkspace } from './generators-support.ts';
 
 const STATUS_LOOKUP: Result<LookupResult> = {
   ok: true,
@@ -57,13 +57,7 @@ function install() {
 }
 
 beforeEach(() => {
-  localStorage.clear();
-  GENERATORS.store.getState().clearAll();
-  GENERATORS.store.getState().resetColumns();
-  useSession.setState({
-    status: { signedIn: true, username: 'inspector', baseUrl: 'http://127.0.0.1:1' },
-    expired: false,
-  });
+  freshGeneratorsWorkspace();
 });
 
 afterEach(() => {

@@ -124,6 +124,8 @@ function columnDef<Row>(
     ...(width ? { width, flex: null } : { flex: layout.flex ?? 1 }),
     ...(layout.minWidth ? { minWidth: layout.minWidth } : {}),
     ...(layout.long ? { tooltipField: column.field as ColDefField<Row> } : {}),
+    // The whole header, as every header's tooltip holds, then what it does not say.
+    ...(column.about ? { headerTooltip: `${column.header}: ${column.about}` } : {}),
   };
   if (isNumeric(column.kind)) {
     def.type = 'rightAligned';
