@@ -5,7 +5,7 @@
  */
 import type { GeneratorDetail } from './api/generators.ts';
 import type { ColumnKind } from './columns.ts';
-import { streetLine } from './street-line.ts';
+import { postalAddress } from './address.ts';
 
 type Value = string | number | undefined;
 
@@ -29,37 +29,18 @@ export function joinParts(parts: readonly (string | undefined)[], separator = ' 
 
 type Data = GeneratorDetail['generator_data'];
 
-/**
- * "12 Harbor Rd, Suite 5, Houston, TX 77001" from the parts (number and street, street-line.ts; the second
- * street line, city, state and ZIP), else the server's own line.
- */
-function address(
-  [number, street, line2]: readonly [string, string, string],
-  city: string,
-  state: string,
-  zip: string,
-  whole: string,
-): string {
-  const place = joinParts([joinParts([city, state], ', '), zip]);
-  return joinParts([streetLine(number, street), line2, place], ', ') || whole;
-}
-
-const mailing = (d: Data) =>
-  address(
-    [d.mail_street_number, d.mail_street_1, d.mail_street_2],
-    d.mail_city,
-    d.mail_state,
-    d.mail_zip,
-    d.mailing_address,
-  );
-const physical = (d: Data) =>
-  address(
-    [d.location_street_number, d.location_street_1, d.location_street_2],
-    d.location_city,
-    d.location_state,
-    d.location_zip,
-    d.full_address,
-  );
+/** A site's address from its parts (address.ts, as the server joins them), else the server's own line. */
+const siteAddress = (d: Data, site: 'location' | 'mail', whole: string) =>
+  postalAddress({
+    number: d[`${site}_street_number`],
+    street: d[`${site}_street_1`],
+    street2: d[`${site}_street_2`],
+    city: d[`${site}_city`],
+    state: d[`${site}_state`],
+    zip: d[`${site}_zip`],
+  }) || whole;
+const mailing = (d: Data) => siteAddress(d, 'mail', d.mailing_address);
+const physical = (d: Data) => siteAddress(d, 'location', d.full_address);
 
 const flag = (value: boolean): string => (value ? 'Y' : 'N');
 

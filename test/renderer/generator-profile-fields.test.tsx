@@ -160,6 +160,15 @@ const CASES: Case[] = [
     expected: '12 Harbor Rd, Suite 5, Houston, TX 77001',
     change: (detail) => clearParts(detail.generator_data, 'mail'),
   },
+  // An address without a state reads as the server serves it (shared/address.ts): the ZIP after a comma.
+  {
+    field: 'location_state (empty)',
+    where: { fact: 'Location address' },
+    expected: '400 Refinery Way, Gate 3, Pasadena, 77506',
+    change: (detail) => {
+      detail.generator_data.location_state = '';
+    },
+  },
   // Handler records often repeat the street number in the street line: the address reads it once.
   {
     field: 'location_street_1 (starting with location_street_number)',

@@ -6,7 +6,7 @@ import type { Database } from 'better-sqlite3';
 import { GENERATOR_FROM_MANIFESTS } from '../../../shared/query/definition.ts';
 import { totalsSelect } from '../db/sqlite-query.ts';
 import { StatementCache } from '../db/statements.ts';
-import { streetLine } from '../../../shared/street-line.ts';
+import { postalAddress } from '../../../shared/address.ts';
 
 export interface GeneratorRow {
   id: number;
@@ -33,10 +33,6 @@ export interface CanonicalDetail {
 }
 
 const text = (row: GeneratorRow, column: string): string => String(row[column] ?? '');
-
-function joinAddress(parts: string[]): string {
-  return parts.filter((part) => part.trim() !== '').join(', ');
-}
 
 /** An embedded map of the location; empty when the coordinates are not numbers. */
 function mapHtml(latitude: string, longitude: string): string {
@@ -84,21 +80,17 @@ export function reportYearRange(row: GeneratorRow): [string, string] {
 export function canonicalDetail(parts: DetailParts): CanonicalDetail {
   const { row, shippedInReportYear } = parts;
   const reportYear = text(row, 'report_year');
-  const physical = streetLine(text(row, 'location_street_number'), text(row, 'location_street_1'));
-  const mailStreet = streetLine(text(row, 'mail_street_number'), text(row, 'mail_street_1'));
-  const stateZip = (state: string, zip: string) => [state, zip].filter((part) => part !== '').join(' ');
-  const full_address = joinAddress([
-    physical,
-    text(row, 'location_street_2'),
-    text(row, 'location_city'),
-    stateZip(text(row, 'location_state'), text(row, 'location_zip')),
-  ]);
-  const mailing_address = joinAddress([
-    mailStreet,
-    text(row, 'mail_street_2'),
-    text(row, 'mail_city'),
-    stateZip(text(row, 'mail_state'), text(row, 'mail_zip')),
-  ]);
+  const address = (prefix: 'location' | 'mail') =>
+    postalAddress({
+      number: text(row, `${prefix}_street_number`),
+      street: text(row, `${prefix}_street_1`),
+      street2: text(row, `${prefix}_street_2`),
+      city: text(row, `${prefix}_city`),
+      state: text(row, `${prefix}_state`),
+      zip: text(row, `${prefix}_zip`),
+    });
+  const full_address = address('location');
+  const mailing_address = address('mail');
   const textColumns = [
     'epa_handler_id',
     'generator_name',

@@ -8,7 +8,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { GENERATOR_SITE_COLUMNS } from '../generator-columns.ts';
-import { streetLine } from '../../../../shared/street-line.ts';
+import { streetLine } from '../../../../shared/address.ts';
 import type { ReferenceData } from '../reference.ts';
 import { DAY_TEXT, SHIPPING_DAYS } from './calendar.ts';
 import { INDUSTRIES, type Industry } from './industries.ts';

@@ -5,7 +5,7 @@
  * touched.
  */
 import { GENERATOR_SITE_COLUMNS } from '../../data/generator-columns.ts';
-import { streetLine } from '../../../../shared/street-line.ts';
+import { streetLine } from '../../../../shared/address.ts';
 import type { GeneratorRecord } from '../model/records.ts';
 import { MANIFEST_QUANTITIES } from '../../../../shared/query/definition.ts';
 

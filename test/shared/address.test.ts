@@ -1,7 +1,7 @@
-/** A site's street line: the number once, whether or not the source repeats it in the street. */
+/** A site's address: the street number once, whether or not the source repeats it, and blank parts left out. */
 import { describe, expect, it } from 'vitest';
 import { canonicalDetail } from '../../server/src/repositories/detail-repository.ts';
-import { streetLine } from '../../shared/street-line.ts';
+import { postalAddress, streetLine, type AddressParts } from '../../shared/address.ts';
 
 describe('streetLine', () => {
   it.each([
@@ -17,6 +17,35 @@ describe('streetLine', () => {
     ['', '', ''],
   ])('number %j and street %j read %j', (number, street, expected) => {
     expect(streetLine(number, street)).toBe(expected);
+  });
+});
+
+describe('postalAddress', () => {
+  const HARBOR: AddressParts = {
+    number: '12',
+    street: 'Harbor Rd',
+    street2: 'Suite 5',
+    city: 'Houston',
+    state: 'TX',
+    zip: '77001',
+  };
+  it.each<[string, Partial<AddressParts>, string]>([
+    ['every part', {}, '12 Harbor Rd, Suite 5, Houston, TX 77001'],
+    ['no second street line', { street2: '' }, '12 Harbor Rd, Houston, TX 77001'],
+    ['no state', { state: '' }, '12 Harbor Rd, Suite 5, Houston, 77001'],
+    ['no ZIP', { zip: '' }, '12 Harbor Rd, Suite 5, Houston, TX'],
+    ['no city', { city: '' }, '12 Harbor Rd, Suite 5, TX 77001'],
+    ['no state and no ZIP', { state: '', zip: '' }, '12 Harbor Rd, Suite 5, Houston'],
+    [
+      'a street line repeating the number',
+      { street: '12 Harbor Rd' },
+      '12 Harbor Rd, Suite 5, Houston, TX 77001',
+    ],
+    ['blank parts', { street2: '  ', state: ' ', city: ' Houston ' }, '12 Harbor Rd, Houston, 77001'],
+    ['no street', { number: '', street: '', street2: '' }, 'Houston, TX 77001'],
+    ['nothing', { number: '', street: '', street2: '', city: '', state: '', zip: '' }, ''],
+  ])('%s: %j reads %j', (_, change, expected) => {
+    expect(postalAddress({ ...HARBOR, ...change })).toBe(expected);
   });
 });
 
