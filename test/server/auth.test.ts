@@ -559,7 +559,7 @@ describe('the accounts CLI (npm run users)', () => {
     expect(refused.stderr.trim()).toBe(`no database at ${missing}`);
     const misused = await users(['list', 'extra', 'more']);
     expect(misused.code).toBe(2);
-    expect(misused.stderr).toContain('unexpected arguments: more');
+    expect(misused.stderr).toContain('unexpected arguments: extra more');
     expect(misused.stderr).toContain('usage:');
   });
 });

@@ -1,12 +1,14 @@
 /**
- * npm run server: arguments it cannot use end it with the message and the usage; a database it cannot open
- * ends it with the sentence saying why, alone, since the usage would not help (exit code 2 either way).
+ * npm run server: arguments it cannot use end it with the message and the usage, before the server or a
+ * database client is loaded; a database it cannot open ends it with the sentence saying why, alone, since
+ * the usage would not help (exit code 2 either way).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { commandRefusal } from '../helpers/command-refusal.ts';
 
 const CLI = resolve(import.meta.dirname, '../../server/src/cli/server.ts');
 const dir = mkdtempSync(join(tmpdir(), 'tracker-server-cli-'));
@@ -31,9 +33,21 @@ it('refuses a folder given as the database with that sentence alone', () => {
   expect(result.stderr.trim()).toBe(`${dir} is a folder, not a database file`);
 });
 
-it('refuses an option it does not know with the message and the usage', () => {
-  const result = server('--db', join(dir, 'missing.db'), '--colour', 'blue');
-  expect(result.status).toBe(2);
-  expect(result.stderr).toContain("Unknown option '--colour'");
+it.each([
+  ['an option it does not know', ['--colour', 'blue'], /Unknown option '--colour'/],
+  ['a word for the port', ['--port', 'http'], /--port must be a non-negative integer, got "http"/],
+  ['an unknown dialect', ['--dialect', 'loose'], /--dialect must be sample or typed, got "loose"/],
+  ['a token lifetime of 0', ['--token-ttl-minutes', '0'], /--token-ttl-minutes must be a positive integer/],
+  [
+    'an allowed host with a scheme',
+    ['--allowed-host', 'https://a.example'],
+    /--allowed-host takes a host name/,
+  ],
+  ['a demo too large', ['--demo-manifests', '100000001'], /--demo-manifests must be at most 100000000/],
+  ['several processes on SQLite', ['--workers', '2'], /--workers needs a PostgreSQL database/],
+])('refuses %s with the message and the usage, loading no database client', (_, args, message) => {
+  const result = commandRefusal(CLI, ['--db', join(dir, 'missing.db'), ...args]);
+  expect(result.status, result.stderr).toBe(2);
+  expect(result.stderr).toMatch(message);
   expect(result.stderr).toContain('usage: npm run server --');
 });

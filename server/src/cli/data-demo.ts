@@ -12,6 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { DemoBuildEvent } from '../data/demo/build-demo.ts';
 import { DEFAULT_SEED, MAX_DEMO_MANIFESTS } from '../data/demo/demo-size.ts';
 import { isPostgresUrl, redactUrl } from '../postgres/pg-url.ts';
+import { DatabaseError } from '../db/database-error.ts';
 import { passwordCostProblem } from '../auth/passwords.ts';
 import { isFolder, readArguments, refuse, usageError } from './arguments.ts';
 
@@ -58,9 +59,8 @@ function size(bytes: number): string {
  * loading).
  */
 async function loadBuilder() {
-  const [demo, open, load, store, lock] = await Promise.all([
+  const [demo, load, store, lock] = await Promise.all([
     import('../data/demo/build-demo.ts'),
-    import('../db/open.ts'),
     import('../postgres/pg-load.ts'),
     import('../postgres/pg-store.ts'),
     import('../postgres/pg-writer-lock.ts'),
@@ -71,7 +71,7 @@ async function loadBuilder() {
     store,
     withWriterLock: lock.withWriterLock,
     /** What refused, said in a sentence: its message alone is printed. */
-    refusals: [demo.DemoBuildError, open.DatabaseError],
+    refusals: [demo.DemoBuildError, DatabaseError],
   };
 }
 

@@ -17,6 +17,7 @@ import type { ImportFilesResult } from '../import/import-files.ts';
 import type { ImportEvent } from '../import/run.ts';
 import { COUNTERS, batchRowsProblem } from '../import/model/sink.ts';
 import { isPostgresUrl, redactUrl } from '../postgres/pg-url.ts';
+import { DatabaseError } from '../db/database-error.ts';
 import { isFolder, readArguments, usageError } from './arguments.ts';
 
 const USAGE =
@@ -114,12 +115,11 @@ function stopOnSignals(): { signal: AbortSignal; release: () => void } {
  * of loading).
  */
 async function loadImporter() {
-  const [files, run, postgres, sqlite, open, sources, zip] = await Promise.all([
+  const [files, run, postgres, sqlite, sources, zip] = await Promise.all([
     import('../import/import-files.ts'),
     import('../import/run.ts'),
     import('../import/postgres/pg-sink.ts'),
     import('../import/sqlite/sqlite-sink.ts'),
-    import('../db/open.ts'),
     import('../import/sources.ts'),
     import('../import/zip.ts'),
   ]);
@@ -131,7 +131,7 @@ async function loadImporter() {
     refusals: [
       postgres.PostgresSinkError,
       sqlite.SinkError,
-      open.DatabaseError,
+      DatabaseError,
       sources.SourceError,
       zip.ZipError,
     ],

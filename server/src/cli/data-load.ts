@@ -9,14 +9,9 @@
  * refused, and so is the database while an import or another load writes into it (pg-writer-lock.ts).
  * Progress and the summary go to stderr; exit code 2 for bad arguments or a file or database refused.
  */
-import Database from 'better-sqlite3';
 import { resolve } from 'node:path';
-import { DatabaseError, hasCurrentSchema } from '../db/open.ts';
-import { SCHEMA_VERSION } from '../db/schema.ts';
-import { emptyTables, isEmpty, loadIntoPostgres, loadStepLine } from '../postgres/pg-load.ts';
-import { connect, migrateOrRefuse } from '../postgres/pg-store.ts';
 import { isPostgresUrl, redactUrl } from '../postgres/pg-url.ts';
-import { withWriterLock } from '../postgres/pg-writer-lock.ts';
+import { DatabaseError } from '../db/database-error.ts';
 import { readArguments, refuse, usageError } from './arguments.ts';
 
 const USAGE = 'usage: npm run data:load -- --from FILE --out postgres://… [--force]';
@@ -25,8 +20,37 @@ const fail: (message: string) => never = usageError(USAGE);
 
 const count = (value: number) => value.toLocaleString('en-US');
 
+/** Both databases' code, loaded once the arguments are accepted: a refusal of one is told at once. */
+async function loadParts() {
+  const [sqlite, open, schema, pgLoad, store, lock] = await Promise.all([
+    import('better-sqlite3'),
+    import('../db/open.ts'),
+    import('../db/schema.ts'),
+    import('../postgres/pg-load.ts'),
+    import('../postgres/pg-store.ts'),
+    import('../postgres/pg-writer-lock.ts'),
+  ]);
+  return {
+    Database: sqlite.default,
+    hasCurrentSchema: open.hasCurrentSchema,
+    SCHEMA_VERSION: schema.SCHEMA_VERSION,
+    isEmpty: pgLoad.isEmpty,
+    emptyTables: pgLoad.emptyTables,
+    loadIntoPostgres: pgLoad.loadIntoPostgres,
+    loadStepLine: pgLoad.loadStepLine,
+    connect: store.connect,
+    migrateOrRefuse: store.migrateOrRefuse,
+    withWriterLock: lock.withWriterLock,
+  };
+}
+
+type Parts = Awaited<ReturnType<typeof loadParts>>;
+
 /** What the file holds, read before anything is written: its rows, and an import it has not finished. */
-function describeFile(path: string): { manifests: number; generators: number; pending: number } {
+function describeFile(
+  { Database, hasCurrentSchema, SCHEMA_VERSION }: Parts,
+  path: string,
+): { manifests: number; generators: number; pending: number } {
   if (!hasCurrentSchema(path)) {
     refuse(`${path} is not a tracker database of schema version ${SCHEMA_VERSION} (or does not exist)`);
   }
@@ -59,12 +83,19 @@ async function main(): Promise<void> {
   if (values.out === undefined || !isPostgresUrl(values.out)) fail('--out postgres://… is required');
   const from = resolve(values.from);
   const url = values.out;
-  const held = describeFile(from);
+  const parts = await loadParts();
+  const held = describeFile(parts, from);
   // Taken before the database is looked at: two loads at once would each find it empty and fill it.
-  await withWriterLock(url, () => load(from, url, values.force, held));
+  await parts.withWriterLock(url, () => load(parts, from, url, values.force, held));
 }
 
-async function load(from: string, url: string, force: boolean, held: ReturnType<typeof describeFile>) {
+async function load(
+  { connect, migrateOrRefuse, isEmpty, emptyTables, loadIntoPostgres, loadStepLine }: Parts,
+  from: string,
+  url: string,
+  force: boolean,
+  held: ReturnType<typeof describeFile>,
+) {
   const started = performance.now();
   // Two connections: the trigram indexes are built beside the others (pg-finalize.ts).
   const sql = await connect(url, { max: 2 });

@@ -11,11 +11,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Dialect } from '../../../shared/api/index.ts';
 import { DEMO_ACCOUNTS } from '../auth/demo-accounts.ts';
-import { buildDemoDatabase } from '../data/demo/build-demo.ts';
-import { DatabaseError, hasCurrentSchema } from '../db/open.ts';
+import { MAX_DEMO_MANIFESTS } from '../data/demo/demo-size.ts';
 import { hostName } from '../http/host-check.ts';
 import { isPostgresUrl } from '../postgres/pg-url.ts';
-import { serve } from '../server.ts';
+import { DatabaseError } from '../db/database-error.ts';
 import { isWorker, reportListening, startWorkers } from './workers.ts';
 import { passwordCostProblem } from '../auth/passwords.ts';
 import { readArguments, refuse, usageError } from './arguments.ts';
@@ -69,6 +68,12 @@ async function main(): Promise<void> {
   const port = positiveInteger(args.port, 'port', 4010, true);
   if (port > 65535) fail(`--port must be at most 65535, got ${port}`);
   const ttlMinutes = args['token-ttl-minutes'];
+  const tokenTtlMs =
+    ttlMinutes === undefined ? undefined : positiveInteger(ttlMinutes, 'token-ttl-minutes', 480) * 60_000;
+  const demoManifests = positiveInteger(args['demo-manifests'], 'demo-manifests', DEMO_MANIFESTS);
+  if (demoManifests > MAX_DEMO_MANIFESTS) {
+    fail(`--demo-manifests must be at most ${MAX_DEMO_MANIFESTS}, got ${demoManifests}`);
+  }
   const allowedHosts = args['allowed-host'] ?? [];
   for (const name of allowedHosts) {
     if (hostName(name) !== name.toLowerCase() || name.startsWith('[')) {
@@ -92,16 +97,21 @@ async function main(): Promise<void> {
     console.log(origin);
     return;
   }
+  // The server and the database clients load once the arguments are accepted: a refusal is told at once.
+  const [{ serve }, { hasCurrentSchema }] = await Promise.all([
+    import('../server.ts'),
+    import('../db/open.ts'),
+  ]);
   if (db === undefined) {
     db = DEMO_DATABASE;
     const stale = existsSync(db) && !hasCurrentSchema(db);
     if (stale)
       console.error(`The demo database ${db} is from an older version of this server; rebuilding it.`);
     if (!existsSync(db) || stale) {
-      const manifests = positiveInteger(args['demo-manifests'], 'demo-manifests', DEMO_MANIFESTS);
-      console.error(`Creating the demo database ${db} (${manifests.toLocaleString('en-US')} manifests)…`);
+      console.error(`Creating the demo database ${db} (${demoManifests.toLocaleString('en-US')} manifests)…`);
       mkdirSync(resolve(db, '..'), { recursive: true });
-      await buildDemoDatabase(db, { manifests, seed: 1, force: stale });
+      const { buildDemoDatabase } = await import('../data/demo/build-demo.ts');
+      await buildDemoDatabase(db, { manifests: demoManifests, seed: 1, force: stale });
     }
     console.error('Demo accounts (demo data only, never for a real deployment):');
     for (const account of DEMO_ACCOUNTS) {
@@ -114,8 +124,7 @@ async function main(): Promise<void> {
     host: args.host,
     port,
     dialect: dialect.data,
-    tokenTtlMs:
-      ttlMinutes === undefined ? undefined : positiveInteger(ttlMinutes, 'token-ttl-minutes', 480) * 60_000,
+    tokenTtlMs,
     allowedHosts,
     logLevel,
     specOnly: args['spec-only'],

@@ -8,7 +8,7 @@
  */
 import { text } from 'node:stream/consumers';
 import type { Scope } from '../../../shared/api/index.ts';
-import { DatabaseError, openDatabase } from '../db/open.ts';
+import { passwordCostProblem } from '../auth/passwords.ts';
 import {
   UserError,
   addUser,
@@ -18,10 +18,8 @@ import {
   removeUser,
   type User,
 } from '../auth/users.ts';
-import { pgUsers } from '../postgres/pg-accounts.ts';
-import { connect, migrateOrRefuse } from '../postgres/pg-store.ts';
 import { isPostgresUrl } from '../postgres/pg-url.ts';
-import { passwordCostProblem } from '../auth/passwords.ts';
+import { DatabaseError } from '../db/database-error.ts';
 import { readArguments, refuse, usageError } from './arguments.ts';
 
 /** The four commands over one database, whichever backend holds it. */
@@ -33,8 +31,16 @@ interface UserAdmin {
   close(): Promise<void>;
 }
 
+/**
+ * The accounts of the database `target` names, its backend's client loaded only now: the arguments are
+ * checked first, so that a mistyped one is told at once, without loading either client.
+ */
 async function openAdmin(target: string): Promise<UserAdmin> {
   if (isPostgresUrl(target)) {
+    const [{ pgUsers }, { connect, migrateOrRefuse }] = await Promise.all([
+      import('../postgres/pg-accounts.ts'),
+      import('../postgres/pg-store.ts'),
+    ]);
     const sql = await connect(target, { max: 1 });
     try {
       await migrateOrRefuse(sql, target);
@@ -50,6 +56,7 @@ async function openAdmin(target: string): Promise<UserAdmin> {
       close: () => sql.end(),
     };
   }
+  const { openDatabase } = await import('../db/open.ts');
   const db = openDatabase(target);
   return {
     add: (name, password, scopes) => addUser(db, name, password, scopes),
@@ -80,6 +87,27 @@ async function readPassword(): Promise<string> {
   return input.replace(/\r?\n$/, '');
 }
 
+/** A command with what it acts on, checked before any database is opened. */
+type Command =
+  | { kind: 'add'; name: string; scopes: Scope[] }
+  | { kind: 'passwd' | 'remove'; name: string }
+  | { kind: 'list' };
+
+function command(positionals: readonly string[], scopes: string | undefined): Command {
+  const [kind, ...rest] = positionals;
+  const named = kind === 'add' || kind === 'passwd' || kind === 'remove';
+  const unexpected = rest.slice(named ? 1 : 0);
+  if (kind === undefined) fail('give a command: add, passwd, list or remove');
+  if (!named && kind !== 'list') fail(`unknown command "${kind}"`);
+  if (unexpected.length > 0) fail(`unexpected arguments: ${unexpected.join(' ')}`);
+  if (kind === 'list') return { kind };
+  const name = rest[0];
+  if (!name) fail(`${kind} needs a user name`);
+  if (kind !== 'add') return { kind, name };
+  if (!scopes) fail('add needs --scopes, e.g. --scopes generators,manifests');
+  return { kind, name, scopes: parseScopes(scopes) };
+}
+
 async function main(): Promise<void> {
   const parsed = readArguments(USAGE, { db: { type: 'string' }, scopes: { type: 'string' } }, true);
   if (!parsed) return;
@@ -88,23 +116,18 @@ async function main(): Promise<void> {
   const { values, positionals } = parsed;
   const target = values.db ?? (process.env.TRACKER_DATABASE_URL || undefined);
   if (!target) fail('--db FILE is required');
-  const [command, name, ...rest] = positionals;
-  if (rest.length > 0) fail(`unexpected arguments: ${rest.join(' ')}`);
+  const asked = command(positionals, values.scopes);
   const db = await openAdmin(target);
   try {
-    switch (command) {
+    switch (asked.kind) {
       case 'add': {
-        if (!name) fail('add needs a user name');
-        if (!values.scopes) fail('add needs --scopes, e.g. --scopes generators,manifests');
-        const scopes = parseScopes(values.scopes);
-        const user = await db.add(name, await readPassword(), scopes);
+        const user = await db.add(asked.name, await readPassword(), asked.scopes);
         console.log(`added ${user.username} (${user.scopes.join(', ')})`);
         break;
       }
       case 'passwd':
-        if (!name) fail('passwd needs a user name');
-        if (!(await db.passwd(name, await readPassword()))) fail(`no user "${name}"`);
-        console.log(`changed the password of ${name}; its sign-ins were ended`);
+        if (!(await db.passwd(asked.name, await readPassword()))) fail(`no user "${asked.name}"`);
+        console.log(`changed the password of ${asked.name}; its sign-ins were ended`);
         break;
       case 'list':
         for (const user of await db.list()) {
@@ -112,13 +135,9 @@ async function main(): Promise<void> {
         }
         break;
       case 'remove':
-        if (!name) fail('remove needs a user name');
-        if (!(await db.remove(name))) fail(`no user "${name}"`);
-        console.log(`removed ${name}`);
+        if (!(await db.remove(asked.name))) fail(`no user "${asked.name}"`);
+        console.log(`removed ${asked.name}`);
         break;
-      case undefined:
-      default:
-        fail(command ? `unknown command "${command}"` : 'give a command: add, passwd, list or remove');
     }
   } finally {
     await db.close();

@@ -2,9 +2,8 @@
 import Database from 'better-sqlite3';
 import { existsSync, statSync } from 'node:fs';
 import { foldCase } from '../../../shared/query/search.ts';
+import { DatabaseError } from './database-error.ts';
 import { SCHEMA_VERSION, createTables } from './schema.ts';
-
-export class DatabaseError extends Error {}
 
 /** The SQL function every connection opened here has: foldCase over text. */
 export const SEARCH_FOLD_FUNCTION = 'search_fold';

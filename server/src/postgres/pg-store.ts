@@ -4,7 +4,7 @@
  * one connection pool.
  */
 import postgres, { type Sql } from 'postgres';
-import { DatabaseError } from '../db/open.ts';
+import { DatabaseError } from '../db/database-error.ts';
 import type { TrackerStore } from '../store/store.ts';
 import { pgAccounts } from './pg-accounts.ts';
 import { VersionedCache } from './pg-cache.ts';

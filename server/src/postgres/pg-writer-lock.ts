@@ -9,7 +9,7 @@
  * connection open for the run (`lasting`) and an import checks it before each batch (holdsWriterLock).
  */
 import type { Sql, TransactionSql } from 'postgres';
-import { DatabaseError } from '../db/open.ts';
+import { DatabaseError } from '../db/database-error.ts';
 import { anotherWriterRuns } from '../db/import-lock.ts';
 import { connect } from './pg-store.ts';
 import { redactUrl } from './pg-url.ts';

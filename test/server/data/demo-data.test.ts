@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS } from '../../../server/src/auth/demo-accounts.ts';
 import { loadReference } from '../../../server/src/data/reference.ts';
 import { DemoBuildError, buildDemoDatabase } from '../../../server/src/data/demo/build-demo.ts';
-import { DatabaseError, hasCurrentSchema, openDatabase } from '../../../server/src/db/open.ts';
+import { hasCurrentSchema, openDatabase } from '../../../server/src/db/open.ts';
+import { DatabaseError } from '../../../server/src/db/database-error.ts';
 import { SCHEMA_VERSION } from '../../../server/src/db/schema.ts';
 
 const MANIFESTS = 3000;
