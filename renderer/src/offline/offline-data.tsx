@@ -177,6 +177,15 @@ export function OfflineData() {
     (sum, { pack, refresh }) => sum + estimate(pack.size + (refresh?.size ?? 0)),
     0,
   );
+  // Sizes only of what there is: none is said in words (and no packs below the sizes, with how to make one).
+  const pages =
+    listing.cacheCount === 0
+      ? 'no saved pages'
+      : `saved pages ${about(estimate(listing.cacheSize))} (${formatCount(listing.cacheCount)})`;
+  const kept =
+    listing.packs.length === 0
+      ? `${pages[0]?.toUpperCase() ?? ''}${pages.slice(1)}`
+      : `Offline packs ${about(packBytes)}, ${pages}`;
   return (
     <section className="offline-data" aria-label="Offline data">
       <h1>Offline data</h1>
@@ -188,8 +197,7 @@ export function OfflineData() {
         “Always remove my data from this computer when I sign out” in the settings.
       </p>
       <p>
-        Offline packs {about(packBytes)}, saved pages {about(estimate(listing.cacheSize))} (
-        {formatCount(listing.cacheCount)}).
+        {kept}.
         {listing.usage !== undefined &&
           ` Storage used on this computer${listing.othersSize > 0 ? ', by every user of the app' : ''}: ${formatBytes(listing.usage)}${
             listing.quota !== undefined ? ` of ${formatBytes(listing.quota)} allowed` : ''

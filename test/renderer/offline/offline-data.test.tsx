@@ -81,6 +81,17 @@ describe('the Offline data screen', () => {
     expect(shown).toBe(packs);
   });
 
+  it('says in words that nothing is kept, for a user with no pack and no saved page, sizing nothing', async () => {
+    const other = `inspector-${(unique += 1)}`;
+    sessionChanged({ signedIn: true, username: other, baseUrl: SERVER }, 'signed-in');
+    activateOfflineStore({ baseUrl: SERVER, username: other });
+    render(<OfflineData />);
+    const summary = await screen.findByText(/^No saved pages/);
+    expect(summary.textContent).toMatch(/^No saved pages\. Storage used on this computer/);
+    expect(summary.textContent).not.toContain('about');
+    expect(screen.getByText(/^No offline packs yet\./)).toBeTruthy();
+  });
+
   it('counts another user’s data on this computer in no size of this user’s', async () => {
     const me = useSession.getState().status!;
     const other = `inspector-${(unique += 1)}`;
