@@ -40,6 +40,33 @@ export function streetLine(number: string, street: string): string {
   return `${digits} ${line}`;
 }
 
+/** The two sites a generator record names an address of, each in six fields `<site>_street_number` … `<site>_zip`. */
+export type Site = 'location' | 'mail';
+
+/** The six fields of a site's address, each after its site's name. */
+type SitePart = 'street_number' | 'street_1' | 'street_2' | 'city' | 'state' | 'zip';
+
+/**
+ * A record holding a site's address fields, as the server's generator rows and the API's detail do (a row
+ * typed only by its index signature, `[column: string]: …`, is one too).
+ */
+export type SiteFields<S extends Site> = Readonly<Partial<Record<`${S}_${SitePart}`, string | number>>> & {
+  readonly [field: string]: unknown;
+};
+
+/** The one line of `site`'s address in `record` (postalAddress); a missing field reads as empty. */
+export function siteAddress<S extends Site>(record: SiteFields<S>, site: S): string {
+  const field = (part: SitePart) => String(record[`${site}_${part}`] ?? '');
+  return postalAddress({
+    number: field('street_number'),
+    street: field('street_1'),
+    street2: field('street_2'),
+    city: field('city'),
+    state: field('state'),
+    zip: field('zip'),
+  });
+}
+
 /**
  * "12 Harbor Rd, Suite 5, Houston, TX 77001": the street line, the second street line, the city, then the
  * state and ZIP, each part left out where blank ("Houston, 77001" without a state); empty when all are.

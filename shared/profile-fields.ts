@@ -5,7 +5,7 @@
  */
 import type { GeneratorDetail } from './api/generators.ts';
 import type { ColumnKind } from './columns.ts';
-import { postalAddress } from './address.ts';
+import { siteAddress } from './address.ts';
 
 type Value = string | number | undefined;
 
@@ -30,17 +30,8 @@ export function joinParts(parts: readonly (string | undefined)[], separator = ' 
 type Data = GeneratorDetail['generator_data'];
 
 /** A site's address from its parts (address.ts, as the server joins them), else the server's own line. */
-const siteAddress = (d: Data, site: 'location' | 'mail', whole: string) =>
-  postalAddress({
-    number: d[`${site}_street_number`],
-    street: d[`${site}_street_1`],
-    street2: d[`${site}_street_2`],
-    city: d[`${site}_city`],
-    state: d[`${site}_state`],
-    zip: d[`${site}_zip`],
-  }) || whole;
-const mailing = (d: Data) => siteAddress(d, 'mail', d.mailing_address);
-const physical = (d: Data) => siteAddress(d, 'location', d.full_address);
+const mailing = (d: Data) => siteAddress(d, 'mail') || d.mailing_address;
+const physical = (d: Data) => siteAddress(d, 'location') || d.full_address;
 
 const flag = (value: boolean): string => (value ? 'Y' : 'N');
 

@@ -184,7 +184,7 @@ export function OfflineData() {
       : `saved pages ${about(estimate(listing.cacheSize))} (${formatCount(listing.cacheCount)})`;
   const kept =
     listing.packs.length === 0
-      ? `${pages[0]?.toUpperCase() ?? ''}${pages.slice(1)}`
+      ? `${pages.charAt(0).toUpperCase()}${pages.slice(1)}`
       : `Offline packs ${about(packBytes)}, ${pages}`;
   return (
     <section className="offline-data" aria-label="Offline data">

@@ -22,7 +22,7 @@ const count = (value: number) => value.toLocaleString('en-US');
 
 /** Both databases' code, loaded once the arguments are accepted: a refusal of one is told at once. */
 async function loadParts() {
-  const [sqlite, open, schema, pgLoad, store, lock] = await Promise.all([
+  const [{ default: Database }, open, schema, pgLoad, store, lock] = await Promise.all([
     import('better-sqlite3'),
     import('../db/open.ts'),
     import('../db/schema.ts'),
@@ -30,29 +30,20 @@ async function loadParts() {
     import('../postgres/pg-store.ts'),
     import('../postgres/pg-writer-lock.ts'),
   ]);
-  return {
-    Database: sqlite.default,
-    hasCurrentSchema: open.hasCurrentSchema,
-    SCHEMA_VERSION: schema.SCHEMA_VERSION,
-    isEmpty: pgLoad.isEmpty,
-    emptyTables: pgLoad.emptyTables,
-    loadIntoPostgres: pgLoad.loadIntoPostgres,
-    loadStepLine: pgLoad.loadStepLine,
-    connect: store.connect,
-    migrateOrRefuse: store.migrateOrRefuse,
-    withWriterLock: lock.withWriterLock,
-  };
+  return { Database, open, schema, pgLoad, store, lock };
 }
 
 type Parts = Awaited<ReturnType<typeof loadParts>>;
 
 /** What the file holds, read before anything is written: its rows, and an import it has not finished. */
 function describeFile(
-  { Database, hasCurrentSchema, SCHEMA_VERSION }: Parts,
+  { Database, open, schema }: Parts,
   path: string,
 ): { manifests: number; generators: number; pending: number } {
-  if (!hasCurrentSchema(path)) {
-    refuse(`${path} is not a tracker database of schema version ${SCHEMA_VERSION} (or does not exist)`);
+  if (!open.hasCurrentSchema(path)) {
+    refuse(
+      `${path} is not a tracker database of schema version ${schema.SCHEMA_VERSION} (or does not exist)`,
+    );
   }
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
@@ -86,11 +77,11 @@ async function main(): Promise<void> {
   const parts = await loadParts();
   const held = describeFile(parts, from);
   // Taken before the database is looked at: two loads at once would each find it empty and fill it.
-  await parts.withWriterLock(url, () => load(parts, from, url, values.force, held));
+  await parts.lock.withWriterLock(url, () => load(parts, from, url, values.force, held));
 }
 
 async function load(
-  { connect, migrateOrRefuse, isEmpty, emptyTables, loadIntoPostgres, loadStepLine }: Parts,
+  { pgLoad, store }: Parts,
   from: string,
   url: string,
   force: boolean,
@@ -98,18 +89,20 @@ async function load(
 ) {
   const started = performance.now();
   // Two connections: the trigram indexes are built beside the others (pg-finalize.ts).
-  const sql = await connect(url, { max: 2 });
+  const sql = await store.connect(url, { max: 2 });
   try {
-    await migrateOrRefuse(sql, url);
-    if (!(await isEmpty(sql))) {
+    await store.migrateOrRefuse(sql, url);
+    if (!(await pgLoad.isEmpty(sql))) {
       if (!force) fail(`${redactUrl(url)} already holds data; add --force to replace it`);
-      await emptyTables(sql);
+      await pgLoad.emptyTables(sql);
     }
     console.error(
       `Loading ${from} into ${redactUrl(url)}: ${count(held.manifests)} manifests, ` +
         `${count(held.generators)} generators, ${count(held.pending)} rows pending`,
     );
-    await loadIntoPostgres(from, sql, (step, seconds) => console.error(loadStepLine(step, seconds)));
+    await pgLoad.loadIntoPostgres(from, sql, (step, seconds) =>
+      console.error(pgLoad.loadStepLine(step, seconds)),
+    );
     console.error(`Loaded ${redactUrl(url)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     await sql.end();

@@ -6,7 +6,7 @@ import type { Database } from 'better-sqlite3';
 import { GENERATOR_FROM_MANIFESTS } from '../../../shared/query/definition.ts';
 import { totalsSelect } from '../db/sqlite-query.ts';
 import { StatementCache } from '../db/statements.ts';
-import { postalAddress } from '../../../shared/address.ts';
+import { siteAddress } from '../../../shared/address.ts';
 
 export interface GeneratorRow {
   id: number;
@@ -80,17 +80,8 @@ export function reportYearRange(row: GeneratorRow): [string, string] {
 export function canonicalDetail(parts: DetailParts): CanonicalDetail {
   const { row, shippedInReportYear } = parts;
   const reportYear = text(row, 'report_year');
-  const address = (prefix: 'location' | 'mail') =>
-    postalAddress({
-      number: text(row, `${prefix}_street_number`),
-      street: text(row, `${prefix}_street_1`),
-      street2: text(row, `${prefix}_street_2`),
-      city: text(row, `${prefix}_city`),
-      state: text(row, `${prefix}_state`),
-      zip: text(row, `${prefix}_zip`),
-    });
-  const full_address = address('location');
-  const mailing_address = address('mail');
+  const full_address = siteAddress(row, 'location');
+  const mailing_address = siteAddress(row, 'mail');
   const textColumns = [
     'epa_handler_id',
     'generator_name',
