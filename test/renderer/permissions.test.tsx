@@ -46,7 +46,7 @@ describe('Make available offline', () => {
   it('says which permission a pack of manifests lacks instead of offering a download that must fail', () => {
     // A pack of manifests also takes their generators.
     useSession.setState({ status: signedIn('manifests-only', ['manifests']), expired: false });
-    render(<MakeAvailableOffline query={query} />);
+    render(<MakeAvailableOffline query={query} rows={null} />);
     expect(screen.queryByRole('button', { name: 'Make available offline' })).toBeNull();
     expect(screen.getByRole('note').textContent).toBe(
       'No offline packs: they need the “generators” permission your account lacks.',
@@ -55,7 +55,7 @@ describe('Make available offline', () => {
 
   it('is offered when the user may read everything a pack takes', () => {
     useSession.setState({ status: signedIn('inspector', ['generators', 'manifests']), expired: false });
-    render(<MakeAvailableOffline query={query} />);
+    render(<MakeAvailableOffline query={query} rows={null} />);
     expect(screen.getByRole('button', { name: 'Make available offline' })).toBeTruthy();
   });
 });

@@ -92,6 +92,8 @@ type Props<Row> = {
   rowMark?: (row: Row) => string | undefined;
   /** The rows on screen, after each scroll and each page that arrives. */
   onRowsShown?: (rows: Row[]) => void;
+  /** The rows the query matches, as the count above the grid says it; null until an answer says. */
+  onCount?: (count: number | null) => void;
 };
 
 /** The rows AG Grid has rendered (on screen and its small buffer), with their data. */
@@ -219,6 +221,7 @@ export function ResultsGrid<Row>(props: Props<Row>) {
   );
 
   const count = total?.key === queryKey ? total.count : null;
+  useEffect(() => latest.current.onCount?.(count), [count]);
   const error = failure?.key === queryKey ? failure.error : null;
   const shownFrom = provenance?.key === queryKey ? provenance.provenance : null;
   const askAgain = () => {

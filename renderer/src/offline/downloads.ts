@@ -189,6 +189,11 @@ async function packCovering(db: OfflineDatabase, query: PackQuery): Promise<Pack
   return covering.find((pack) => pack.status === 'complete') ?? covering[0];
 }
 
+/** The pack of the signed-in user that already holds every row of `query`, if one does. */
+export function packHolding(query: PackQuery): Promise<PackRecord | undefined> {
+  return packCovering(database(), query);
+}
+
 /**
  * Creates a pack of this query and starts downloading it; resolves with its id once it is recorded. A query
  * a pack already covers makes no second copy: that pack is named instead (and resumed, if it stopped).

@@ -134,7 +134,7 @@ function DeletePack({ pack, offline }: { pack: PackRecord; offline: boolean }) {
     );
   }
   return (
-    <span className="confirm-delete" role="group" aria-label={`Delete ${pack.title}?`}>
+    <span className="confirm-inline" role="group" aria-label={`Delete ${pack.title}?`}>
       <span>
         Delete its {formatCount(pack.rowsDone)} rows from this computer?
         {offline && ' You are offline: they cannot be downloaded again until you are connected.'}

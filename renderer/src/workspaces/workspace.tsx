@@ -198,6 +198,8 @@ function WorkspaceView<F extends FilterFields, Row, Totals>({
   const resetColumns = store((state) => state.resetColumns);
   const clearAll = store((state) => state.clearAll);
   const [selection, setSelection] = useState<GridSelection<Row>>(null);
+  /** The rows the grid's query matches, by the query it counted (what the count above the grid says). */
+  const [matched, setMatched] = useState<{ key: string; count: number | null }>({ key: '', count: null });
   // The workspace's scope names its list, as it names the pack a workspace makes.
   const marks = useRowMarks(def.scope, !hidden);
   const [initialTopRow] = useState(() => useScrollPlace.getState().topRows[def.noun] ?? 0);
@@ -304,7 +306,10 @@ function WorkspaceView<F extends FilterFields, Row, Totals>({
               }
             />
             {/* The workspace's scope names its list: the generators or the manifests endpoints. */}
-            <MakeAvailableOffline query={{ list: def.scope, ...query }} />
+            <MakeAvailableOffline
+              query={{ list: def.scope, ...query }}
+              rows={matched.key === pageKey ? matched.count : null}
+            />
           </div>
           {marks.marked.size > 0 && (
             <MarkedRowsLegend
@@ -336,6 +341,7 @@ function WorkspaceView<F extends FilterFields, Row, Totals>({
             onTopRowChange={(row) => setTopRow(def.noun, row)}
             rowMark={marks.mark}
             onRowsShown={marks.shown}
+            onCount={(count) => setMatched({ key: pageKey, count })}
           />
           {below?.(selection)}
         </ProblemArea>
