@@ -14,72 +14,16 @@ import { dirname, join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { ImportFilesResult } from '../import/import-files.ts';
-import type { ImportEvent } from '../import/run.ts';
 import { COUNTERS, batchRowsProblem } from '../import/model/sink.ts';
 import { isPostgresUrl, redactUrl } from '../postgres/pg-url.ts';
 import { DatabaseError } from '../db/database-error.ts';
 import { isFolder, readArguments, usageError } from './arguments.ts';
+import { count, duration, importProgress } from './import-progress.ts';
 
 const USAGE =
   'usage: npm run data:import -- --db FILE|postgres://… [--report FILE] [--restart] [--batch-rows N] <files or folders…>';
 
 const fail: (message: string) => never = usageError(USAGE);
-
-const count = (value: number) => Math.round(value).toLocaleString('en-US');
-
-function megabytes(bytes: number): string {
-  return `${(bytes / 2 ** 20).toFixed(1)} MB`;
-}
-
-function duration(seconds: number): string {
-  if (seconds < 60) return `${Math.ceil(seconds)} s`;
-  return `${Math.floor(seconds / 60)} min ${Math.ceil(seconds % 60)} s`;
-}
-
-/** Progress lines: rewritten in place on a terminal, one every 5 s otherwise. */
-function progress(): (event: ImportEvent) => void {
-  const tty = process.stderr.isTTY;
-  let printed = 0;
-  return (event) => {
-    switch (event.kind) {
-      case 'start':
-        console.error(
-          `${event.resumed ? 'Resuming' : 'Importing'} ${event.files} file(s), ${megabytes(event.bytes)} (run ${event.runId})`,
-        );
-        return;
-      case 'file': {
-        const resume =
-          event.resumeAfterRows > 0 ? `, resuming after row ${count(event.resumeAfterRows)}` : '';
-        console.error(`${tty ? '\n' : ''}${event.path} (${event.table}${resume})`);
-        if (event.unknownColumns.length > 0) {
-          console.error(`  columns not read: ${event.unknownColumns.join(', ')}`);
-        }
-        return;
-      }
-      case 'refused':
-        console.error(`${tty ? '\n' : ''}${event.path}\n  not read: ${event.reason}`);
-        return;
-      case 'windows-1252':
-        console.error(`${tty ? '\n' : ''}  read as Windows-1252: its text is not UTF-8`);
-        return;
-      case 'phase':
-        console.error(`${tty ? '\n' : ''}${event.phase}…`);
-        return;
-      case 'progress': {
-        const now = Date.now();
-        if (!tty && now - printed < 5000) return;
-        printed = now;
-        const left = event.secondsLeft === undefined ? '' : `, ${duration(event.secondsLeft)} left`;
-        const line =
-          `  ${megabytes(event.fileBytesRead)} of ${megabytes(event.fileBytes)}, ` +
-          `${count(event.rows)} rows (${count(event.rowsPerSecond)} rows/s${left})`;
-        if (tty) process.stderr.write(`\r${line.padEnd(78)}`);
-        else console.error(line);
-        return;
-      }
-    }
-  };
-}
 
 /** The signal that asked the import to stop, once one has. */
 let stoppedBy: NodeJS.Signals | undefined;
@@ -140,7 +84,6 @@ async function loadImporter() {
 
 /** The summary: each file's counts, the totals, and what else the run did. */
 function printResult(result: ImportFilesResult, shown: string): void {
-  if (process.stderr.isTTY) console.error('');
   console.error(`\nImported into ${shown} in ${duration(result.seconds)}:`);
   const header = ['file', 'table', ...COUNTERS];
   const rows = result.files.map((file) => [
@@ -208,7 +151,7 @@ async function main(): Promise<void> {
 
   const importer = await loadImporter();
   const stopping = stopOnSignals();
-  const show = progress();
+  const show = importProgress(process.stderr, importer.FINISHING);
   let result: ImportFilesResult;
   try {
     result = await importer.importFiles({
@@ -219,11 +162,12 @@ async function main(): Promise<void> {
       batchRows,
       onEvent: (event) => {
         if (event.kind === 'phase' && event.phase === importer.FINISHING) stopping.release();
-        show(event);
+        show.onEvent(event);
       },
       signal: stopping.signal,
     });
   } catch (error) {
+    show.end();
     if (error instanceof importer.ImportStopped) {
       console.error(
         `Stopped after ${count(error.rows)} rows of this run, all of them kept. ` +
@@ -237,6 +181,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  show.end();
   printResult(result, postgres ? redactUrl(db) : db);
   if (result.files.some((file) => file.refused)) process.exitCode = 1;
 }

@@ -115,6 +115,10 @@ describe('npm run data:import', () => {
     expect(result.stdout).toMatch(/EM_MANIFEST\.csv\s+EM_MANIFEST\s+8\s+3\s+1\s+0\s+0\s+4\s+0/);
     expect(result.stdout).toMatch(/all files\s+28\s+14\s+3\s+1\s+0\s+9\s+1/);
     expect(result.stderr).toMatch(/1 generator\(s\) created from manifests/);
+    // Into a new database the finish builds what the server reads, each step said with its time.
+    expect(result.stderr).toMatch(
+      /finishing, every row read:\n {2}totals of each manifest… \d+ s\n {2}per-generator sets of codes, years and methods… \d+ s\n {2}query indexes… \d+ s\n {2}search index… \d+ s\n {2}lookup lists… \d+ s\n {2}waste lines as the API sends them… \d+ s\n {2}tallies… \d+ s\n {2}planner statistics… \d+ s\n/,
+    );
     const report = /listed in (.+\.csv)/.exec(result.stderr)?.[1] ?? '';
     expect(readFileSync(report, 'utf8')).toContain('mystery.csv,1,,"file not read: the header matches none');
   });

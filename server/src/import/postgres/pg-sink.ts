@@ -233,7 +233,7 @@ export class PostgresSink implements ImportSink {
     });
     if (this.mode === 'bulk') {
       // Writes the lookup lists in order too.
-      onPhase?.('vacuum and statistics');
+      onPhase?.('indexes, lookup lists, vacuum and statistics');
       await finalizePostgres(this.sql);
     } else {
       await rewriteUnorderedLists(this.sql, (name) => onPhase?.(`lookup list ${name} in order`));

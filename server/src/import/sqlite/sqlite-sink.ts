@@ -243,8 +243,7 @@ export class SqliteSink implements ImportSink {
       this.db.pragma(`cache_size = -${FINISH_CACHE_KIB}`);
       onPhase?.('totals of each manifest');
       this.db.transaction(() => this.db.exec(ALL_MANIFEST_AGGREGATES_SQL))();
-      onPhase?.('indexes, search and lookup indexes');
-      finalize(this.db);
+      finalize(this.db, onPhase);
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
     } else {
