@@ -157,6 +157,15 @@ describe('Make available offline', () => {
     expect(await packs()).toHaveLength(0);
   });
 
+  it('takes the question away when the user signs out', async () => {
+    render(<MakeAvailableOffline query={MANIFESTS} rows={120_900} />);
+    fireEvent.click(button());
+    await screen.findByRole('group', { name: 'Make available offline?' });
+    act(() => activateOfflineStore(null));
+    expect(question()).toBeNull();
+    expect(button()).toHaveProperty('disabled', true);
+  });
+
   it('does not ask for rows a pack already holds, and names that pack', async () => {
     const db = activeDatabase()!;
     const held = await createPack(db, MANIFESTS, describeQuery(MANIFESTS));
