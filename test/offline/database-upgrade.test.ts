@@ -94,7 +94,7 @@ describe('upgrading saved data from version 1', () => {
 
     const db = openOfflineDatabase(name);
     await db.open();
-    expect(db.verno).toBe(3);
+    expect(db.verno).toBe(4);
 
     // Saved answers and counters as they were.
     expect(await db.answers.toArray()).toEqual([answer]);
@@ -207,7 +207,7 @@ describe('upgrading saved data from version 2', () => {
     version2.close();
     const db = openOfflineDatabase(name);
     await db.open();
-    expect(db.verno).toBe(3);
+    expect(db.verno).toBe(4);
     const before = (await db.packs.get(packId))!;
     expect(await db.packIndexes.count()).toBe(0);
 

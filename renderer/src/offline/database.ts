@@ -13,7 +13,8 @@
  * `.upgrade()` that carries the old records over.
  */
 import { Dexie, type EntityTable, type Table } from 'dexie';
-import type { GeneratorOwnTotals, PackIndexes, PackList, PackQuery } from './engine-seam.ts';
+import type { GeneratorOwnTotals, PackList, PackQuery } from './engine-seam.ts';
+import type { IndexPart } from './index-parts.ts';
 
 /** A network answer kept under its canonical request key. */
 export interface AnswerRecord {
@@ -109,7 +110,20 @@ export interface ProgressRecord {
  */
 export interface PackIndexRecord {
   packId: string;
-  indexes: PackIndexes;
+  /**
+   * The indexes (PackIndexes) whole, as version 3 stored them and small packs' still are, or their shell with
+   * their long strings and typed arrays in `packIndexParts` (index-parts.ts): read them with stored-pack.ts.
+   */
+  indexes: unknown;
+  /** How many parts in `packIndexParts` hold the rest; absent when none do. */
+  parts?: number;
+}
+
+/** One slice of a pack's long index values (index-parts.ts), under the pack's id and its place. */
+export interface PackIndexPartRecord {
+  packId: string;
+  part: number;
+  value: IndexPart;
 }
 
 export interface MetaRecord {
@@ -123,6 +137,7 @@ export type OfflineDatabase = Dexie & {
   chunks: Table<ChunkRecord, [string, PackPart, number]>;
   progress: EntityTable<ProgressRecord, 'packId'>;
   packIndexes: EntityTable<PackIndexRecord, 'packId'>;
+  packIndexParts: Table<PackIndexPartRecord, [string, number]>;
   meta: EntityTable<MetaRecord, 'name'>;
 };
 
@@ -194,7 +209,18 @@ export function openOfflineDatabase(name: string): OfflineDatabase {
   // added and no record changes: a pack stored before has no indexes, and the first time it opens the engine
   // builds them as it always did, then stores them (engine-host.ts).
   db.version(3).stores({ packIndexes: 'packId' });
+  // Version 4: the long strings and typed arrays of a pack's indexes in records of their own
+  // (PackIndexPartRecord): Chromium stores no value over 127 MiB, and a pack of a million manifests has
+  // 223 MiB of indexes. No record changes: indexes stored whole still read as they are.
+  db.version(4).stores({ packIndexParts: '[packId+part]' });
   return db;
+}
+
+/** Every stored part of one pack's indexes, in order. */
+export function packIndexParts(db: OfflineDatabase, packId: string) {
+  return db.packIndexParts
+    .where('[packId+part]')
+    .between([packId, -Infinity], [packId, Infinity], true, true);
 }
 
 /**

@@ -356,15 +356,19 @@ async function completePack(db: OfflineDatabase, packId: string): Promise<void> 
   const pack = await db.packs.get(packId);
   const previous = pack?.replaces ? await db.packs.get(pack.replaces) : undefined;
   const changes = pack && previous ? await packChanges(db, previous, pack) : undefined;
-  await db.transaction('rw', [db.packs, db.chunks, db.progress, db.packIndexes], async () => {
-    const replaced = (await db.packs.get(packId))?.replaces;
-    if (replaced) await deletePack(db, replaced);
-    await db.packs.update(packId, {
-      status: 'complete',
-      refreshedAt: Date.now(),
-      replaces: undefined,
-      ...(previous ? { createdAt: previous.createdAt } : {}),
-      ...(changes ? { changes } : {}),
-    });
-  });
+  await db.transaction(
+    'rw',
+    [db.packs, db.chunks, db.progress, db.packIndexes, db.packIndexParts],
+    async () => {
+      const replaced = (await db.packs.get(packId))?.replaces;
+      if (replaced) await deletePack(db, replaced);
+      await db.packs.update(packId, {
+        status: 'complete',
+        refreshedAt: Date.now(),
+        replaces: undefined,
+        ...(previous ? { createdAt: previous.createdAt } : {}),
+        ...(changes ? { changes } : {}),
+      });
+    },
+  );
 }

@@ -5,7 +5,7 @@
  */
 import type { GeneratorDetail, GeneratorRecord } from '../../../shared/api/index.ts';
 import type { ManifestRecord } from '../../../shared/api/manifests.ts';
-import { packChunks, type OfflineDatabase, type PackRecord } from './database.ts';
+import { packChunks, packIndexParts, type OfflineDatabase, type PackRecord } from './database.ts';
 import type { GeneratorOwnTotals, PackQuery, PackRows } from './engine-seam.ts';
 
 const LIST_NOUN = { generators: 'Generators', manifests: 'Manifests' } as const;
@@ -65,12 +65,17 @@ export async function refreshOf(db: OfflineDatabase, packId: string): Promise<Pa
 
 /** Removes a pack with its rows, progress and indexes, in one transaction. */
 export async function deletePack(db: OfflineDatabase, packId: string): Promise<void> {
-  await db.transaction('rw', [db.packs, db.chunks, db.progress, db.packIndexes], async () => {
-    await packChunks(db, packId).delete();
-    await db.progress.delete(packId);
-    await db.packIndexes.delete(packId);
-    await db.packs.delete(packId);
-  });
+  await db.transaction(
+    'rw',
+    [db.packs, db.chunks, db.progress, db.packIndexes, db.packIndexParts],
+    async () => {
+      await packChunks(db, packId).delete();
+      await db.progress.delete(packId);
+      await db.packIndexes.delete(packId);
+      await packIndexParts(db, packId).delete();
+      await db.packs.delete(packId);
+    },
+  );
 }
 
 /**

@@ -78,7 +78,7 @@ describe('Make available offline', () => {
     [
       MANIFESTS,
       120_900,
-      'Download 120,900 manifests with their generators to this computer? They take about 50 MB.',
+      'Download 120,900 manifests with their generators to this computer? They take about 52 MB.',
     ],
     [GENERATORS, 20_000, 'Download 20,000 generators to this computer? They take about 18 MB.'],
   ])('asks first above the limit, naming the rows and their storage (%o)', async (query, rows, words) => {
