@@ -3,10 +3,11 @@
  * the data on screen is saved data and how old it is. Storage running full is said here too, since it
  * concerns every view that saves.
  */
+import { formatCount } from '../base/format.ts';
 import { useNow } from './clock.ts';
 import { isOffline, useConnectivity } from '../data/connectivity.ts';
 import { useOldestShownSaved } from './freshness.tsx';
-import { reportStorageFull, useOfflineStore } from './offline-store.ts';
+import { reportStorageFull, useOfflineStore, type OpeningPack } from './offline-store.ts';
 import { relativeTime } from './relative-time.ts';
 import './offline.css';
 
@@ -32,9 +33,21 @@ function why(state: { workOffline: boolean; browserOffline: boolean }): string {
   return 'the server does not answer';
 }
 
+/**
+ * "Opening an offline pack of 1,000,000 manifests (All manifests): the first answers from it wait for this."
+ * The title follows in brackets: it often holds quotes of its own (Manifests matching “ab”).
+ */
+function openingWords(packs: readonly OpeningPack[]): string {
+  const named = packs.map((pack) => `${formatCount(pack.rows)} ${pack.list} (${pack.title})`);
+  return packs.length === 1
+    ? `Opening an offline pack of ${named.join('')}: the first answers from it wait for this.`
+    : `Opening offline packs of ${named.join(' and ')}: the first answers from them wait for this.`;
+}
+
 export function OfflineBanner() {
   const connectivity = useConnectivity();
   const storageFull = useOfflineStore((state) => state.storageFull);
+  const opening = useOfflineStore((state) => state.opening);
   const savedAt = useOldestShownSaved();
   const now = useNow();
   return (
@@ -47,6 +60,7 @@ export function OfflineBanner() {
               : `Offline — showing data saved ${relativeTime(savedAt, now)}`}
           </strong>{' '}
           <span className="offline-why">({why(connectivity)})</span>
+          {opening.length > 0 && <span className="offline-opening"> {openingWords(opening)}</span>}
         </div>
       )}
       {storageFull && (

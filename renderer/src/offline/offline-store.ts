@@ -15,9 +15,25 @@ import type { EngineOutputs, EngineRequestName } from './engine/contract.ts';
 import { offlineEngine, type EngineRequest } from './engine-seam.ts';
 import { PageCache, type PageCacheOptions } from './page-cache.ts';
 
+/** A pack the engine is opening, said once its opening has taken OPENING_SAID_AFTER_MS. */
+export interface OpeningPack {
+  id: string;
+  title: string;
+  list: PackRecord['list'];
+  rows: number;
+}
+
+/**
+ * How long a pack may take to open before the app says it is opening: a pack of 100,000 manifests opens in
+ * about a second, one of a million in about a minute (docs/offline.md), while the answers wait for it.
+ */
+export const OPENING_SAID_AFTER_MS = 1_000;
+
 type OfflineStoreState = {
   /** The open database's name; null while nobody is signed in. */
   name: string | null;
+  /** Packs the engine has been opening for longer than OPENING_SAID_AFTER_MS. */
+  opening: readonly OpeningPack[];
   /** A write was refused because the disk or the browser's quota is full. */
   storageFull: boolean;
   /** Bumped whenever packs change, so screens read them again. */
@@ -26,6 +42,7 @@ type OfflineStoreState = {
 
 export const useOfflineStore = create<OfflineStoreState>()(() => ({
   name: null,
+  opening: [],
   storageFull: false,
   packsVersion: 0,
 }));
@@ -111,8 +128,22 @@ function openInEngine(db: OfflineDatabase, pack: PackRecord): Promise<void> {
     opening = engine.openStored(pack.id, db.name);
     opened.set(pack.id, opening);
     opening.catch(() => opened.delete(pack.id));
+    sayWhileOpening(pack, opening);
   }
   return opening;
+}
+
+/** Lists the pack among those opening once its opening takes longer than OPENING_SAID_AFTER_MS, until it ends. */
+function sayWhileOpening(pack: PackRecord, opening: Promise<void>): void {
+  const said = setTimeout(() => {
+    const entry = { id: pack.id, title: pack.title, list: pack.list, rows: pack.total };
+    useOfflineStore.setState((state) => ({ opening: [...state.opening, entry] }));
+  }, OPENING_SAID_AFTER_MS);
+  const done = () => {
+    clearTimeout(said);
+    useOfflineStore.setState((state) => ({ opening: state.opening.filter((one) => one.id !== pack.id) }));
+  };
+  opening.then(done, done);
 }
 
 /** When a pack's rows were saved: its last complete download. */
@@ -271,7 +302,7 @@ export function activateOfflineStore(
   } else previous?.close();
   current = null;
   setCacheHook(noCache);
-  useOfflineStore.setState({ name, storageFull: false });
+  useOfflineStore.setState({ name, storageFull: false, opening: [] });
   packsChanged();
   if (!name) return;
   const db = openOfflineDatabase(name);
