@@ -16,10 +16,14 @@ async function readIndexes(db: OfflineDatabase, packId: string): Promise<PackInd
   if (!record) return undefined;
   if (!record.parts) return record.indexes as PackIndexes;
   const parts = (await packIndexParts(db, packId).toArray()).map((part) => part.value);
-  // Parts missing or left over (never expected: they are written with their record) leave the pack to build
-  // its indexes again, as a pack without them does.
+  // Parts missing, left over or not of their kind (never expected: they are written with their record) leave
+  // the pack to build its indexes again, as a pack without them does, rather than fail to open.
   if (parts.length !== record.parts) return undefined;
-  return joinIndexes<PackIndexes>(record.indexes, parts);
+  try {
+    return joinIndexes<PackIndexes>(record.indexes, parts);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

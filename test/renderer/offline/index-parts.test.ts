@@ -118,7 +118,7 @@ describe('a pack’s indexes in parts', () => {
     expect(plain((await readStoredPack(db.name, packId)).indexes)).toEqual(plain(indexes));
   });
 
-  it('missing a part, are not read: the pack builds them again as one without any', async () => {
+  it('missing a part, are not read: the pack builds them again, as one without any does', async () => {
     const { packId, indexes } = await packWithIndexes();
     const large: PackIndexes = {
       ...indexes,
@@ -126,6 +126,17 @@ describe('a pack’s indexes in parts', () => {
     };
     await saveStoredIndexes(db.name, packId, large);
     await db.packIndexParts.delete([packId, 0]);
+    expect((await readStoredPack(db.name, packId)).indexes).toBeUndefined();
+  });
+
+  it('with a part not of its kind, are not read either', async () => {
+    const { packId, indexes } = await packWithIndexes();
+    const large: PackIndexes = {
+      ...indexes,
+      table: { ...indexes.table, byKey: new Int32Array(PART_BYTES / 4 + 1) },
+    };
+    await saveStoredIndexes(db.name, packId, large);
+    await db.packIndexParts.put({ packId, part: 0, value: 'not numbers' });
     expect((await readStoredPack(db.name, packId)).indexes).toBeUndefined();
   });
 });
